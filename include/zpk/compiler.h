@@ -1,0 +1,24 @@
+/* zpk/compiler.h — attribute shorthands and small generic macros.
+ * Kept free of kernel-only declarations so host tests may include it. */
+#ifndef ZPK_COMPILER_H
+#define ZPK_COMPILER_H
+
+#define __used		__attribute__((used))
+#define __section(s)	__attribute__((section(s)))
+#define __aligned(n)	__attribute__((aligned(n)))
+#define __packed	__attribute__((packed))
+#define __noreturn	__attribute__((noreturn))
+#define __noinline	__attribute__((noinline))
+#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a)	(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define min(a, b)	((a) < (b) ? (a) : (b))
+#define max(a, b)	((a) > (b) ? (a) : (b))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
+
+#endif
