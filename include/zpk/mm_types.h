@@ -1,0 +1,115 @@
+/* zpk/mm_types.h — struct page, one per physical frame, in the mem_map array.
+ * Field names and meanings follow Linux's include/linux/mm_types.h. */
+#ifndef ZPK_MM_TYPES_H
+#define ZPK_MM_TYPES_H
+
+#include <zpk/types.h>
+#include <zpk/list.h>
+
+/* page->flags bits */
+enum pageflags {
+	PG_reserved,	/* not managed by the buddy allocator */
+	PG_buddy,	/* free, head of a buddy block of page->order */
+	PG_slab,	/* owned by a kmem_cache */
+	PG_zero,	/* the shared zero page */
+	PG_anon,	/* mapped as private anonymous memory */
+	PG_pgtable,	/* a page-table page */
+	PG_locked,
+	PG_dirty,
+	PG_referenced,
+	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
+	NR_PAGEFLAGS
+};
+
+struct kmem_cache;
+
+struct page {
+	unsigned long flags;	/* 1UL << PG_* */
+	int _refcount;		/* users of the page; last put_page frees it */
+	int _mapcount;		/* PTEs mapping it, minus one: -1 = unmapped */
+	unsigned int order;	/* buddy order while PG_buddy */
+	struct list_head lru;	/* buddy free list or slab list */
+	union {
+		struct {	/* PG_slab */
+			struct kmem_cache *slab_cache;
+			void *freelist;
+			unsigned int inuse;
+		};
+		struct {	/* anonymous / file pages, later issues */
+			void *mapping;
+			unsigned long index;
+		};
+	};
+};
+
+static inline bool page_test_flag(const struct page *p, enum pageflags f)
+{
+	return p->flags & (1UL << f);
+}
+static inline void page_set_flag(struct page *p, enum pageflags f)
+{
+	p->flags |= 1UL << f;
+}
+static inline void page_clear_flag(struct page *p, enum pageflags f)
+{
+	p->flags &= ~(1UL << f);
+}
+
+/* Per-mm RSS counters: Linux's names, plus zpk's MM_ZEROPAGES. */
+enum {
+	MM_FILEPAGES,	/* file pages mapped (and refcounted zero pages) */
+	MM_ANONPAGES,	/* private anonymous pages, COW copies */
+	MM_SHMEMPAGES,	/* shared anonymous pages */
+	MM_ZEROPAGES,	/* zero-page PTEs: zpk's addition */
+	NR_MM_COUNTERS
+};
+
+/* vm_flags: Linux's values. */
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_EXEC		0x00000004UL
+#define VM_SHARED	0x00000008UL
+#define VM_MAYREAD	0x00000010UL
+#define VM_MAYWRITE	0x00000020UL
+#define VM_MAYEXEC	0x00000040UL
+#define VM_MAYSHARE	0x00000080UL
+#define VM_GROWSDOWN	0x00000100UL
+#define VM_LOCKED	0x00002000UL
+
+struct mm_struct;
+struct file;
+
+/* One contiguous range of a process's address space with one protection. */
+struct vm_area_struct {
+	unsigned long vm_start, vm_end;	/* [vm_start, vm_end) */
+	unsigned long vm_flags;
+	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
+	struct file *vm_file;		/* NULL for anonymous memory */
+	struct mm_struct *vm_mm;
+	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+};
+
+/* A process's address space. The kernel half of pgd is init_pgd's. */
+struct mm_struct {
+	void *pgd;			/* pgd_t *, a page from the buddy */
+	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	int map_count;
+	int mm_users;			/* tasks using it */
+	unsigned long mmap_base;	/* top-down mmap starts below here */
+	unsigned long start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk, start_stack;
+	unsigned long arg_start, arg_end, env_start, env_end;
+	unsigned long total_vm, locked_vm, data_vm, exec_vm, stack_vm;
+	unsigned long hiwater_rss, hiwater_vm;
+	unsigned long nr_ptes;		/* page-table pages below pgd */
+	long rss_stat[NR_MM_COUNTERS];
+};
+
+#define PageReserved(p)	page_test_flag(p, PG_reserved)
+#define PageBuddy(p)	page_test_flag(p, PG_buddy)
+#define PageSlab(p)	page_test_flag(p, PG_slab)
+#define PageZero(p)	page_test_flag(p, PG_zero)
+#define PageAnon(p)	page_test_flag(p, PG_anon)
+#define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
+
+#endif

@@ -1,0 +1,77 @@
+/* zpk/slab.h — the slab allocator: object caches and kmalloc/kfree.
+ * Small objects live in one-page slabs; big kmallocs take whole pages. */
+#ifndef ZPK_SLAB_H
+#define ZPK_SLAB_H
+
+#include <zpk/types.h>
+#include <zpk/list.h>
+#include <zpk/mm.h>
+
+#define KMALLOC_MIN_SIZE	8
+#define KMALLOC_MAX_CACHE_SIZE	2048	/* bigger requests go to the buddy */
+#define NR_KMALLOC_CACHES	9	/* kmalloc-8 ... kmalloc-2048 */
+#define SLAB_POISON_FREE	0x6b	/* fills free objects, as Linux's */
+
+/*
+ * kmalloc(0) returns this, like Linux: not NULL (that means "no memory"),
+ * but dereferencing it faults in the unmapped first page. kfree takes it.
+ */
+#define ZERO_SIZE_PTR		((void *)16)
+#define ZERO_OR_NULL_PTR(p)	\
+	((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
+
+struct kmem_cache {
+	const char *name;	/* NULL: this slot of the cache table is free */
+	size_t size;		/* bytes per object, rounded up to align */
+	size_t align;
+	unsigned int objs_per_slab;
+	struct list_head partial;	/* slabs with some free objects */
+	struct list_head full;		/* slabs with none */
+	unsigned long nr_pages;		/* pages this cache holds */
+	unsigned long nr_objs_inuse;	/* objects handed out, not freed */
+};
+
+/*
+ * A cache of objects of size bytes aligned to align (0: 8; a power of two).
+ * size must be at most PAGE_SIZE. name is kept, not copied. Returns NULL
+ * if the size or alignment is impossible or the cache table is full.
+ */
+struct kmem_cache *kmem_cache_create(const char *name, size_t size,
+				     size_t align);
+/* Gives back a cache with no objects in use (BUG otherwise). */
+void kmem_cache_destroy(struct kmem_cache *c);
+/*
+ * One object from c, aligned, or NULL if the buddy allocator is out of
+ * pages. Its content is SLAB_POISON_FREE bytes unless gfp has __GFP_ZERO.
+ */
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp);
+/* Frees an object of c; BUGs if obj is not an allocated object of c. */
+void kmem_cache_free(struct kmem_cache *c, void *obj);
+
+/* Sets up kmalloc-8 ... kmalloc-2048; after the buddy allocator, once. */
+void kmalloc_init(void);
+/*
+ * size bytes aligned to the power of two >= size (up to 2048; page
+ * aligned above), or NULL. kmalloc(0) returns ZERO_SIZE_PTR.
+ */
+void *kmalloc(size_t size, gfp_t gfp);
+/* kmalloc, zeroed. */
+void *kzalloc(size_t size, gfp_t gfp);
+/* Frees what kmalloc returned; NULL and ZERO_SIZE_PTR are no-ops. BUGs
+ * (naming p) on anything else: a foreign, interior or already-freed p. */
+void kfree(const void *p);
+/* Usable bytes at p, which kmalloc returned: >= the size asked for. */
+size_t ksize(const void *p);
+/* The cache kmalloc(size) takes objects from; NULL if size > 2048. */
+struct kmem_cache *kmalloc_slab(size_t size);
+
+/* Pages held by c's slabs. */
+unsigned long kmem_cache_pages(struct kmem_cache *c);
+/* Objects of c handed out and not yet freed. */
+unsigned long kmem_cache_objs_inuse(struct kmem_cache *c);
+/* Pages held by all caches and large kmallocs; equals NR_SLAB. */
+unsigned long slab_total_pages(void);
+/* printk a table like the first columns of /proc/slabinfo. */
+void slab_stats_print(void);
+
+#endif

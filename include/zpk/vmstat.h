@@ -1,0 +1,93 @@
+/* zpk/vmstat.h — the system-wide memory counters (Linux's vmstat): states
+ * that go up and down, monotonic events, and their /proc/vmstat names. */
+#ifndef ZPK_VMSTAT_H
+#define ZPK_VMSTAT_H
+
+#include <zpk/types.h>
+
+/*
+ * Every subsystem counts here rather than in private variables, so that one
+ * table (and /proc/vmstat, and the tests) can account for all of memory:
+ * free + page tables + slab + anon + ... should add up to totalram.
+ */
+
+/* States, in pages: they go up and down. */
+enum vm_stat_item {
+	NR_FREE_PAGES,
+	NR_PAGE_TABLE_PAGES,
+	NR_SLAB,		/* "nr_slab_unreclaimable": no reclaim */
+	NR_ANON_PAGES,
+	NR_FILE_MAPPED,
+	NR_KERNEL_STACK,
+	NR_VM_STAT_ITEMS
+};
+
+/* Events: they only ever go up. */
+enum vm_event_item {
+	PGALLOC,		/* pages allocated ("pgalloc_normal") */
+	PGFREE,			/* pages freed, boot frees not included */
+	PGZERO,			/* pages cleared by clear_page() */
+	PGFAULT,
+	PGMAJFAULT,
+	COW_FAULT,
+	ZERO_PAGE_MAP,		/* read faults that mapped the zero page */
+	ZERO_PAGE_COW,		/* write faults that copied away from it */
+	ZERO_PAGE_UNMAP,
+	ZERO_PAGE_FORK_COPY,
+	ZERO_PAGE_REFCOUNT_OPS,	/* get/put_page on it (zero_page=refcount) */
+	NR_VM_EVENT_ITEMS
+};
+
+#define NR_VMSTAT_ITEMS	(NR_VM_STAT_ITEMS + NR_VM_EVENT_ITEMS)
+
+/* Single CPU for now: plain counters, no per-CPU deltas to fold. */
+extern unsigned long vm_stat[NR_VM_STAT_ITEMS];
+extern unsigned long vm_events[NR_VM_EVENT_ITEMS];
+/* States then events, as /proc/vmstat names them; NR_VMSTAT_ITEMS long. */
+extern const char *const vmstat_text[NR_VMSTAT_ITEMS];
+
+static inline void count_vm_events(enum vm_event_item item, unsigned long n)
+{
+	vm_events[item] += n;
+}
+
+static inline void count_vm_event(enum vm_event_item item)
+{
+	count_vm_events(item, 1);
+}
+
+static inline void mod_vm_stat(enum vm_stat_item item, long delta)
+{
+	vm_stat[item] += (unsigned long)delta;
+}
+
+static inline void inc_vm_stat(enum vm_stat_item item)
+{
+	mod_vm_stat(item, 1);
+}
+
+static inline void dec_vm_stat(enum vm_stat_item item)
+{
+	mod_vm_stat(item, -1);
+}
+
+static inline unsigned long global_vm_stat(enum vm_stat_item item)
+{
+	return vm_stat[item];
+}
+
+static inline unsigned long global_vm_event(enum vm_event_item item)
+{
+	return vm_events[item];
+}
+
+/*
+ * Writes "name value\n" for every item, states first, as /proc/vmstat does.
+ * Returns the length of the whole text, like snprintf: if that is >= size
+ * the text was cut short. buf is NUL-terminated whenever size > 0.
+ */
+size_t vmstat_format(char *buf, size_t size);
+/* The same lines through printk. */
+void vmstat_print(void);
+
+#endif

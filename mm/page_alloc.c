@@ -1,0 +1,306 @@
+/* mm/page_alloc.c — the buddy allocator: one free list per order over
+ * mem_map, split on allocation, merged with the buddy on free; poisoning. */
+#include <zpk/bug.h>
+#include <zpk/mm.h>
+#include <zpk/param.h>
+#include <zpk/printk.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
+
+struct page *mem_map;
+unsigned long max_pfn;
+bool page_poisoning;
+
+/*
+ * Linux's zone->free_area. A free block is listed by its first page only,
+ * which carries PG_buddy and the block's order; the other pages of the
+ * block have _refcount 0 and are found by arithmetic, never by list.
+ * No lock: one CPU, and interrupt handlers do not allocate.
+ */
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;
+};
+static struct free_area free_area[MAX_ORDER];
+
+/* Flags a page may not carry when it is freed: someone still owns it. */
+#define PAGE_FLAGS_CHECK_AT_FREE \
+	((1UL << PG_reserved) | (1UL << PG_slab) | (1UL << PG_locked))
+
+static int __used setup_page_poison(const char *val)
+{
+	if (!val || (strcmp(val, "1") && strcmp(val, "0")))
+		return -1;
+	page_poisoning = val[0] == '1';
+	return 0;
+}
+early_param("page_poison", setup_page_poison,
+	    "1: fill freed pages with 0xaa, check them on allocation");
+
+void mem_map_init(struct page *map, unsigned long nr_pfns)
+{
+	mem_map = map;
+	max_pfn = nr_pfns;
+	for (unsigned long pfn = 0; pfn < nr_pfns; pfn++) {
+		struct page *page = &map[pfn];
+
+		memset(page, 0, sizeof(*page));
+		page->flags = 1UL << PG_reserved;
+		page->_refcount = 1;
+		page->_mapcount = -1;
+		INIT_LIST_HEAD(&page->lru);
+	}
+	for (unsigned int order = 0; order < MAX_ORDER; order++) {
+		INIT_LIST_HEAD(&free_area[order].free_list);
+		free_area[order].nr_free = 0;
+	}
+}
+
+static void add_to_free_list(struct page *page, unsigned int order)
+{
+	page_set_flag(page, PG_buddy);
+	page->order = order;
+	list_add(&page->lru, &free_area[order].free_list);
+	free_area[order].nr_free++;
+}
+
+static void del_from_free_list(struct page *page, unsigned int order)
+{
+	list_del(&page->lru);
+	page_clear_flag(page, PG_buddy);
+	free_area[order].nr_free--;
+}
+
+/*
+ * The block at pfn of this order goes on a free list, after merging with
+ * its buddy (the other half of the block one order up) for as long as the
+ * buddy is itself a whole free block of the same order.
+ */
+static void free_one_block(unsigned long pfn, unsigned int order)
+{
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy_pfn = pfn ^ (1UL << order);
+		struct page *buddy;
+
+		if (!pfn_valid(buddy_pfn))
+			break;
+		buddy = pfn_to_page(buddy_pfn);
+		if (!PageBuddy(buddy) || buddy->order != order)
+			break;
+		del_from_free_list(buddy, order);
+		pfn &= buddy_pfn;	/* the merged block starts lower */
+		order++;
+	}
+	add_to_free_list(pfn_to_page(pfn), order);
+}
+
+/* The largest order of a naturally aligned block at pfn ending <= end. */
+static unsigned int block_order(unsigned long pfn, unsigned long end)
+{
+	unsigned int order = 0;
+
+	while (order < MAX_ORDER - 1 && !(pfn & (1UL << order)) &&
+	       pfn + (2UL << order) <= end)
+		order++;
+	return order;
+}
+
+void free_pfn_range(unsigned long start, unsigned long end)
+{
+	if (end > max_pfn || start > end)
+		BUGF("free_pfn_range [%#lx, %#lx) outside mem_map (%#lx pfns)",
+		     start, end, max_pfn);
+	for (unsigned long pfn = start; pfn < end; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (!PageReserved(page) || PageZero(page))
+			BUGF("free_pfn_range: pfn %#lx is %s", pfn,
+			     PageZero(page) ? "the zero page" : "not reserved");
+		page->flags = 0;	/* never used: nothing to poison */
+		page->_refcount = 0;
+	}
+	while (start < end) {
+		unsigned int order = block_order(start, end);
+
+		free_one_block(start, order);
+		mod_vm_stat(NR_FREE_PAGES, 1L << order);
+		start += 1UL << order;
+	}
+}
+
+/* Offset of the first byte at mem that is not PAGE_POISON, or -1. */
+static long first_unpoisoned(const u8 *mem)
+{
+	const u64 *w = (const u64 *)mem;
+
+	for (unsigned long i = 0; i < PAGE_SIZE / 8; i++)
+		if (w[i] != 0x0101010101010101ULL * PAGE_POISON)
+			for (unsigned long b = i * 8; ; b++)
+				if (mem[b] != PAGE_POISON)
+					return (long)b;
+	return -1;
+}
+
+/* A free page must look untouched; check it and make it allocated. */
+static void prep_one_page(struct page *page, gfp_t gfp)
+{
+	unsigned long pfn = page_to_pfn(page);
+	const u8 *mem = page_address(page);
+	long off;
+
+	if (page->_refcount || page->_mapcount != -1 ||
+	    (page->flags & ~(1UL << PG_poisoned)))
+		BUGF("bad page state at alloc: pfn %#lx flags %#lx _refcount "
+		     "%d _mapcount %d (struct page written while free)",
+		     pfn, page->flags, page->_refcount, page->_mapcount);
+	if (PagePoisoned(page) && (off = first_unpoisoned(mem)) >= 0)
+		BUGF("use after free: pfn %#lx written while free, byte at "
+		     "offset %#lx is %#x, not poison %#x", pfn,
+		     (unsigned long)off, mem[off], PAGE_POISON);
+	page->flags = 0;
+	page->order = 0;
+	if (gfp & __GFP_ZERO)
+		clear_page(page_address(page));
+}
+
+/* Takes the smallest free block >= order; its upper halves go back. */
+static struct page *rmqueue(unsigned int order)
+{
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		struct page *page;
+
+		if (list_empty(&free_area[o].free_list))
+			continue;
+		page = list_first_entry(&free_area[o].free_list,
+					struct page, lru);
+		del_from_free_list(page, o);
+		while (o > order) {	/* Linux's expand() */
+			o--;
+			add_to_free_list(page + (1UL << o), o);
+		}
+		return page;
+	}
+	return NULL;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	page = rmqueue(order);
+	if (!page)
+		return NULL;
+	mod_vm_stat(NR_FREE_PAGES, -(1L << order));
+	count_vm_events(PGALLOC, 1UL << order);
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		prep_one_page(page + i, gfp);
+	page->order = order;	/* checked by __free_pages, used by put_page */
+	page->_refcount = 1;
+	return page;
+}
+
+/* The checks Linux's free_pages_check makes, once the last ref is gone. */
+static void free_pages_check(struct page *page, unsigned int order,
+			     void *caller)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (PageReserved(page))
+		BUGF("freeing reserved pfn %#lx, caller %p", pfn, caller);
+	if (page->_mapcount != -1)
+		BUGF("freeing pfn %#lx still mapped (_mapcount %d), caller %p",
+		     pfn, page->_mapcount, caller);
+	if (page->flags & PAGE_FLAGS_CHECK_AT_FREE)
+		BUGF("freeing pfn %#lx with flags %#lx still set, caller %p",
+		     pfn, page->flags, caller);
+	if (page->order != order)
+		BUGF("freeing pfn %#lx at order %u, allocated at order %u, "
+		     "caller %p", pfn, order, page->order, caller);
+}
+
+/* __free_pages with the caller to blame, for every public entry point. */
+static void free_pages_caller(struct page *page, unsigned int order,
+			      void *caller)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (!pfn_valid(pfn) || order >= MAX_ORDER)
+		BUGF("freeing pfn %#lx order %u: no such page, caller %p",
+		     pfn, order, caller);
+	if (PageBuddy(page))
+		BUGF("double free of pfn %#lx (free, order %u), caller %p",
+		     pfn, page->order, caller);
+	if (page->_refcount <= 0)
+		BUGF("freeing pfn %#lx with _refcount %d (already free, or not "
+		     "the first page of its block), caller %p",
+		     pfn, page->_refcount, caller);
+	if (!page_ref_dec_and_test(page))
+		return;
+	free_pages_check(page, order, caller);
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		page[i].flags = 0;
+		if (page_poisoning) {
+			memset(page_address(&page[i]), PAGE_POISON, PAGE_SIZE);
+			page_set_flag(&page[i], PG_poisoned);
+		}
+	}
+	free_one_block(pfn, order);
+	mod_vm_stat(NR_FREE_PAGES, 1L << order);
+	count_vm_events(PGFREE, 1UL << order);
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	free_pages_caller(page, order, __builtin_return_address(0));
+}
+
+void put_page(struct page *page)
+{
+	free_pages_caller(page, page->order, __builtin_return_address(0));
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		free_pages_caller(virt_to_page((void *)addr), order,
+				  __builtin_return_address(0));
+}
+
+void clear_page(void *addr)
+{
+	memset(addr, 0, PAGE_SIZE);
+	count_vm_event(PGZERO);
+}
+
+unsigned long nr_free_pages(void)
+{
+	return global_vm_stat(NR_FREE_PAGES);
+}
+
+unsigned long nr_free_blocks(unsigned int order)
+{
+	return order < MAX_ORDER ? free_area[order].nr_free : 0;
+}
+
+void buddy_dump(void)
+{
+	printk(KERN_INFO "Node 0, zone   Normal");
+	for (unsigned int order = 0; order < MAX_ORDER; order++)
+		printk(KERN_CONT " %6lu", free_area[order].nr_free);
+	printk(KERN_CONT "\n");
+	printk(KERN_INFO "buddy: %lu pages free\n", nr_free_pages());
+}

@@ -1,0 +1,422 @@
+/* mm/slab.c — the slab allocator: kmem_caches of one-page slabs, kmalloc.
+ * Owns PG_slab pages from alloc_page until they go back to the buddy. */
+#include <zpk/bug.h>
+#include <zpk/mm.h>
+#include <zpk/printk.h>
+#include <zpk/slab.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
+
+/*
+ * A slab is one page. Its free objects form a list threaded through the
+ * objects themselves: the first word of a free object points to the next
+ * one (page->freelist is the head); page->inuse counts the others.
+ * A free object is otherwise filled with SLAB_POISON_FREE, which alloc
+ * checks, so a write after free is caught at the next allocation.
+ *
+ * No locking: zpk runs on one CPU and does not allocate in interrupts.
+ */
+
+#define KMEM_CACHE_MAX	32
+
+/* Static, so creating a cache never needs an allocator (no chicken-egg). */
+static struct kmem_cache kmem_caches[KMEM_CACHE_MAX];
+static struct kmem_cache *kmalloc_caches[NR_KMALLOC_CACHES];
+static const char *const kmalloc_names[NR_KMALLOC_CACHES] = {
+	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-128",
+	"kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k",
+};
+
+/*
+ * Requests above 2 KiB take 1 << order whole pages. Their head page is
+ * marked PG_slab with this pseudo-cache (the buddy keeps the order in
+ * page->order), so kfree and ksize tell them from slabs; its counters
+ * are their totals.
+ */
+static struct kmem_cache kmalloc_large = {
+	.name = "kmalloc-large",
+	.partial = LIST_HEAD_INIT(kmalloc_large.partial),
+	.full = LIST_HEAD_INIT(kmalloc_large.full),
+};
+
+static bool is_pow2(size_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size,
+				     size_t align)
+{
+	struct kmem_cache *c;
+
+	if (!align)
+		align = sizeof(void *);
+	if (!is_pow2(align) || align > PAGE_SIZE || !size || size > PAGE_SIZE)
+		return NULL;
+	/* A free object must hold the freelist pointer. */
+	align = max(align, sizeof(void *));
+	for (c = kmem_caches; c < kmem_caches + KMEM_CACHE_MAX; c++)
+		if (!c->name)
+			break;
+	if (c == kmem_caches + KMEM_CACHE_MAX)
+		return NULL;
+	c->name = name ? name : "unnamed";
+	c->size = ALIGN_UP(size, align);
+	c->align = align;
+	c->objs_per_slab = PAGE_SIZE / c->size;
+	INIT_LIST_HEAD(&c->partial);
+	INIT_LIST_HEAD(&c->full);
+	c->nr_pages = 0;
+	c->nr_objs_inuse = 0;
+	return c;
+}
+
+void kmem_cache_destroy(struct kmem_cache *c)
+{
+	if (!c)
+		return;
+	if (c->nr_objs_inuse)
+		BUGF("kmem_cache_destroy(%s): %lu objects still in use",
+		     c->name, c->nr_objs_inuse);
+	for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++)
+		BUG_ON(c == kmalloc_caches[i]);
+	/* Empty slabs were freed at once, so no pages remain. */
+	BUG_ON(c->nr_pages);
+	c->name = NULL;
+}
+
+/* Moves a slab between a cache's partial and full lists. */
+static void move_slab(struct page *page, struct list_head *to)
+{
+	list_del(&page->lru);
+	list_add(&page->lru, to);
+}
+
+static void *obj_at(struct kmem_cache *c, struct page *page, unsigned int i)
+{
+	return (char *)page_address(page) + (size_t)i * c->size;
+}
+
+/* Is p the start of one of the slab's objects? (Unsigned: below is far.) */
+static bool on_boundary(struct kmem_cache *c, struct page *page, const void *p)
+{
+	unsigned long off = (unsigned long)p -
+			    (unsigned long)page_address(page);
+
+	return off % c->size == 0 && off / c->size < c->objs_per_slab;
+}
+
+/*
+ * A fresh slab: a page, poisoned, with every object on its freelist in
+ * address order. Not on a list yet. NULL if the buddy has no page.
+ */
+static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
+{
+	struct page *page;
+	void **obj;
+
+	/* Objects are zeroed one by one if asked; the page is poisoned. */
+	page = alloc_page(gfp & ~__GFP_ZERO);
+	if (!page)
+		return NULL;
+	memset(page_address(page), SLAB_POISON_FREE, PAGE_SIZE);
+	for (unsigned int i = 0; i + 1 < c->objs_per_slab; i++) {
+		obj = obj_at(c, page, i);
+		*obj = obj_at(c, page, i + 1);
+	}
+	obj = obj_at(c, page, c->objs_per_slab - 1);
+	*obj = NULL;
+	page_set_flag(page, PG_slab);
+	page->slab_cache = c;
+	page->freelist = page_address(page);
+	page->inuse = 0;
+	c->nr_pages++;
+	mod_vm_stat(NR_SLAB, 1);
+	return page;
+}
+
+/*
+ * An empty slab goes straight back to the buddy allocator, not onto a
+ * list of spares: then pages in use return exactly to where they were
+ * once all objects are freed, which the allocator's tests check.
+ */
+static void discard_slab(struct kmem_cache *c, struct page *page)
+{
+	list_del(&page->lru);
+	page_clear_flag(page, PG_slab);
+	page->slab_cache = NULL;
+	page->freelist = NULL;
+	page->inuse = 0;
+	c->nr_pages--;
+	mod_vm_stat(NR_SLAB, -1);
+	__free_page(page);
+}
+
+#define POISON_WORD	(0x0101010101010101UL * SLAB_POISON_FREE)
+
+/*
+ * BUG unless the free object obj still holds its poison past the link.
+ * Word by word (objects are 8-byte multiples): this runs on every alloc.
+ */
+static void check_poison(struct kmem_cache *c, const void *obj)
+{
+	const unsigned long *w = obj;
+	const u8 *b = obj;
+
+	for (size_t i = 1; i < c->size / sizeof(long); i++) {
+		if (w[i] == POISON_WORD)
+			continue;
+		for (i *= sizeof(long); b[i] == SLAB_POISON_FREE; i++)
+			;
+		BUGF("%s: free object %p written at offset %#lx (%#x, not "
+		     "%#x): use after free?", c->name, obj, (unsigned long)i,
+		     b[i], SLAB_POISON_FREE);
+	}
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
+{
+	struct page *page;
+	void **obj;
+
+	if (list_empty(&c->partial)) {
+		page = new_slab(c, gfp);
+		if (!page)
+			return NULL;
+		list_add(&page->lru, &c->partial);
+	}
+	page = list_first_entry(&c->partial, struct page, lru);
+	obj = page->freelist;
+	if (*obj && !on_boundary(c, page, *obj))
+		BUGF("%s: freelist of object %p corrupted: next is %p",
+		     c->name, obj, *obj);
+	check_poison(c, obj);
+	page->freelist = *obj;
+	page->inuse++;
+	c->nr_objs_inuse++;
+	if (!page->freelist)
+		move_slab(page, &c->full);
+	if (gfp & __GFP_ZERO)
+		memset(obj, 0, c->size);
+	else
+		*obj = (void *)POISON_WORD;
+	return obj;
+}
+
+/*
+ * The slab page holding p, if p lies in RAM on a PG_slab page; else BUG.
+ * The RAM check comes first: a stack or image pointer has no struct page.
+ */
+static struct page *slab_page_of(const void *p, const char *fn)
+{
+	struct page *page;
+
+	if (PHYS_PFN(__pa(p)) >= max_pfn)
+		BUGF("%s(%p): not a kmalloc pointer (outside RAM)", fn, p);
+	page = virt_to_page(p);
+	if (!PageSlab(page))
+		BUGF("%s(%p): not a kmalloc pointer (pfn %#lx is not a slab "
+		     "page): freed twice, or never allocated?", fn, p,
+		     page_to_pfn(page));
+	return page;
+}
+
+/* Checks p is an allocated object of c on page; frees it. */
+static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
+			const char *fn)
+{
+	void **obj = p;
+
+	if (!on_boundary(c, page, p))
+		BUGF("%s(%p): not the start of a %s object", fn, p, c->name);
+	/* A walk of at most 512 objects: cheap enough to catch every one. */
+	for (void **f = page->freelist; f; f = *f) {
+		if (f == obj)
+			BUGF("%s(%p): double free of a %s object", fn, p,
+			     c->name);
+		if (*f && !on_boundary(c, page, *f))
+			BUGF("%s: freelist of object %p corrupted: next is %p",
+			     c->name, f, *f);
+	}
+	memset(obj, SLAB_POISON_FREE, c->size);
+	*obj = page->freelist;
+	page->freelist = obj;
+	c->nr_objs_inuse--;
+	if (--page->inuse == 0)
+		discard_slab(c, page);
+	else if (!*obj)	/* it was full */
+		move_slab(page, &c->partial);
+}
+
+void kmem_cache_free(struct kmem_cache *c, void *obj)
+{
+	struct page *page = slab_page_of(obj, "kmem_cache_free");
+
+	if (page->slab_cache != c)
+		BUGF("kmem_cache_free(%s, %p): object belongs to %s", c->name,
+		     obj, page->slab_cache->name);
+	__slab_free(c, page, obj, "kmem_cache_free");
+}
+
+void kmalloc_init(void)
+{
+	BUG_ON(kmalloc_caches[0]);
+	for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
+		size_t size = (size_t)KMALLOC_MIN_SIZE << i;
+
+		/* Aligned to their size, as kmalloc promises. */
+		kmalloc_caches[i] = kmem_cache_create(kmalloc_names[i], size,
+						      size);
+		BUG_ON(!kmalloc_caches[i]);
+	}
+}
+
+struct kmem_cache *kmalloc_slab(size_t size)
+{
+	unsigned int i;
+
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return NULL;
+	if (!kmalloc_caches[0])
+		BUGF("kmalloc(%lu) before kmalloc_init", (unsigned long)size);
+	/* Index of the smallest power of two >= size, counted from 8. */
+	i = size <= KMALLOC_MIN_SIZE ? 0 :
+	    (unsigned int)(64 - __builtin_clzl(size - 1)) - 3;
+	return kmalloc_caches[i];
+}
+
+/* The buddy order that holds size bytes; size > PAGE_SIZE / 2. */
+static unsigned int large_order(size_t size)
+{
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	return order;
+}
+
+static void *kmalloc_large_alloc(size_t size, gfp_t gfp)
+{
+	struct page *page;
+	unsigned int order;
+
+	if (size > (PAGE_SIZE << (MAX_ORDER - 1)))
+		return NULL;
+	order = large_order(size);
+	page = alloc_pages(gfp, order);
+	if (!page)
+		return NULL;
+	/* alloc_pages put order in page->order; __free_pages checks it. */
+	page_set_flag(page, PG_slab);
+	page->slab_cache = &kmalloc_large;
+	page->freelist = NULL;
+	page->inuse = 1;
+	kmalloc_large.nr_pages += 1UL << order;
+	kmalloc_large.nr_objs_inuse++;
+	mod_vm_stat(NR_SLAB, 1L << order);
+	return page_address(page);
+}
+
+static void kmalloc_large_free(struct page *page, const void *p)
+{
+	unsigned int order = page->order;
+
+	if (p != page_address(page))
+		BUGF("kfree(%p): not the start of a kmalloc-large block "
+		     "(%p)", p, page_address(page));
+	page_clear_flag(page, PG_slab);
+	page->slab_cache = NULL;
+	page->inuse = 0;
+	kmalloc_large.nr_pages -= 1UL << order;
+	kmalloc_large.nr_objs_inuse--;
+	mod_vm_stat(NR_SLAB, -(1L << order));
+	__free_pages(page, order);
+}
+
+void *kmalloc(size_t size, gfp_t gfp)
+{
+	struct kmem_cache *c;
+
+	if (!size)
+		return ZERO_SIZE_PTR;
+	c = kmalloc_slab(size);
+	if (!c)
+		return kmalloc_large_alloc(size, gfp);
+	return kmem_cache_alloc(c, gfp);
+}
+
+void *kzalloc(size_t size, gfp_t gfp)
+{
+	return kmalloc(size, gfp | __GFP_ZERO);
+}
+
+void kfree(const void *p)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	page = slab_page_of(p, "kfree");
+	if (page->slab_cache == &kmalloc_large)
+		kmalloc_large_free(page, p);
+	else
+		__slab_free(page->slab_cache, page, (void *)p, "kfree");
+}
+
+size_t ksize(const void *p)
+{
+	struct page *page;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return 0;
+	page = slab_page_of(p, "ksize");
+	if (page->slab_cache == &kmalloc_large)
+		return PAGE_SIZE << page->order;
+	if (!on_boundary(page->slab_cache, page, p))
+		BUGF("ksize(%p): not the start of a %s object", p,
+		     page->slab_cache->name);
+	return page->slab_cache->size;
+}
+
+unsigned long kmem_cache_pages(struct kmem_cache *c)
+{
+	return c->nr_pages;
+}
+
+unsigned long kmem_cache_objs_inuse(struct kmem_cache *c)
+{
+	return c->nr_objs_inuse;
+}
+
+unsigned long slab_total_pages(void)
+{
+	unsigned long n = kmalloc_large.nr_pages;
+
+	for (unsigned int i = 0; i < KMEM_CACHE_MAX; i++)
+		if (kmem_caches[i].name)
+			n += kmem_caches[i].nr_pages;
+	return n;
+}
+
+static void print_cache(const struct kmem_cache *c)
+{
+	printk(KERN_INFO "%-16s %11lu %10lu %7lu %6u %4u %7lu\n", c->name,
+	       c->nr_objs_inuse, c->nr_pages * c->objs_per_slab,
+	       (unsigned long)c->size, c->objs_per_slab, 1U, c->nr_pages);
+}
+
+void slab_stats_print(void)
+{
+	const struct kmem_cache *l = &kmalloc_large;
+
+	printk(KERN_INFO "%-16s %11s %10s %7s %6s %4s %7s\n", "# name",
+	       "active_objs", "num_objs", "objsize", "objper", "pgs", "pages");
+	for (unsigned int i = 0; i < KMEM_CACHE_MAX; i++)
+		if (kmem_caches[i].name)
+			print_cache(&kmem_caches[i]);
+	/* Blocks of varying order: objects are the blocks themselves. */
+	printk(KERN_INFO "%-16s %11lu %10lu %7s %6s %4s %7lu\n", l->name,
+	       l->nr_objs_inuse, l->nr_objs_inuse, "-", "-", "-",
+	       l->nr_pages);
+	printk(KERN_INFO "slab: %lu pages in all\n", slab_total_pages());
+}

@@ -1,0 +1,62 @@
+/* mm/vmstat.c — the system-wide memory counters and their names, printed
+ * in Linux's /proc/vmstat format ("name value" lines). */
+#include <zpk/printk.h>
+#include <zpk/sprintf.h>
+#include <zpk/vmstat.h>
+
+unsigned long vm_stat[NR_VM_STAT_ITEMS];
+unsigned long vm_events[NR_VM_EVENT_ITEMS];
+
+/* Indexed by item, so a reordered enum cannot give a counter another name. */
+const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
+	[NR_FREE_PAGES]		= "nr_free_pages",
+	[NR_PAGE_TABLE_PAGES]	= "nr_page_table_pages",
+	[NR_SLAB]		= "nr_slab_unreclaimable",
+	[NR_ANON_PAGES]		= "nr_anon_pages",
+	[NR_FILE_MAPPED]	= "nr_mapped",
+	[NR_KERNEL_STACK]	= "nr_kernel_stack",
+#define EV(item) NR_VM_STAT_ITEMS + (item)
+	[EV(PGALLOC)]		= "pgalloc_normal",
+	[EV(PGFREE)]		= "pgfree",
+	[EV(PGZERO)]		= "pgzero",
+	[EV(PGFAULT)]		= "pgfault",
+	[EV(PGMAJFAULT)]	= "pgmajfault",
+	[EV(COW_FAULT)]		= "cow_fault",
+	[EV(ZERO_PAGE_MAP)]	= "zero_page_map",
+	[EV(ZERO_PAGE_COW)]	= "zero_page_cow",
+	[EV(ZERO_PAGE_UNMAP)]	= "zero_page_unmap",
+	[EV(ZERO_PAGE_FORK_COPY)] = "zero_page_fork_copy",
+	[EV(ZERO_PAGE_REFCOUNT_OPS)] = "zero_page_refcount_ops",
+#undef EV
+};
+
+/* Item i of vmstat_text's numbering: a state, then the events. */
+static unsigned long vmstat_value(unsigned int i)
+{
+	if (i < NR_VM_STAT_ITEMS)
+		return vm_stat[i];
+	return vm_events[i - NR_VM_STAT_ITEMS];
+}
+
+size_t vmstat_format(char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (unsigned int i = 0; i < NR_VMSTAT_ITEMS; i++) {
+		/* Past the end, only count: snprintf(NULL, 0) measures. */
+		bool room = len < size;
+
+		len += (size_t)snprintf(room ? buf + len : NULL,
+					room ? size - len : 0, "%s %lu\n",
+					vmstat_text[i], vmstat_value(i));
+	}
+	return len;
+}
+
+void vmstat_print(void)
+{
+	for (unsigned int i = 0; i < NR_VMSTAT_ITEMS; i++)
+		printk(KERN_INFO "%s %lu\n", vmstat_text[i], vmstat_value(i));
+}
