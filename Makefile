@@ -1,0 +1,111 @@
+# Makefile — builds zpk (kernel ELF, ISO), runs it in QEMU, runs the tests.
+# make run | make test | make debug | make gdb | make bench | make clean
+
+CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin LD),default)
+LD := $(CROSS_COMPILE)ld
+endif
+NM	?= $(CROSS_COMPILE)nm
+NASM	?= nasm
+QEMU	?= qemu-system-x86_64
+QEMU_ACCEL ?= tcg
+MEM	?= 128M
+CMDLINE	?=
+GRUB_MKRESCUE ?= grub-mkrescue
+
+B	:= build
+VERSION	:= 0.1
+
+# Quiet build lines ("  CC  file") unless V=1.
+ifeq ($(V),1)
+Q :=
+quiet = @true
+else
+Q := @
+quiet = @echo "  $(1)"
+endif
+
+CFLAGS	:= -std=gnu11 -ffreestanding -nostdlib -mcmodel=kernel -mno-red-zone \
+	   -mno-sse -mno-mmx -mno-80387 -fno-pic -fno-pie \
+	   -fno-stack-protector -fno-omit-frame-pointer \
+	   -fno-optimize-sibling-calls -fno-asynchronous-unwind-tables \
+	   -fno-strict-aliasing -g -O2 -Wall -Wextra -Werror \
+	   -Iinclude -DZPK_VERSION='"$(VERSION)"' -MMD -MP
+NASMFLAGS := -f elf64 -g -F dwarf -w+all -Werror
+LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
+	   --no-warn-rwx-segments -T linker.ld
+
+KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c mm/*.c lib/*.c)
+KSRC_S	:= $(wildcard boot/*.asm arch/x86_64/*.asm)
+KOBJS	:= $(patsubst %.c,$(B)/k/%.o,$(KSRC_C)) \
+	   $(patsubst %.asm,$(B)/k/%.o,$(KSRC_S))
+
+all: $(B)/zpk.iso
+
+# Flags live here: a change to the Makefile rebuilds everything.
+$(KOBJS): Makefile
+
+$(B)/k/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC      $<)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/k/%.o: %.asm
+	@mkdir -p $(dir $@)
+	$(call quiet,NASM    $<)
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(B)/k/$*.d -MT $@ $< -o $@
+
+# Two-pass link, like Linux's kallsyms: pass 1 links with an empty symbol
+# table; its text symbols become a table for pass 2.  The table lives in
+# .rodata, after .text, so no function moves between the passes (checked).
+$(B)/kallsyms0.o: scripts/gen-kallsyms.sh
+	@mkdir -p $(B)
+	$(Q)scripts/gen-kallsyms.sh /dev/null > $(B)/kallsyms0.c
+	$(Q)$(CC) $(CFLAGS) -c $(B)/kallsyms0.c -o $@
+
+$(B)/zpk.elf: $(KOBJS) $(B)/kallsyms0.o linker.ld scripts/gen-kallsyms.sh
+	$(call quiet,LD      $@ (two passes for kallsyms))
+	$(Q)$(LD) $(LDFLAGS) -o $(B)/zpk.pass1.elf $(KOBJS) $(B)/kallsyms0.o
+	$(Q)NM=$(NM) scripts/gen-kallsyms.sh $(B)/zpk.pass1.elf > $(B)/kallsyms1.c
+	$(Q)$(CC) $(CFLAGS) -c $(B)/kallsyms1.c -o $(B)/kallsyms1.o
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms1.o
+	@$(NM) -n $(B)/zpk.pass1.elf | grep -i ' t ' > $(B)/syms1.txt
+	@$(NM) -n $@ | grep -i ' t ' > $(B)/syms2.txt
+	@cmp -s $(B)/syms1.txt $(B)/syms2.txt || \
+	  { echo "kallsyms: text moved between link passes"; exit 1; }
+
+$(B)/zpk.iso: $(B)/zpk.elf scripts/mkiso.sh
+	$(call quiet,ISO     $@)
+	$(Q)scripts/mkiso.sh $(B)/zpk.elf $(B)/zpk.iso "$(CMDLINE)"
+
+deps:
+	@scripts/deps.sh
+
+# Boot on the terminal.  Quit QEMU with Ctrl-A X.
+run: deps $(B)/zpk.iso
+	@echo "zpk: booting in QEMU ($(QEMU_ACCEL)); quit with Ctrl-A X"
+	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --interactive $(B)/zpk.elf
+
+# QEMU halted at the first instruction with a gdb stub on :1234.
+debug: deps $(B)/zpk.iso
+	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
+	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --interactive --gdb $(B)/zpk.elf
+
+gdb: $(B)/zpk.elf
+	gdb -x tools/gdbinit $(B)/zpk.elf
+
+host-tests:
+	$(MAKE) -C tests/host all
+
+test: deps $(B)/zpk.elf host-tests
+	tests/run-all.sh
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps run debug gdb test host-tests clean
+
+-include $(shell find $(B)/k -name '*.d' 2>/dev/null)

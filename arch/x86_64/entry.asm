@@ -1,0 +1,81 @@
+; arch/x86_64/entry.asm — the 256 IDT entry stubs and the common trap path.
+; Each stub pushes (error code, vector) so every trap saves one pt_regs.
+
+bits 64
+section .text
+
+extern do_trap
+
+; CPU exceptions that push an error code themselves.
+%define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || \
+			  (v) == 21 || (v) == 29 || (v) == 30)
+
+%assign v 0
+%rep 256
+align 16
+trap_stub_%[v]:
+%if HAS_ERROR(v) == 0
+	push 0
+%endif
+	push v
+	jmp trap_common
+%assign v v + 1
+%endrep
+
+; Stack: vector, error, rip, cs, rflags, rsp, ss.  cs sits at +24.
+trap_common:
+	test qword [rsp + 24], 3
+	jz .from_kernel
+	swapgs
+.from_kernel:
+	push rdi
+	push rsi
+	push rdx
+	push rcx
+	push rax
+	push r8
+	push r9
+	push r10
+	push r11
+	push rbx
+	push rbp
+	push r12
+	push r13
+	push r14
+	push r15
+	cld
+	mov rdi, rsp
+	call do_trap
+global trap_return
+trap_return:
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbp
+	pop rbx
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rax
+	pop rcx
+	pop rdx
+	pop rsi
+	pop rdi
+	test qword [rsp + 24], 3
+	jz .to_kernel
+	swapgs
+.to_kernel:
+	add rsp, 16			; vector, error code
+	iretq
+
+section .rodata
+align 8
+global trap_stub_table
+trap_stub_table:
+%assign v 0
+%rep 256
+	dq trap_stub_%[v]
+%assign v v + 1
+%endrep

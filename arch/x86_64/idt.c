@@ -1,0 +1,46 @@
+/* arch/x86_64/idt.c — the interrupt descriptor table: 256 gates, one stub
+ * each (entry.asm); #DF runs on its own stack (IST 1). */
+#include <asm/segment.h>
+#include <asm/traps.h>
+#include <zpk/compiler.h>
+
+struct idt_gate {
+	u16 offset_low;
+	u16 selector;
+	u8 ist;
+	u8 type_attr;
+	u16 offset_mid;
+	u32 offset_high;
+	u32 zero;
+} __packed;
+
+struct desc_ptr {
+	u16 size;
+	u64 address;
+} __packed;
+
+extern const u64 trap_stub_table[256];
+static struct idt_gate idt[256] __aligned(16);
+
+/* dpl 3 lets user code raise the vector with int (int3, later syscalls). */
+static void set_gate(int v, u64 handler, int ist, int dpl)
+{
+	idt[v] = (struct idt_gate){
+		.offset_low = handler & 0xffff,
+		.selector = __KERNEL_CS,
+		.ist = ist,
+		.type_attr = 0x8e | (dpl << 5),	/* present, interrupt gate */
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_high = handler >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
+
+	for (int v = 0; v < 256; v++)
+		set_gate(v, trap_stub_table[v], v == X86_TRAP_DF ? 1 : 0,
+			 v == X86_TRAP_BP ? 3 : 0);
+	asm volatile("lidt %0" : : "m"(p));
+}

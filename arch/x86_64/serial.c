@@ -1,0 +1,44 @@
+/* arch/x86_64/serial.c — the 16550 UART on COM1, zpk's main console.
+ * Polled output (no interrupts needed to print a panic), polled input. */
+#include <asm/io.h>
+#include <zpk/printk.h>
+#include <zpk/console.h>
+
+#define COM1 0x3f8
+
+void serial_init(void)
+{
+	outb(COM1 + 1, 0x00);	/* no interrupts */
+	outb(COM1 + 3, 0x80);	/* DLAB: set the divisor */
+	outb(COM1 + 0, 0x01);	/* 115200 baud */
+	outb(COM1 + 1, 0x00);
+	outb(COM1 + 3, 0x03);	/* 8n1 */
+	outb(COM1 + 2, 0xc7);	/* FIFO on, cleared */
+	outb(COM1 + 4, 0x03);	/* DTR, RTS */
+}
+
+static void serial_putc(char c)
+{
+	while (!(inb(COM1 + 5) & 0x20))
+		;
+	outb(COM1, c);
+}
+
+static void serial_write(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n')
+			serial_putc('\r');
+		serial_putc(s[i]);
+	}
+}
+
+/* Returns the next received byte, or -1 if none is waiting. */
+int serial_getc(void)
+{
+	if (!(inb(COM1 + 5) & 0x01))
+		return -1;
+	return inb(COM1);
+}
+
+struct console serial_console = { .name = "ttyS0", .write = serial_write };

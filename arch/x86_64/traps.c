@@ -1,0 +1,151 @@
+/* arch/x86_64/traps.c — what happens on a CPU exception: the test hook,
+ * the exception table, or a full report (registers, CR2, backtrace) and stop. */
+#include <asm/io.h>
+#include <asm/traps.h>
+#include <zpk/bug.h>
+#include <zpk/errno.h>
+#include <zpk/kallsyms.h>
+#include <zpk/printk.h>
+#include <zpk/reboot.h>
+
+bool (*trap_test_hook)(struct pt_regs *regs);
+
+static const char *const trap_names[NR_EXCEPTIONS] = {
+	"Divide Error (#DE)", "Debug (#DB)", "NMI", "Breakpoint (#BP)",
+	"Overflow (#OF)", "BOUND Range Exceeded (#BR)",
+	"Invalid Opcode (#UD)", "Device Not Available (#NM)",
+	"Double Fault (#DF)", "Coprocessor Segment Overrun",
+	"Invalid TSS (#TS)", "Segment Not Present (#NP)",
+	"Stack-Segment Fault (#SS)", "General Protection Fault (#GP)",
+	"Page Fault (#PF)", "Reserved 15", "x87 Floating-Point (#MF)",
+	"Alignment Check (#AC)", "Machine Check (#MC)",
+	"SIMD Floating-Point (#XM)", "Virtualization (#VE)",
+	"Control Protection (#CP)", "Reserved 22", "Reserved 23",
+	"Reserved 24", "Reserved 25", "Reserved 26", "Reserved 27",
+	"Hypervisor Injection (#HV)", "VMM Communication (#VC)",
+	"Security (#SX)", "Reserved 31",
+};
+
+const char *trap_name(unsigned int vector)
+{
+	return vector < NR_EXCEPTIONS ? trap_names[vector] : "Interrupt";
+}
+
+static void show_pf_error(u64 err)
+{
+	printk(KERN_CONT " [%s %s, %s%s%s]",
+	       err & X86_PF_USER ? "user" : "kernel",
+	       err & X86_PF_INSTR ? "fetch" :
+	       err & X86_PF_WRITE ? "write" : "read",
+	       err & X86_PF_PROT ? "protection violation" : "not present",
+	       err & X86_PF_RSVD ? ", reserved bit" : "",
+	       "");
+}
+
+void show_trap(const struct pt_regs *r)
+{
+	char sym[128];
+
+	sprint_symbol(sym, sizeof(sym), r->rip);
+	printk(KERN_EMERG "zpk: CPU exception %llu: %s, error code %#llx",
+	       (unsigned long long)r->vector, trap_name(r->vector),
+	       (unsigned long long)r->error_code);
+	if (r->vector == X86_TRAP_PF)
+		show_pf_error(r->error_code);
+	printk(KERN_CONT "\n");
+	printk(KERN_EMERG "RIP: %04llx:%016llx <%s>\n",
+	       (unsigned long long)r->cs, (unsigned long long)r->rip, sym);
+	printk(KERN_EMERG "RSP: %04llx:%016llx RFLAGS: %08llx\n",
+	       (unsigned long long)r->ss, (unsigned long long)r->rsp,
+	       (unsigned long long)r->rflags);
+	printk(KERN_EMERG "CR2=%#018llx CR3=%#018llx\n",
+	       (unsigned long long)read_cr2(), (unsigned long long)read_cr3());
+	printk(KERN_EMERG "RAX: %016llx RBX: %016llx RCX: %016llx\n",
+	       (unsigned long long)r->rax, (unsigned long long)r->rbx,
+	       (unsigned long long)r->rcx);
+	printk(KERN_EMERG "RDX: %016llx RSI: %016llx RDI: %016llx\n",
+	       (unsigned long long)r->rdx, (unsigned long long)r->rsi,
+	       (unsigned long long)r->rdi);
+	printk(KERN_EMERG "RBP: %016llx R08: %016llx R09: %016llx\n",
+	       (unsigned long long)r->rbp, (unsigned long long)r->r8,
+	       (unsigned long long)r->r9);
+	printk(KERN_EMERG "R10: %016llx R11: %016llx R12: %016llx\n",
+	       (unsigned long long)r->r10, (unsigned long long)r->r11,
+	       (unsigned long long)r->r12);
+	printk(KERN_EMERG "R13: %016llx R14: %016llx R15: %016llx\n",
+	       (unsigned long long)r->r13, (unsigned long long)r->r14,
+	       (unsigned long long)r->r15);
+	if (!user_mode(r))
+		show_stack(r->rip, r->rbp);
+}
+
+void die(const struct pt_regs *regs)
+{
+	cli();
+	show_trap(regs);
+	panic("Fatal exception: %s", trap_name(regs->vector));
+}
+
+extern const struct exception_table_entry __start_ex_table[],
+	__stop_ex_table[];
+
+/* A kernel instruction listed in __ex_table resumes at its fixup. */
+bool fixup_exception(struct pt_regs *regs)
+{
+	for (const struct exception_table_entry *e = __start_ex_table;
+	     e < __stop_ex_table; e++)
+		if (e->insn == regs->rip) {
+			regs->rip = e->fixup;
+			return true;
+		}
+	return false;
+}
+
+int probe_read_u64(const void *addr, u64 *val)
+{
+	int err = 0;
+	u64 v = 0;
+
+	asm volatile("1:	movq (%[p]), %[v]\n"
+		     "2:\n"
+		     ".pushsection .text.fixup, \"ax\"\n"
+		     "3:	movl %[efault], %[err]\n"
+		     "	jmp 2b\n"
+		     ".popsection\n"
+		     _ASM_EXTABLE(1b, 3b)
+		     : [err] "+r"(err), [v] "+r"(v)
+		     : [p] "r"(addr), [efault] "i"(-EFAULT));
+	*val = v;
+	return err;
+}
+
+int probe_write_u64(void *addr, u64 val)
+{
+	int err = 0;
+
+	asm volatile("1:	movq %[v], (%[p])\n"
+		     "2:\n"
+		     ".pushsection .text.fixup, \"ax\"\n"
+		     "3:	movl %[efault], %[err]\n"
+		     "	jmp 2b\n"
+		     ".popsection\n"
+		     _ASM_EXTABLE(1b, 3b)
+		     : [err] "+r"(err)
+		     : [p] "r"(addr), [v] "r"(val), [efault] "i"(-EFAULT)
+		     : "memory");
+	return err;
+}
+
+void do_trap(struct pt_regs *regs)
+{
+	if (regs->vector >= NR_EXCEPTIONS) {
+		pr_warn("zpk: unexpected interrupt %llu\n",
+			(unsigned long long)regs->vector);
+		return;
+	}
+	if (trap_test_hook && trap_test_hook(regs))
+		return;
+	if (!user_mode(regs) && fixup_exception(regs))
+		return;
+	die(regs);
+}

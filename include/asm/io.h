@@ -1,0 +1,110 @@
+/* asm/io.h — x86 port I/O and a few privileged instructions as inline asm.
+ * The only place the kernel spells these instructions out. */
+#ifndef ASM_IO_H
+#define ASM_IO_H
+
+#include <zpk/types.h>
+
+static inline void outb(u16 port, u8 v)
+{
+	asm volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline u8 inb(u16 port)
+{
+	u8 v;
+
+	asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline void outl(u16 port, u32 v)
+{
+	asm volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline void io_wait(void)
+{
+	outb(0x80, 0);
+}
+static inline u64 read_cr0(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr0(u64 v)
+{
+	asm volatile("mov %0, %%cr0" : : "r"(v) : "memory");
+}
+static inline u64 read_cr2(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+static inline u64 read_cr3(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr3(u64 v)
+{
+	asm volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+static inline u64 read_cr4(void)
+{
+	u64 v;
+
+	asm volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+static inline void write_cr4(u64 v)
+{
+	asm volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+static inline u64 rdmsr(u32 msr)
+{
+	u32 lo, hi;
+
+	asm volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((u64)hi << 32) | lo;
+}
+static inline void wrmsr(u32 msr, u64 v)
+{
+	asm volatile("wrmsr" : : "c"(msr), "a"((u32)v), "d"((u32)(v >> 32)));
+}
+static inline u64 rdtsc(void)
+{
+	u32 lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((u64)hi << 32) | lo;
+}
+static inline void cpuid(u32 leaf, u32 sub, u32 *a, u32 *b, u32 *c, u32 *d)
+{
+	asm volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+		     : "a"(leaf), "c"(sub));
+}
+static inline void halt(void)
+{
+	asm volatile("hlt");
+}
+static inline void cli(void)
+{
+	asm volatile("cli" : : : "memory");
+}
+static inline void sti(void)
+{
+	asm volatile("sti" : : : "memory");
+}
+
+#define X86_CR0_WP	(1UL << 16)	/* supervisor writes obey R/O */
+#define X86_CR4_PGE	(1UL << 7)
+#define X86_CR4_SMEP	(1UL << 20)
+#define X86_CR4_SMAP	(1UL << 21)
+#define MSR_EFER	0xc0000080
+#define EFER_NXE	(1UL << 11)
+
+#endif

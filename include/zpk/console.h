@@ -1,0 +1,13 @@
+/* zpk/console.h — the hardware consoles printk writes to.
+ * Serial (COM1) is the console of record; VGA mirrors it. */
+#ifndef ZPK_CONSOLE_H
+#define ZPK_CONSOLE_H
+
+#include <zpk/printk.h>
+
+void serial_init(void);
+int serial_getc(void);
+void vga_init(void);
+extern struct console serial_console, vga_console;
+
+#endif

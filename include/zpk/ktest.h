@@ -1,0 +1,64 @@
+/* zpk/ktest.h — in-kernel tests, KUnit-like, reported in KTAP.
+ * KTEST(suite, name) registers a test in the .ktests linker section. */
+#ifndef ZPK_KTEST_H
+#define ZPK_KTEST_H
+
+#include <zpk/types.h>
+#include <zpk/compiler.h>
+
+struct ktest {
+	const char *suite;
+	const char *name;
+	void (*fn)(void);
+};
+
+#define KTEST(suite, name)						\
+	static void ktest_##suite##_##name(void);			\
+	static const struct ktest __ktest_##suite##_##name		\
+	__used __section(".ktests") __aligned(8) =			\
+		{ #suite, #name, ktest_##suite##_##name };		\
+	static void ktest_##suite##_##name(void)
+
+/* Record a failure of the running test with file:line and a message. */
+void ktest_fail(const char *file, int line, const char *fmt, ...)
+	__printf(3, 4);
+bool ktest_running(void);
+
+#define KEXPECT_EQ(a, b) do {						\
+	long long __a = (long long)(a), __b = (long long)(b);		\
+	if (__a != __b)							\
+		ktest_fail(__FILE__, __LINE__,				\
+			   "expected %s == %s, got 0x%llx vs 0x%llx",	\
+			   #a, #b, __a, __b);				\
+} while (0)
+#define KEXPECT_NE(a, b) do {						\
+	long long __a = (long long)(a), __b = (long long)(b);		\
+	if (__a == __b)							\
+		ktest_fail(__FILE__, __LINE__,				\
+			   "expected %s != %s, both 0x%llx", #a, #b, __a); \
+} while (0)
+#define KEXPECT_TRUE(c) do {						\
+	if (!(c))							\
+		ktest_fail(__FILE__, __LINE__, "expected %s", #c);	\
+} while (0)
+#define KEXPECT_FALSE(c) KEXPECT_TRUE(!(c))
+#define KEXPECT_NULL(p) do {						\
+	const void *__p = (p);						\
+	if (__p)							\
+		ktest_fail(__FILE__, __LINE__,				\
+			   "expected %s == NULL, got %p", #p, __p);	\
+} while (0)
+#define KEXPECT_NOT_NULL(p) do {					\
+	if (!(p))							\
+		ktest_fail(__FILE__, __LINE__,				\
+			   "expected %s != NULL", #p);			\
+} while (0)
+/* haystack must contain needle (for checking printed reports). */
+#define KEXPECT_STRSTR(haystack, needle) do {				\
+	const char *__h = (haystack), *__n = (needle);			\
+	if (!strstr(__h, __n))						\
+		ktest_fail(__FILE__, __LINE__,				\
+			   "expected \"%s\" in %s", __n, #haystack);	\
+} while (0)
+
+#endif

@@ -1,0 +1,92 @@
+/* kernel/main.c — kernel_main: the first C code, called from boot/start64.asm
+ * with the multiboot2 magic and the physical address of the boot info. */
+#include <asm/traps.h>
+#include <zpk/bug.h>
+#include <zpk/console.h>
+#include <zpk/ktest.h>
+#include <zpk/multiboot2.h>
+#include <zpk/param.h>
+#include <zpk/printk.h>
+#include <zpk/reboot.h>
+#include <zpk/string.h>
+#include <asm/io.h>
+
+bool ktest_requested(void);
+int ktest_run(void);
+void mm_init(void);
+
+static char crash_mode[16];	/* test-only: crash=pf|ud|panic */
+static bool poweroff_when_idle;
+
+static int setup_crash(const char *val)
+{
+	if (!val)
+		return -1;
+	strlcpy(crash_mode, val, sizeof(crash_mode));
+	return 0;
+}
+early_param("crash", setup_crash, "pf|ud|panic: crash on purpose (tests)");
+
+static int setup_idle(const char *val)
+{
+	if (!val || strcmp(val, "poweroff"))
+		return -1;
+	poweroff_when_idle = true;
+	return 0;
+}
+early_param("idle", setup_idle, "poweroff: exit QEMU when boot is done");
+
+/* A page fault on purpose: 0xdead0000 is mapped by nothing. (The printk
+ * also gives the function a frame, which the backtrace walks.) */
+static void __noinline crash_pf(void)
+{
+	volatile u64 *p = (volatile u64 *)0xdead0000UL;
+
+	pr_info("zpk: writing to %p\n", (void *)p);
+	*p = 1;
+}
+
+static void do_crash(void)
+{
+	pr_info("zpk: crash=%s requested\n", crash_mode);
+	if (!strcmp(crash_mode, "pf"))
+		crash_pf();
+	else if (!strcmp(crash_mode, "ud"))
+		asm volatile("ud2");
+	else if (!strcmp(crash_mode, "panic"))
+		panic("crash=panic requested");
+	pr_err("zpk: unknown crash mode \"%s\"\n", crash_mode);
+}
+
+static void console_init(void)
+{
+	serial_init();
+	register_console(&serial_console);
+	vga_init();
+	register_console(&vga_console);
+}
+
+void kernel_main(u32 magic, u32 info)
+{
+	console_init();
+	gdt_init();
+	idt_init();
+	multiboot2_parse(magic, info);
+	pr_info("zpk %s, the zero-page kernel (x86-64)\n", ZPK_VERSION);
+	pr_info("Command line: %s\n", boot_command_line);
+	parse_kernel_params(boot_command_line);
+	multiboot2_print();
+	mm_init();
+
+	if (crash_mode[0])
+		do_crash();
+	if (ktest_requested())
+		kernel_poweroff(ktest_run() ? ZPK_EXIT_FAILURE
+					    : ZPK_EXIT_SUCCESS);
+	if (poweroff_when_idle)
+		kernel_poweroff(ZPK_EXIT_SUCCESS);
+	pr_info("zpk: boot complete; nothing to run yet, halting. "
+		"(QEMU: quit with Ctrl-A X)\n");
+	for (;;)
+		halt();
+}

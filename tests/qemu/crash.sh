@@ -1,0 +1,25 @@
+#!/bin/bash
+# tests/qemu/crash.sh — crash=pf|ud|panic: the fatal-exception report is
+# complete (name, CR2, symbolized RIP, backtrace) and QEMU exits as panic.
+. tests/lib.sh
+log=$LOGDIR/crash-pf.log
+boot "$log" 64M crash=pf
+expect_status crash.pf_exit_status 127
+expect_in "$log" crash.pf_name "Page Fault (#PF)"
+expect_in "$log" crash.pf_error "[kernel write, not present]"
+expect_in "$log" crash.pf_cr2 "CR2=0x00000000dead0000"
+expect_in "$log" crash.pf_rip_symbol "<crash_pf+0x"
+if sed -n '/^Call Trace:/,$p' "$log" | grep -q "kernel_main+0x"; then
+	tap crash.pf_backtrace_kernel_main 1
+else
+	tap crash.pf_backtrace_kernel_main 0 "no kernel_main in Call Trace"
+	show_tail "$log"
+fi
+log=$LOGDIR/crash-ud.log
+boot "$log" 64M crash=ud
+expect_status crash.ud_exit_status 127
+expect_in "$log" crash.ud_name "Invalid Opcode (#UD)"
+log=$LOGDIR/crash-panic.log
+boot "$log" 64M crash=panic
+expect_status crash.panic_exit_status 127
+expect_in "$log" crash.panic_message "Kernel panic - not syncing: crash=panic requested"
