@@ -103,9 +103,17 @@ host-tests:
 test: deps $(B)/zpk.elf host-tests
 	tests/run-all.sh
 
+# Benchmarks print figures; nothing here passes or fails.
+bench: deps $(B)/zpk.elf
+	scripts/bench.sh
+
+# The user tests, natively on this Linux: the ABI reference.
+test-host-linux: deps
+	$(MAKE) -C user all host-test
+
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps run debug gdb test host-tests clean
+.PHONY: all deps run debug gdb test host-tests bench test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -14,6 +14,8 @@
 bool ktest_requested(void);
 int ktest_run(void);
 void mm_init(void);
+bool bench_requested(void);
+void bench_run(void);
 
 static char crash_mode[16];	/* test-only: crash=pf|ud|panic */
 static bool poweroff_when_idle;
@@ -80,6 +82,10 @@ void kernel_main(u32 magic, u32 info)
 
 	if (crash_mode[0])
 		do_crash();
+	if (bench_requested()) {
+		bench_run();
+		kernel_poweroff(ZPK_EXIT_SUCCESS);
+	}
 	if (ktest_requested())
 		kernel_poweroff(ktest_run() ? ZPK_EXIT_FAILURE
 					    : ZPK_EXIT_SUCCESS);

@@ -53,6 +53,7 @@ ktests() {
 
 run host host_tests
 run ktest-32M ktests 32M
+run ktest-512M ktests 512M
 run ktest-6G ktests 6G
 run boot bash tests/qemu/boot.sh
 run crash bash tests/qemu/crash.sh
