@@ -1,0 +1,98 @@
+/* user/init.c — /sbin/init, PID 1: "init" runs /etc/rc then a shell forever;
+ * "init PROG ARGS..." runs PROG once and exits with its status. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void say(const char *s)
+{
+	write(2, s, strlen(s));
+}
+
+/* The kernel may start us with no files open: give us a console. */
+static void open_console(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) != -1)
+			continue;
+		if (open("/dev/console", O_RDWR) != fd) {
+			/* Nothing to report the failure on; carry on. */
+			return;
+		}
+	}
+}
+
+/* Run argv[0] and wait for it; as PID 1 we also reap orphans meanwhile.
+ * Returns an exit status: the child's, or 128 + signal, or 127. */
+static int run(char **argv)
+{
+	int status;
+	pid_t pid, w;
+
+	pid = fork();
+	if (pid < 0) {
+		say("init: fork failed\n");
+		return 127;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execve(argv[0], argv, environ);
+		say("init: cannot run ");
+		say(argv[0]);
+		say(": ");
+		say(strerror(errno));
+		say("\n");
+		_exit(127);
+	}
+	for (;;) {
+		w = wait(&status);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
+			return 127;
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	char *rc[] = { "/bin/sh", "/etc/rc", NULL };
+	char *sh[] = { "/bin/sh", NULL };
+	struct timespec pause = { 0, 100000000 };
+	int status;
+
+	open_console();
+	/* Ctrl-C is for the foreground program, never for PID 1. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+
+	if (argc > 1)
+		return run(argv + 1);
+
+	if (access(rc[1], R_OK) == 0)
+		run(rc);
+	for (;;) {
+		status = run(sh);
+		if (status == 127) {
+			say("init: no shell, giving up\n");
+			return 127;
+		}
+		/* A shell on a pipe or file has ended its input for good. */
+		if (!isatty(0))
+			return status;
+		say("init: shell exited, starting a new one\n");
+		nanosleep(&pause, NULL);
+	}
+}

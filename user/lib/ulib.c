@@ -1,0 +1,184 @@
+/* user/lib/ulib.c — helpers shared by zpk's user tests: TAP output, memory
+ * figures from sysinfo, small file and child-process helpers. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ulib.h"
+
+static int tap_planned, tap_count, tap_failed, tap_skipped;
+
+/* One line per write(2), so lines from several processes never interleave. */
+static void tap_vline(const char *prefix, const char *fmt, va_list ap,
+		      const char *suffix)
+{
+	char buf[512];
+	int n, m;
+
+	n = snprintf(buf, sizeof(buf), "%s", prefix);
+	m = vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	n = m < 0 ? n : n + m;
+	if (n > (int)sizeof(buf) - 32)
+		n = sizeof(buf) - 32;
+	n += snprintf(buf + n, sizeof(buf) - n, "%s\n", suffix);
+	write(1, buf, n);
+}
+
+void tap_plan(int n)
+{
+	char buf[32];
+
+	tap_planned = n;
+	write(1, buf, snprintf(buf, sizeof(buf), "1..%d\n", n));
+}
+
+int tap_ok(int cond, const char *fmt, ...)
+{
+	char prefix[32];
+	va_list ap;
+
+	tap_count++;
+	if (!cond)
+		tap_failed++;
+	snprintf(prefix, sizeof(prefix), "%sok %d - ", cond ? "" : "not ",
+		 tap_count);
+	va_start(ap, fmt);
+	tap_vline(prefix, fmt, ap, "");
+	va_end(ap);
+	return cond;
+}
+
+void tap_skip(const char *fmt, ...)
+{
+	char prefix[32];
+	va_list ap;
+
+	tap_count++;
+	tap_skipped++;
+	snprintf(prefix, sizeof(prefix), "ok %d # SKIP ", tap_count);
+	va_start(ap, fmt);
+	tap_vline(prefix, fmt, ap, "");
+	va_end(ap);
+}
+
+void tap_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_vline("# ", fmt, ap, "");
+	va_end(ap);
+}
+
+void tap_done(void)
+{
+	if (tap_count != tap_planned) {
+		tap_note("planned %d checks, ran %d", tap_planned, tap_count);
+		_exit(1);
+	}
+	_exit(tap_failed ? 1 : 0);
+}
+
+void tap_summary(void)
+{
+	char buf[96];
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%d passed, %d failed",
+		     tap_count - tap_failed - tap_skipped, tap_failed);
+	if (tap_skipped)
+		n += snprintf(buf + n, sizeof(buf) - n, ", %d skipped",
+			      tap_skipped);
+	buf[n++] = '\n';
+	write(1, buf, n);
+}
+
+long sysinfo_free_pages(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si) < 0)
+		return -1;
+	return (long)((unsigned long long)si.freeram * si.mem_unit / 4096);
+}
+
+long read_file(const char *path, char *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t r = 0;
+	int fd;
+
+	if (n == 0)
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	while (got < n - 1) {
+		r = read(fd, buf + got, n - 1 - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return r < 0 ? -1 : (long)got;
+}
+
+int is_zpk(void)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && strcmp(u.sysname, "zpk") == 0;
+}
+
+int in_child(void (*fn)(void *), void *arg)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fn(arg);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+void poke(volatile void *addr, unsigned char v)
+{
+	*(volatile unsigned char *)addr = v;
+}
+
+unsigned char peek(const volatile void *addr)
+{
+	return *(const volatile unsigned char *)addr;
+}
+
+const char *status_str(int status)
+{
+	static char buf[64];
+
+	if (status == -1)
+		snprintf(buf, sizeof(buf), "fork/wait failed");
+	else if (WIFEXITED(status))
+		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, sizeof(buf), "signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, sizeof(buf), "status %#x", status);
+	return buf;
+}

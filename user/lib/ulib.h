@@ -1,0 +1,46 @@
+/* user/lib/ulib.h — helpers shared by zpk's user tests: TAP output, memory
+ * figures from sysinfo, small file and child-process helpers. */
+#ifndef ULIB_H
+#define ULIB_H
+
+#include <stddef.h>
+
+#define PAGE_SIZE 4096
+
+/* TAP: "1..N", then one "ok"/"not ok" line per check, exit 0 iff all passed.
+ * Output goes straight to write(1): no stdio buffer to duplicate on fork. */
+void tap_plan(int n);
+int tap_ok(int cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tap_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tap_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tap_done(void) __attribute__((noreturn));
+/* "N passed, N failed" (", N skipped" when some were): the runner's end. */
+void tap_summary(void);
+
+/* Pages a test may leave allocated on zpk and still pass a leak check
+ * (a slab cache that grew and stays grown).  0: come back exactly. */
+#define LEAK_SLACK 0
+
+/* Free RAM in 4 KiB pages (sysinfo freeram * mem_unit / 4096). */
+long sysinfo_free_pages(void);
+
+/* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
+long read_file(const char *path, char *buf, size_t n);
+
+/* True when running on zpk (uname sysname), false on Linux. */
+int is_zpk(void);
+
+/* Run fn(arg) in a forked child that then _exits 0; return the raw wait
+ * status, or -1 if fork or wait failed. */
+int in_child(void (*fn)(void *), void *arg);
+
+/* A store and a load the compiler can neither drop nor prove faulting:
+ * tests use them to touch addresses that are meant to fault. */
+void poke(volatile void *addr, unsigned char v);
+unsigned char peek(const volatile void *addr);
+
+/* A wait status as text: "exit 3", "signal 11 (Segmentation fault)". */
+const char *status_str(int status);
+
+#endif

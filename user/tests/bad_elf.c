@@ -1,0 +1,272 @@
+/* user/tests/bad_elf.c — execve of malformed ELF files written to /tmp:
+ * each fails as it does on Linux, and the caller goes on. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ulib.h"
+
+#define BASE 0x400000UL
+
+/* A whole static program: ELF header, two program headers, code. */
+struct img {
+	Elf64_Ehdr e;
+	Elf64_Phdr p[2];
+	unsigned char code[16];
+};
+
+/* mov edi, 42; mov eax, 60 (exit); syscall */
+static const unsigned char code[] = {
+	0xbf, 42, 0, 0, 0, 0xb8, 60, 0, 0, 0, 0x0f, 0x05
+};
+
+/* How a case ends.  Linux checks the headers before the "point of no
+ * return" (execve returns an errno) but maps segments after it: a bad
+ * segment kills the process with SIGSEGV instead. */
+enum { FAILS, RUNS, KILLED };
+
+struct elf_case {
+	const char *what;
+	void (*make)(struct img *m, size_t *len, int *mode);
+	int how, val;	/* FAILS: errno; RUNS: exit code; KILLED: signal */
+};
+
+static void valid(struct img *m, size_t *len, int *mode)
+{
+	memset(m, 0, sizeof(*m));
+	memcpy(m->e.e_ident, ELFMAG, SELFMAG);
+	m->e.e_ident[EI_CLASS] = ELFCLASS64;
+	m->e.e_ident[EI_DATA] = ELFDATA2LSB;
+	m->e.e_ident[EI_VERSION] = EV_CURRENT;
+	m->e.e_type = ET_EXEC;
+	m->e.e_machine = EM_X86_64;
+	m->e.e_version = EV_CURRENT;
+	m->e.e_entry = BASE + offsetof(struct img, code);
+	m->e.e_phoff = offsetof(struct img, p);
+	m->e.e_ehsize = sizeof(Elf64_Ehdr);
+	m->e.e_phentsize = sizeof(Elf64_Phdr);
+	m->e.e_phnum = 1;
+	m->p[0].p_type = PT_LOAD;
+	m->p[0].p_flags = PF_R | PF_X;
+	m->p[0].p_vaddr = m->p[0].p_paddr = BASE;
+	m->p[0].p_filesz = m->p[0].p_memsz = sizeof(*m);
+	m->p[0].p_align = PAGE_SIZE;
+	m->p[1] = m->p[0];
+	memcpy(m->code, code, sizeof(code));
+	*len = sizeof(*m);
+	*mode = 0755;
+}
+
+static void truncated(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	*len = 40;
+}
+
+static void half_phdr(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	*len = sizeof(Elf64_Ehdr) + 20;
+}
+
+static void aarch64(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_machine = EM_AARCH64;
+}
+
+static void i386(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_machine = EM_386;
+}
+
+static void et_rel(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_type = ET_REL;
+}
+
+static void no_phdrs(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_phnum = 0;
+}
+
+static void bad_phentsize(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_phentsize = 40;
+}
+
+static void phoff_past_eof(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_phoff = 1 << 20;
+}
+
+static void many_phdrs(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_phnum = 60000;
+}
+
+static void not_elf(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	strcpy((char *)m, "echo this is not an ELF file\n");
+	*len = strlen((char *)m);
+}
+
+static void empty(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	*len = 0;
+}
+
+static void not_executable(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	*mode = 0644;
+}
+
+static void overlap_same(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_phnum = 2;
+}
+
+static void overlap_ro(struct img *m, size_t *len, int *mode)
+{
+	overlap_same(m, len, mode);
+	m->p[1].p_flags = PF_R;
+}
+
+static void huge_memsz(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->p[0].p_memsz = 1UL << 47;
+}
+
+static void huge_bss(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->p[0].p_memsz = 1UL << 40;
+}
+
+static void filesz_gt_memsz(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->p[0].p_memsz = 10;
+}
+
+static void kernel_vaddr(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->p[0].p_vaddr = 0xffff800000000000UL;
+	m->e.e_entry = m->p[0].p_vaddr + offsetof(struct img, code);
+}
+
+static void bad_entry(struct img *m, size_t *len, int *mode)
+{
+	valid(m, len, mode);
+	m->e.e_entry = BASE + 0x100000;
+}
+
+static const struct elf_case cases[] = {
+	{ "valid program (checks the generator)", valid, RUNS, 42 },
+	{ "header truncated to 40 bytes", truncated, FAILS, ENOEXEC },
+	{ "file ends inside the program header", half_phdr, FAILS, ENOEXEC },
+	{ "e_machine EM_AARCH64", aarch64, FAILS, ENOEXEC },
+	{ "e_machine EM_386", i386, FAILS, ENOEXEC },
+	{ "e_type ET_REL", et_rel, FAILS, ENOEXEC },
+	{ "e_phnum 0", no_phdrs, FAILS, ENOEXEC },
+	{ "e_phentsize 40", bad_phentsize, FAILS, ENOEXEC },
+	{ "e_phoff past the end of the file", phoff_past_eof, FAILS, ENOEXEC },
+	{ "e_phnum 60000", many_phdrs, FAILS, ENOEXEC },
+	{ "not an ELF at all (text, no #!)", not_elf, FAILS, ENOEXEC },
+	{ "empty file", empty, FAILS, ENOEXEC },
+	{ "valid ELF without execute permission", not_executable, FAILS,
+	  EACCES },
+	/* Linux maps overlapping PT_LOADs in order, the later one wins. */
+	{ "two identical overlapping PT_LOADs", overlap_same, RUNS, 42 },
+	{ "overlapping PT_LOAD makes the code page read-only", overlap_ro,
+	  KILLED, SIGSEGV },
+	/* Past the point of no return: no errno, a SIGSEGV. */
+	{ "p_memsz 2^47 (larger than user space)", huge_memsz, KILLED,
+	  SIGSEGV },
+	{ "p_memsz 1 TiB (bss cannot be mapped)", huge_bss, KILLED, SIGSEGV },
+	{ "p_filesz > p_memsz", filesz_gt_memsz, KILLED, SIGSEGV },
+	{ "PT_LOAD in the kernel half", kernel_vaddr, KILLED, SIGSEGV },
+	{ "e_entry outside every segment", bad_entry, KILLED, SIGSEGV },
+	{ "valid program again (the kernel is fine)", valid, RUNS, 42 },
+};
+
+#define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
+
+static const char *outcome(int how, int val)
+{
+	static char buf[4][64];
+	static int i;
+	char *b = buf[i++ % 4];
+
+	if (how == FAILS)
+		snprintf(b, 64, "execve fails: %s", strerror(val));
+	else if (how == RUNS)
+		snprintf(b, 64, "runs, exit %d", val);
+	else
+		snprintf(b, 64, "killed by signal %d", val);
+	return b;
+}
+
+int main(void)
+{
+	char path[64], *argv[] = { path, NULL }, *envp[] = { NULL };
+	int i, fd, mode, st, how, val, ok;
+	struct img m;
+	size_t len;
+	pid_t pid;
+
+	tap_plan(NCASES);
+	snprintf(path, sizeof(path), "/tmp/bad_elf.%d", getpid());
+
+	for (i = 0; i < NCASES; i++) {
+		cases[i].make(&m, &len, &mode);
+		unlink(path);
+		fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, mode);
+		if (fd < 0 || write(fd, &m, len) != (ssize_t)len) {
+			tap_ok(0, "%s: cannot write %s", cases[i].what, path);
+			close(fd);
+			continue;
+		}
+		close(fd);
+		pid = fork();
+		if (pid == 0) {
+			execve(path, argv, envp);
+			_exit(100 + errno);	/* the caller goes on */
+		}
+		st = -1;
+		waitpid(pid, &st, 0);
+		if (WIFEXITED(st) && WEXITSTATUS(st) >= 100) {
+			how = FAILS;
+			val = WEXITSTATUS(st) - 100;
+		} else if (WIFEXITED(st)) {
+			how = RUNS;
+			val = WEXITSTATUS(st);
+		} else {
+			how = KILLED;
+			val = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+		}
+		ok = how == cases[i].how && val == cases[i].val;
+		tap_ok(ok, "%s: %s%s%s", cases[i].what, outcome(how, val),
+		       ok ? "" : ", want ",
+		       ok ? "" : outcome(cases[i].how, cases[i].val));
+	}
+	unlink(path);
+	tap_done();
+}

@@ -1,0 +1,187 @@
+/* user/tests/runner.c — runs every test in its directory (or those named),
+ * each in a child, with a page-leak check after each; TAP and a summary. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ulib.h"
+
+#define MAX_TESTS	64
+#ifndef TIMEOUT_SEC
+#define TIMEOUT_SEC	300	/* per test; zpk under TCG is slow */
+#endif
+
+extern char **environ;
+
+static char dir[1024];
+static char *names[MAX_TESTS];
+static int ntests;
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void find_tests(void)
+{
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		fprintf(stderr, "runner: %s: %s\n", dir, strerror(errno));
+		exit(1);
+	}
+	while ((de = readdir(d)) && ntests < MAX_TESTS) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "runner") == 0)
+			continue;
+		names[ntests++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, ntests, sizeof(*names), cmp);
+}
+
+/* Copy the child's output to ours, each line indented (a TAP subtest). */
+static void relay(int fd, int quiet)
+{
+	char in[1024], out[2048];
+	int bol = 1, n, i, o;
+
+	while ((n = read(fd, in, sizeof(in))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = o = 0; i < n; i++) {
+			if (bol) {
+				memcpy(out + o, "    ", 4);
+				o += 4;
+			}
+			out[o++] = in[i];
+			bol = in[i] == '\n';
+		}
+		if (!quiet)
+			write(1, out, o);
+	}
+	if (!bol && !quiet)
+		write(1, "\n", 1);
+}
+
+/* Run path with argv {path, arg}; returns its wait status.  A watchdog
+ * child kills it after TIMEOUT_SEC (no alarm() on zpk); *timed_out says. */
+static int run(const char *path, char *arg, int quiet, int *timed_out)
+{
+	char *argv[] = { (char *)path, arg, NULL };
+	int pfd[2], status = -1, wst;
+	pid_t pid, dog;
+
+	*timed_out = 0;
+	if (pipe(pfd) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(pfd[0]);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		close(pfd[1]);
+		execve(path, argv, environ);
+		fprintf(stderr, "runner: %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	if (pid < 0) {
+		close(pfd[0]);
+		return -1;
+	}
+	dog = fork();
+	if (dog == 0) {
+		struct timespec ts = { TIMEOUT_SEC, 0 };
+
+		close(pfd[0]);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		kill(pid, SIGKILL);
+		_exit(0);
+	}
+	relay(pfd[0], quiet);
+	close(pfd[0]);
+	waitpid(pid, &status, 0);
+	if (dog > 0) {
+		kill(dog, SIGKILL);
+		if (waitpid(dog, &wst, 0) == dog && WIFEXITED(wst))
+			*timed_out = 1;
+	}
+	return status;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	char path[1200], *slash;
+	int i, status, timed_out, zpk = is_zpk();
+	struct rlimit nocore = { 0, 0 };
+	long before, after;
+	double t0;
+
+	if (argc > 1 && strcmp(argv[1], "--warmup") == 0)
+		return 0;
+	/* Tests kill children on purpose: no core files, here or there. */
+	setrlimit(RLIMIT_CORE, &nocore);
+
+	/* Tests live next to the runner; /tests when found by $PATH. */
+	slash = strrchr(argv[0], '/');
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s",
+			 (int)(slash - argv[0]), argv[0]);
+	else
+		snprintf(dir, sizeof(dir), "/tests");
+	if (argc > 1) {
+		for (i = 1; i < argc && ntests < MAX_TESTS; i++)
+			names[ntests++] = argv[i];
+	} else {
+		find_tests();
+	}
+
+	/* One untimed round first, so that the runner's own first-use
+	 * allocations (stack, pipe, slab) do not count as the first
+	 * test's leak. */
+	snprintf(path, sizeof(path), "%s/%s", dir, slash ? slash + 1 : argv[0]);
+	run(path, "--warmup", 1, &timed_out);
+
+	tap_plan(2 * ntests);
+	for (i = 0; i < ntests; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		t0 = now();
+		before = sysinfo_free_pages();
+		status = run(path, NULL, 0, &timed_out);
+		after = sysinfo_free_pages();
+		tap_ok(status == 0, "%s (%s%s, %.2f s)", names[i],
+		       timed_out ? "timed out, " : "", status_str(status),
+		       now() - t0);
+		if (zpk)
+			tap_ok(after >= before - LEAK_SLACK,
+			       "%s: no page leak (free pages %ld -> %ld)",
+			       names[i], before, after);
+		else
+			tap_skip("%s: page leak check is zpk-only (Linux "
+				 "free RAM is system-wide: %+ld pages)",
+				 names[i], after - before);
+	}
+	tap_summary();
+	tap_done();
+}
