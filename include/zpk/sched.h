@@ -1,0 +1,74 @@
+/* zpk/sched.h — tasks (processes) and the scheduler's interface.
+ * One CPU; a round-robin run queue; preemption on return to user mode. */
+#ifndef ZPK_SCHED_H
+#define ZPK_SCHED_H
+
+#include <zpk/list.h>
+#include <zpk/mm_types.h>
+#include <zpk/signal.h>
+#include <zpk/wait.h>
+
+#define TASK_COMM_LEN	16
+#define THREAD_SIZE	16384		/* kernel stack per task */
+
+enum task_state {
+	TASK_RUNNING,			/* on the run queue or running */
+	TASK_INTERRUPTIBLE,		/* asleep; a signal wakes it */
+	TASK_UNINTERRUPTIBLE,
+	EXIT_ZOMBIE,			/* exited, not yet reaped */
+	EXIT_DEAD,
+};
+
+struct files_struct;
+struct inode;
+
+struct task_struct {
+	int pid;
+	enum task_state state;
+	char comm[TASK_COMM_LEN];
+	void *stack;			/* THREAD_SIZE bytes, kernel stack */
+	unsigned long ksp;		/* saved kernel rsp while switched out */
+	unsigned long fsbase;		/* user TLS (arch_prctl ARCH_SET_FS) */
+	struct mm_struct *mm;		/* NULL for kernel threads */
+	struct task_struct *parent;
+	struct list_head children;	/* of sibling */
+	struct list_head sibling;
+	struct list_head tasks;		/* every task, for /proc and ps */
+	struct list_head run_list;	/* on the run queue */
+	struct wait_queue_head wait_chldexit;	/* parent sleeps in wait4 */
+	int exit_code;			/* wait4 status word */
+	int exit_signal;		/* SIGCHLD to the parent */
+	bool need_resched;
+
+	struct files_struct *files;
+	struct inode *cwd;
+	char cwd_path[256];
+	unsigned int umask;
+
+	struct k_sigaction sighand[_NSIG];
+	sigset_t blocked, pending;
+	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
+
+	unsigned long min_flt, maj_flt;	/* page faults, as getrusage */
+	unsigned long start_time;	/* ns since boot */
+	unsigned long utime, stime;	/* ns */
+	int *clear_child_tid;
+	unsigned long ticks;		/* timer ticks this slice */
+};
+
+/* The running task; one CPU, so a plain variable. */
+extern struct task_struct *current_task;
+#define current current_task
+
+extern struct list_head task_list;	/* all tasks, by creation */
+
+void sched_init(void);
+/* Give the CPU to the next runnable task (maybe the same one). */
+void schedule(void);
+/* Make t runnable and put it on the run queue. */
+void wake_up_process(struct task_struct *t);
+/* Called from the timer interrupt. */
+void scheduler_tick(void);
+struct task_struct *find_task_by_pid(int pid);
+
+#endif

@@ -1,0 +1,30 @@
+/* zpk/syscalls.h — registering system calls beside their code.
+ * SYSCALL(__NR_x, sys_x) adds sys_x to the table the entry path indexes. */
+#ifndef ZPK_SYSCALLS_H
+#define ZPK_SYSCALLS_H
+
+#include <asm/unistd.h>
+#include <zpk/compiler.h>
+#include <zpk/types.h>
+
+/* Arguments arrive as six longs (rdi, rsi, rdx, r10, r8, r9); a sys_
+ * function declares as many as it uses, with their real types, and
+ * returns a value or a negative errno, exactly as on Linux. */
+typedef long (*syscall_fn_t)(long, long, long, long, long, long);
+
+struct syscall_entry {
+	unsigned int nr;
+	const char *name;
+	syscall_fn_t fn;
+};
+
+#define SYSCALL(nr_, fn_)						\
+	static const struct syscall_entry __syscall_##fn_		\
+	__used __section(".syscalls") __aligned(8) = {			\
+		.nr = (nr_), .name = #fn_,				\
+		.fn = (syscall_fn_t)(void (*)(void))(fn_) }
+
+/* __user marks pointers into user memory: pass them to uaccess only. */
+#define __user
+
+#endif
