@@ -7,10 +7,14 @@
 #include <zpk/mmu.h>
 #include <zpk/printk.h>
 #include <zpk/string.h>
+#include <zpk/mm.h>
+#include <zpk/uaccess.h>
+#include <zpk/vmstat.h>
 
 pgd_t *init_pgd;		/* the kernel half is shared by every mm */
 unsigned long nr_boot_pgtables;	/* page-table pages made here */
 static bool have_gbpages;
+bool have_smap;			/* uaccess brackets user access with stac */
 
 extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
 extern char empty_zero_page[];
@@ -19,24 +23,37 @@ extern char empty_zero_page[];
  * 1 GiB so that the boot direct map can reach them to clear them. */
 static void *alloc_pgtable_page(void)
 {
-	void *p = __va(memblock_alloc(PAGE_SIZE, 1UL << 30));
+	void *p;
 
+	if (mem_map) {
+		p = (void *)get_zeroed_page(GFP_KERNEL);
+		BUG_ON(!p);
+		inc_vm_stat(NR_PAGE_TABLE_PAGES);
+		return p;
+	}
+	p = __va(memblock_alloc(PAGE_SIZE, 1UL << 30));
 	memset(p, 0, PAGE_SIZE);
 	nr_boot_pgtables++;
 	return p;
 }
 
+/* Tables above a user address must allow user access too. */
+static u64 table_flags(unsigned long va)
+{
+	return va < TASK_SIZE ? _PAGE_TABLE : _KERNPG_TABLE;
+}
+
 static pud_t *pud_alloc(pgd_t *pgd, unsigned long va)
 {
 	if (pgd_none(*pgd))
-		set_pgd(pgd, __pgd(__pa(alloc_pgtable_page()) | _KERNPG_TABLE));
+		set_pgd(pgd, __pgd(__pa(alloc_pgtable_page()) | table_flags(va)));
 	return pud_offset(pgd, va);
 }
 
 static pmd_t *pmd_alloc(pud_t *pud, unsigned long va)
 {
 	if (pud_none(*pud))
-		set_pud(pud, __pud(__pa(alloc_pgtable_page()) | _KERNPG_TABLE));
+		set_pud(pud, __pud(__pa(alloc_pgtable_page()) | table_flags(va)));
 	BUG_ON(pud_leaf(*pud));
 	return pmd_offset(pud, va);
 }
@@ -44,7 +61,7 @@ static pmd_t *pmd_alloc(pud_t *pud, unsigned long va)
 static pte_t *pte_alloc_kernel(pmd_t *pmd, unsigned long va)
 {
 	if (pmd_none(*pmd))
-		set_pmd(pmd, __pmd(__pa(alloc_pgtable_page()) | _KERNPG_TABLE));
+		set_pmd(pmd, __pmd(__pa(alloc_pgtable_page()) | table_flags(va)));
 	BUG_ON(pmd_leaf(*pmd));
 	return pte_offset_kernel(pmd, va);
 }
@@ -66,6 +83,13 @@ static void map_one(unsigned long va, phys_addr_t pa, unsigned long size,
 		return;
 	}
 	set_pte(pte_alloc_kernel(pmd, va), pfn_pte(PHYS_PFN(pa), prot));
+}
+
+/* Maps one 4 KiB page in init_pgd (tests, early users); flushes it. */
+void kernel_map_page(unsigned long va, phys_addr_t pa, pgprot_t prot)
+{
+	map_one(va, pa, PAGE_SIZE, prot);
+	flush_tlb_page(va);
 }
 
 /* The kernel image's physical pages, whose direct-map alias gets 4 KiB
@@ -174,6 +198,13 @@ static void cpu_features_init(void)
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_NXE);
 	write_cr4(read_cr4() | X86_CR4_PGE);
 	write_cr0(read_cr0() | X86_CR0_WP);	/* ring 0 obeys read-only */
+	cpuid(7, 0, &a, &b, &c, &d);
+	if (b & (1U << 7))	/* SMEP: never execute user pages in ring 0 */
+		write_cr4(read_cr4() | X86_CR4_SMEP);
+	if (b & (1U << 20)) {	/* SMAP: touch user pages only via uaccess */
+		write_cr4(read_cr4() | X86_CR4_SMAP);
+		have_smap = true;
+	}
 }
 
 void paging_init(void)
@@ -188,8 +219,9 @@ void paging_init(void)
 	write_cr3(__pa(init_pgd));	/* the identity map is gone from here */
 	flush_tlb_all();
 	pr_info("mmu: direct map of %llu MiB at %#lx (%s pages), %lu "
-		"page-table pages; W^X image; CR0.WP, EFER.NXE on\n",
+		"page-table pages; W^X image; CR0.WP, EFER.NXE%s%s on\n",
 		(unsigned long long)memblock_end_of_ram() >> 20, PAGE_OFFSET,
 		have_gbpages ? "1 GiB/2 MiB/4 KiB" : "2 MiB/4 KiB",
-		nr_boot_pgtables);
+		nr_boot_pgtables, read_cr4() & X86_CR4_SMEP ? ", SMEP" : "",
+		have_smap ? ", SMAP" : "");
 }

@@ -10,6 +10,10 @@ extern unsigned long nr_boot_pgtables;
 
 /* Builds the direct map and the W^X kernel image map, then switches CR3. */
 void paging_init(void);
+/* Maps one 4 KiB page at va in init_pgd (user va gets user tables). */
+void kernel_map_page(unsigned long va, phys_addr_t pa, pgprot_t prot);
+extern bool have_smap;
+
 enum pg_level { PG_LEVEL_NONE, PG_LEVEL_4K, PG_LEVEL_2M, PG_LEVEL_1G };
 /* The entry that maps va in the kernel tables (a pte, or a huge pmd/pud
  * cast to pte_t), with its level; NULL if va is not mapped. */
