@@ -1,5 +1,6 @@
 /* kernel/main.c — kernel_main: the first C code, called from boot/start64.asm
  * with the multiboot2 magic and the physical address of the boot info. */
+#include <asm/syscall.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
 #include <zpk/console.h>
@@ -73,6 +74,7 @@ void kernel_main(u32 magic, u32 info)
 	console_init();
 	gdt_init();
 	idt_init();
+	syscall_init();
 	multiboot2_parse(magic, info);
 	pr_info("zpk %s, the zero-page kernel (x86-64)\n", ZPK_VERSION);
 	pr_info("Command line: %s\n", boot_command_line);

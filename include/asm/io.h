@@ -105,6 +105,13 @@ static inline void sti(void)
 #define X86_CR4_SMEP	(1UL << 20)
 #define X86_CR4_SMAP	(1UL << 21)
 #define MSR_EFER	0xc0000080
+#define EFER_SCE	(1UL << 0)	/* SYSCALL/SYSRET enabled */
+#define MSR_STAR	0xc0000081
+#define MSR_LSTAR	0xc0000082
+#define MSR_FMASK	0xc0000084
+#define MSR_FS_BASE	0xc0000100
+#define MSR_GS_BASE	0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
 #define EFER_NXE	(1UL << 11)
 
 #endif

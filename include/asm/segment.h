@@ -16,5 +16,6 @@
 #define __USER_DS	(GDT_USER_DS * 8 + 3)
 #define __USER_CS	(GDT_USER_CS * 8 + 3)
 #define __TSS_SEL	(GDT_TSS * 8)
+#define __USER32_CS_BASE (GDT_USER32_CS * 8 + 3)	/* STAR[63:48] */
 
 #endif

@@ -4,6 +4,7 @@
 #define ZPK_LIST_H
 
 #include <zpk/compiler.h>
+#include <zpk/types.h>
 
 struct list_head {
 	struct list_head *next, *prev;

@@ -1,0 +1,62 @@
+/* arch/x86_64/syscall.c — SYSCALL set-up and dispatch by number through the
+ * table built from SYSCALL() entries; unknown numbers return -ENOSYS. */
+#include <asm/io.h>
+#include <asm/segment.h>
+#include <asm/syscall.h>
+#include <zpk/errno.h>
+#include <zpk/printk.h>
+#include <zpk/syscalls.h>
+
+struct percpu cpu_percpu;
+extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
+static const struct syscall_entry *sys_call_table[NR_syscalls];
+static bool enosys_logged[NR_syscalls];
+
+extern void entry_syscall_64(void);
+void tss_set_kernel_stack(u64 rsp0);
+
+void set_kernel_stack(u64 top)
+{
+	cpu_percpu.kernel_rsp = top;
+	tss_set_kernel_stack(top);
+}
+
+void syscall_init(void)
+{
+	for (const struct syscall_entry *e = __start_syscalls;
+	     e < __stop_syscalls; e++)
+		sys_call_table[e->nr] = e;
+	/* SYSCALL loads CS from STAR[47:32]; SYSRET takes CS/SS from
+	 * STAR[63:48] + 16 / + 8 (asm/segment.h keeps that order). */
+	wrmsr(MSR_STAR, ((u64)(__USER32_CS_BASE) << 48) |
+			((u64)__KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (u64)entry_syscall_64);
+	wrmsr(MSR_FMASK, 0x47700);	/* clear IF, TF, DF, AC, NT on entry */
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	wrmsr(MSR_GS_BASE, (u64)&cpu_percpu);	/* kernel GS = percpu */
+	wrmsr(MSR_KERNEL_GS_BASE, 0);		/* user GS, swapped in */
+}
+
+/* Log each missing call once, by number and Linux name where known. */
+static long sys_ni_syscall(unsigned long nr)
+{
+	if (nr < NR_syscalls && !enosys_logged[nr]) {
+		enosys_logged[nr] = true;
+		pr_info("zpk: system call %lu not implemented (-ENOSYS)\n", nr);
+	}
+	return -ENOSYS;
+}
+
+void do_syscall_64(struct pt_regs *regs)
+{
+	unsigned long nr = regs->vector;
+	const struct syscall_entry *e =
+		nr < NR_syscalls ? sys_call_table[nr] : NULL;
+
+	if (!e) {
+		regs->rax = sys_ni_syscall(nr);
+		return;
+	}
+	regs->rax = e->fn(regs->rdi, regs->rsi, regs->rdx, regs->r10,
+			  regs->r8, regs->r9);
+}
