@@ -1,0 +1,91 @@
+/* mm/ktest_mmap.c — ktests of mm/mmap.c in the kernel: top-down mmap,
+ * munmap and mprotect splits and merges, brk, and no VMA left behind. */
+#include <zpk/errno.h>
+#include <zpk/ktest.h>
+#include <zpk/mman.h>
+#include <zpk/slab.h>
+#include <zpk/string.h>
+
+#define P	PAGE_SIZE
+#define RW	(PROT_READ | PROT_WRITE)
+#define ANON	(MAP_PRIVATE | MAP_ANONYMOUS)
+#define X	0x40000000UL
+
+/* A bare mm: no pgd, so only the VMA code runs (the hooks are told). */
+static struct mm_struct kt_mm;
+
+static void kt_mm_init(void)
+{
+	memset(&kt_mm, 0, sizeof(kt_mm));
+	mm_init_vmas(&kt_mm);
+}
+
+KTEST(mmap, topdown_and_errors)
+{
+	struct mm_struct *mm = &kt_mm;
+	unsigned long objs0;
+
+	kt_mm_init();
+	objs0 = kmem_cache_objs_inuse(vm_area_cachep);
+	KEXPECT_EQ(do_mmap(mm, 0, P, RW, ANON, NULL, 0), MMAP_BASE - P);
+	KEXPECT_EQ(do_mmap(mm, 0, P, PROT_READ, ANON, NULL, 0),
+		   MMAP_BASE - 2 * P);
+	validate_mm(mm);
+	KEXPECT_EQ(mm->map_count, 2);
+	KEXPECT_EQ(do_mmap(mm, 0, 0, RW, ANON, NULL, 0), -EINVAL);
+	KEXPECT_EQ(do_mmap(mm, 0, P, RW, MAP_ANONYMOUS, NULL, 0), -EINVAL);
+	KEXPECT_EQ(do_mmap(mm, X + 1, P, RW, ANON | MAP_FIXED, NULL, 0),
+		   -EINVAL);
+	KEXPECT_EQ(do_mmap(mm, 0, TASK_SIZE, RW, ANON, NULL, 0), -ENOMEM);
+	KEXPECT_EQ(do_munmap(mm, X + 1, P), -EINVAL);
+	KEXPECT_EQ(do_munmap(mm, X, P), 0);
+	validate_mm(mm);
+	exit_mmap_vmas(mm);
+	KEXPECT_EQ(mm->map_count, 0);
+	KEXPECT_EQ(mm->total_vm, 0);
+	KEXPECT_EQ(kmem_cache_objs_inuse(vm_area_cachep), objs0);
+}
+
+KTEST(mmap, split_and_merge)
+{
+	struct mm_struct *mm = &kt_mm;
+	unsigned long objs0;
+
+	kt_mm_init();
+	objs0 = kmem_cache_objs_inuse(vm_area_cachep);
+	KEXPECT_EQ(do_mmap(mm, X, 6 * P, RW, ANON | MAP_FIXED, NULL, 0), X);
+	KEXPECT_EQ(do_mprotect(mm, X + 2 * P, 2 * P, PROT_READ), 0);
+	validate_mm(mm);
+	KEXPECT_EQ(mm->map_count, 3);
+	KEXPECT_EQ(do_mprotect(mm, X + 2 * P, 2 * P, RW), 0);
+	validate_mm(mm);
+	KEXPECT_EQ(mm->map_count, 1);
+	KEXPECT_EQ(do_munmap(mm, X + P, P), 0);
+	validate_mm(mm);
+	KEXPECT_EQ(mm->map_count, 2);
+	KEXPECT_EQ(mm->total_vm, 5);
+	KEXPECT_EQ(do_mmap(mm, X + P, P, RW, ANON | MAP_FIXED, NULL, 0),
+		   X + P);
+	validate_mm(mm);
+	KEXPECT_EQ(mm->map_count, 1);
+	KEXPECT_EQ(do_mprotect(mm, X, 7 * P, PROT_READ), -ENOMEM);
+	exit_mmap_vmas(mm);
+	KEXPECT_EQ(kmem_cache_objs_inuse(vm_area_cachep), objs0);
+}
+
+KTEST(mmap, brk)
+{
+	struct mm_struct *mm = &kt_mm;
+	const unsigned long b = 0x600000;
+
+	kt_mm_init();
+	mm->start_brk = mm->brk = b;
+	KEXPECT_EQ(do_brk(mm, b + 3 * P + 1), b + 3 * P + 1);
+	KEXPECT_EQ(mm->total_vm, 4);
+	KEXPECT_EQ(do_brk(mm, b - 1), b + 3 * P + 1);
+	KEXPECT_EQ(do_brk(mm, b + P), b + P);
+	KEXPECT_EQ(mm->total_vm, 1);
+	validate_mm(mm);
+	exit_mmap_vmas(mm);
+	KEXPECT_EQ(mm->map_count, 0);
+}

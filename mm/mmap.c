@@ -1,0 +1,620 @@
+/* mm/mmap.c — a process's VMAs: the sorted mm->mmap list, mmap, munmap,
+ * mprotect and brk on it, with splitting, merging and the *_vm counters. */
+#include <zpk/bug.h>
+#include <zpk/errno.h>
+#include <zpk/mman.h>
+#include <zpk/slab.h>
+
+#ifndef EOVERFLOW
+#define EOVERFLOW	75	/* Linux's; not in zpk/errno.h yet */
+#endif
+
+/* An address-or-errno return is an errno if in the top 4095 values. */
+#define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-4095)
+
+struct kmem_cache *vm_area_cachep;
+
+/* Weak no-ops until the page-table code provides the real ones. */
+__attribute__((weak)) void unmap_page_range_hook(struct mm_struct *mm,
+						 unsigned long start,
+						 unsigned long end)
+{
+	(void)mm;
+	(void)start;
+	(void)end;
+}
+
+__attribute__((weak)) void change_protection_hook(struct mm_struct *mm,
+						  unsigned long start,
+						  unsigned long end,
+						  unsigned long newflags)
+{
+	(void)mm;
+	(void)start;
+	(void)end;
+	(void)newflags;
+}
+
+static inline struct vm_area_struct *vma_of(struct list_head *l)
+{
+	return list_entry(l, struct vm_area_struct, vm_list);
+}
+
+static struct vm_area_struct *vma_next(struct mm_struct *mm,
+				       struct vm_area_struct *vma)
+{
+	if (vma->vm_list.next == &mm->mmap)
+		return NULL;
+	return vma_of(vma->vm_list.next);
+}
+
+static struct vm_area_struct *vma_prev(struct mm_struct *mm,
+				       struct vm_area_struct *vma)
+{
+	if (vma->vm_list.prev == &mm->mmap)
+		return NULL;
+	return vma_of(vma->vm_list.prev);
+}
+
+/* PROT_* and VM_READ/WRITE/EXEC have the same bits, as in Linux. */
+static unsigned long calc_vm_prot_bits(unsigned long prot)
+{
+	return prot & (VM_READ | VM_WRITE | VM_EXEC);
+}
+
+/* Linux's is_{exec,stack,data}_mapping, and locked_vm, in one place. */
+static void vm_stat_account(struct mm_struct *mm, unsigned long flags,
+			    long npages)
+{
+	mm->total_vm += npages;
+	if ((flags & (VM_EXEC | VM_WRITE | VM_STACK)) == VM_EXEC)
+		mm->exec_vm += npages;
+	else if (flags & VM_STACK)
+		mm->stack_vm += npages;
+	else if ((flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+		mm->data_vm += npages;
+	if (flags & VM_LOCKED)
+		mm->locked_vm += npages;
+}
+
+void mm_init_vmas(struct mm_struct *mm)
+{
+	/* Single CPU, no preemption: creating the cache lazily is safe. */
+	if (!vm_area_cachep)
+		vm_area_cachep = kmem_cache_create("vm_area_struct",
+				sizeof(struct vm_area_struct), 0);
+	BUG_ON(!vm_area_cachep);
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->map_count = 0;
+	mm->mmap_base = MMAP_BASE;
+	mm->total_vm = mm->locked_vm = mm->data_vm = 0;
+	mm->exec_vm = mm->stack_vm = 0;
+}
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+
+	/* A list walk: O(n), but short and obviously right. */
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_end > addr)
+			return vma;
+	return NULL;
+}
+
+struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
+				     struct vm_area_struct **pprev)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if (vma)
+		*pprev = vma_prev(mm, vma);
+	else
+		*pprev = list_empty(&mm->mmap) ? NULL : vma_of(mm->mmap.prev);
+	return vma;
+}
+
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	if (vma && vma->vm_start < end)
+		return vma;
+	return NULL;
+}
+
+/* Puts vma into the list at its place by address; it must not overlap. */
+static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *next = find_vma(mm, vma->vm_start);
+
+	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
+	mm->map_count++;
+}
+
+/* Unlinks and frees vma; its pages must already be accounted for. */
+static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	list_del(&vma->vm_list);
+	mm->map_count--;
+	kmem_cache_free(vm_area_cachep, vma);
+}
+
+/*
+ * Shared anonymous memory has no file to tell two mappings apart, so its
+ * VMAs never merge: two neighbours might be different objects.
+ */
+static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
+		      struct file *file)
+{
+	if (vma->vm_flags != vm_flags || vma->vm_file != file)
+		return false;
+	return file || !(vm_flags & VM_SHARED);
+}
+
+struct vm_area_struct *vma_merge(struct mm_struct *mm,
+				 struct vm_area_struct *prev,
+				 unsigned long addr, unsigned long end,
+				 unsigned long vm_flags, struct file *file,
+				 unsigned long pgoff)
+{
+	struct vm_area_struct *next;
+	bool with_prev, with_next;
+
+	next = prev ? vma_next(mm, prev) : find_vma(mm, addr);
+	with_prev = prev && prev->vm_end == addr &&
+		    can_merge(prev, vm_flags, file) &&
+		    prev->vm_pgoff + vma_pages(prev) == pgoff;
+	with_next = next && next->vm_start == end &&
+		    can_merge(next, vm_flags, file) &&
+		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
+	if (with_prev && with_next) {
+		prev->vm_end = next->vm_end;
+		remove_vma(mm, next);
+		return prev;
+	}
+	if (with_prev) {
+		prev->vm_end = end;
+		return prev;
+	}
+	if (with_next) {
+		next->vm_start = addr;
+		next->vm_pgoff = pgoff;
+		return next;
+	}
+	return NULL;
+}
+
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+	      unsigned long addr, int new_below)
+{
+	struct vm_area_struct *new;
+
+	BUG_ON(addr <= vma->vm_start || addr >= vma->vm_end ||
+	       (addr & ~PAGE_MASK));
+	if (mm->map_count >= MAX_MAP_COUNT)
+		return -ENOMEM;
+	new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
+	if (!new)
+		return -ENOMEM;
+	*new = *vma;
+	if (new_below) {
+		new->vm_end = addr;
+		vma->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+		vma->vm_start = addr;
+	} else {
+		new->vm_start = addr;
+		new->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+		vma->vm_end = addr;
+	}
+	vma_link(mm, new);
+	return 0;
+}
+
+/* The highest gap of len bytes in [low, high), or -ENOMEM. */
+static unsigned long unmapped_area_topdown(struct mm_struct *mm,
+					   unsigned long len,
+					   unsigned long low,
+					   unsigned long high)
+{
+	unsigned long gap_end = high;
+	struct vm_area_struct *vma;
+	struct list_head *l;
+
+	for (l = mm->mmap.prev; l != &mm->mmap; l = l->prev) {
+		vma = vma_of(l);
+		if (vma->vm_end >= gap_end) {
+			/* Above or across the top of the gap: lowers it. */
+			gap_end = min(gap_end, vma->vm_start);
+			continue;
+		}
+		if (gap_end - vma->vm_end >= len && gap_end >= low + len)
+			return gap_end - len;
+		gap_end = vma->vm_start;
+		if (gap_end < low + len)
+			return -ENOMEM;
+	}
+	if (gap_end >= low + len)
+		return gap_end - len;
+	return -ENOMEM;
+}
+
+/* The lowest gap of len bytes in [low, high), or -ENOMEM. */
+static unsigned long unmapped_area(struct mm_struct *mm, unsigned long len,
+				   unsigned long low, unsigned long high)
+{
+	unsigned long start = low;
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (vma->vm_end <= start)
+			continue;
+		if (start + len > high)
+			return -ENOMEM;
+		if (vma->vm_start >= start + len)
+			return start;
+		start = vma->vm_end;
+	}
+	return start + len <= high ? start : (unsigned long)-ENOMEM;
+}
+
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
+				unsigned long len, unsigned long flags)
+{
+	unsigned long low = max(MMAP_MIN_ADDR, PAGE_SIZE);
+	unsigned long found;
+
+	if (len > TASK_SIZE)
+		return -ENOMEM;
+	if (flags & MAP_FIXED) {
+		if (addr > TASK_SIZE - len)
+			return -ENOMEM;
+		if (addr & ~PAGE_MASK)
+			return -EINVAL;
+		return addr;
+	}
+	if (addr) {
+		addr = PAGE_ALIGN(addr);
+		if (addr >= low && addr <= TASK_SIZE - len &&
+		    !find_vma_intersection(mm, addr, addr + len))
+			return addr;
+	}
+	found = unmapped_area_topdown(mm, len, low, mm->mmap_base);
+	if (IS_ERR_VALUE(found))
+		found = unmapped_area(mm, len, TASK_UNMAPPED_BASE, TASK_SIZE);
+	return found;
+}
+
+/*
+ * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
+ * a neighbour if one continues it, else links a new VMA. The VMA is
+ * allocated before the old mappings go, so ENOMEM leaves them intact.
+ */
+static long mmap_region(struct mm_struct *mm, unsigned long addr,
+			unsigned long len, unsigned long vm_flags,
+			struct file *file, unsigned long pgoff)
+{
+	unsigned long end = addr + len;
+	struct vm_area_struct *vma, *prev;
+	int err;
+
+	vma = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
+	if (!vma)
+		return -ENOMEM;
+	err = do_munmap(mm, addr, len);
+	if (err) {
+		kmem_cache_free(vm_area_cachep, vma);
+		return err;
+	}
+	if (mm->map_count >= MAX_MAP_COUNT) {
+		kmem_cache_free(vm_area_cachep, vma);
+		return -ENOMEM;
+	}
+	find_vma_prev(mm, addr, &prev);
+	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
+	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff)) {
+		kmem_cache_free(vm_area_cachep, vma);
+		return addr;
+	}
+	vma->vm_start = addr;
+	vma->vm_end = end;
+	vma->vm_flags = vm_flags;
+	vma->vm_pgoff = pgoff;
+	vma->vm_file = file;
+	vma->vm_mm = mm;
+	vma_link(mm, vma);
+	return addr;
+}
+
+long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, struct file *file,
+	     unsigned long pgoff)
+{
+	unsigned long vm_flags;
+
+	if (!len)
+		return -EINVAL;
+	if (flags & MAP_FIXED_NOREPLACE)
+		flags |= MAP_FIXED;
+	if (!(flags & MAP_FIXED) && addr && addr < MMAP_MIN_ADDR)
+		addr = MMAP_MIN_ADDR;	/* Linux's round_hint_to_min */
+	len = PAGE_ALIGN(len);
+	if (!len)
+		return -ENOMEM;		/* it wrapped: bigger than anything */
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
+	if (flags & MAP_ANONYMOUS)
+		file = NULL;
+
+	vm_flags = calc_vm_prot_bits(prot) | VM_MAYREAD | VM_MAYWRITE |
+		   VM_MAYEXEC;
+	switch (flags & MAP_TYPE) {
+	case MAP_SHARED:
+		if (!file && (flags & MAP_GROWSDOWN))
+			return -EINVAL;
+		vm_flags |= VM_SHARED | VM_MAYSHARE;
+		if (!file)
+			pgoff = 0;
+		break;
+	case MAP_PRIVATE:
+		/* Anonymous pgoff is the page number: neighbours continue. */
+		if (!file)
+			pgoff = addr >> PAGE_SHIFT;
+		break;
+	default:
+		return -EINVAL;	/* neither, both, or an unknown type */
+	}
+	if (flags & MAP_GROWSDOWN)
+		vm_flags |= VM_GROWSDOWN;
+	if (flags & MAP_LOCKED)
+		vm_flags |= VM_LOCKED;
+
+	addr = get_unmapped_area(mm, addr, len, flags);
+	if (IS_ERR_VALUE(addr))
+		return (long)addr;
+	if ((flags & MAP_FIXED) && addr < MMAP_MIN_ADDR)
+		return -EPERM;
+	if ((flags & MAP_FIXED_NOREPLACE) &&
+	    find_vma_intersection(mm, addr, addr + len))
+		return -EEXIST;
+	/* The hint said nothing about where: now the page number is known. */
+	if (!file && !(vm_flags & VM_SHARED))
+		pgoff = addr >> PAGE_SHIFT;
+	return mmap_region(mm, addr, len, vm_flags, file, pgoff);
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	struct vm_area_struct *vma, *last, *next;
+	unsigned long end;
+	int err;
+
+	if ((start & ~PAGE_MASK) || start > TASK_SIZE ||
+	    len > TASK_SIZE - start)
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (!len)
+		return -EINVAL;
+	end = start + len;
+
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start >= end)
+		return 0;	/* a hole: nothing to do, not an error */
+	/* Cutting a hole in the middle needs one VMA more: check first. */
+	if (start > vma->vm_start && end < vma->vm_end &&
+	    mm->map_count >= MAX_MAP_COUNT)
+		return -ENOMEM;
+	if (start > vma->vm_start) {
+		err = split_vma(mm, vma, start, 1);
+		if (err)
+			return err;
+	}
+	last = find_vma(mm, end);
+	if (last && last->vm_start < end) {
+		err = split_vma(mm, last, end, 1);
+		if (err)
+			return err;	/* only split so far: still valid */
+	}
+	/* Now whole VMAs cover [start, end); the last split may have moved
+	 * vma itself above end, so look the first one up again. */
+	vma = find_vma(mm, start);
+	for (; vma && vma->vm_start < end; vma = next) {
+		next = vma_next(mm, vma);
+		unmap_page_range_hook(mm, vma->vm_start, vma->vm_end);
+		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
+		remove_vma(mm, vma);
+	}
+	return 0;
+}
+
+/* The VMA's neighbours absorb it (or it them) if they continue it. */
+static void vma_merge_neighbours(struct mm_struct *mm,
+				 struct vm_area_struct *vma)
+{
+	struct vm_area_struct *prev = vma_prev(mm, vma);
+	struct vm_area_struct *next = vma_next(mm, vma);
+
+	if (prev && prev->vm_end == vma->vm_start &&
+	    can_merge(prev, vma->vm_flags, vma->vm_file) &&
+	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
+		prev->vm_end = vma->vm_end;
+		remove_vma(mm, vma);
+		vma = prev;
+	}
+	if (next && vma->vm_end == next->vm_start &&
+	    can_merge(next, vma->vm_flags, vma->vm_file) &&
+	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
+		vma->vm_end = next->vm_end;
+		remove_vma(mm, next);
+	}
+}
+
+/* Gives [start, end), inside vma, newflags: split off, set, merge. */
+static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags)
+{
+	int err;
+
+	if (newflags == vma->vm_flags)
+		return 0;
+	if (start > vma->vm_start) {
+		err = split_vma(mm, vma, start, 1);
+		if (err)
+			return err;
+	}
+	if (end < vma->vm_end) {
+		err = split_vma(mm, vma, end, 0);
+		if (err)
+			return err;
+	}
+	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
+	vma->vm_flags = newflags;
+	vm_stat_account(mm, newflags, vma_pages(vma));
+	change_protection_hook(mm, start, end, newflags);
+	vma_merge_neighbours(mm, vma);
+	return 0;
+}
+
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long prot)
+{
+	unsigned long end, nstart, tmp, newflags;
+	struct vm_area_struct *vma;
+	int err;
+
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = PAGE_ALIGN(len);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -EINVAL;
+
+	/* Check it all first, so that a hole or EACCES changes nothing. */
+	vma = find_vma(mm, start);
+	if (!vma || vma->vm_start > start)
+		return -ENOMEM;
+	for (nstart = start; ; vma = vma_next(mm, vma)) {
+		if (!vma || vma->vm_start > nstart)
+			return -ENOMEM;
+		newflags = calc_vm_prot_bits(prot);
+		/* VM_MAYx is VM_x << 4: each right asked must be allowed. */
+		if (newflags & ~(vma->vm_flags >> 4))
+			return -EACCES;
+		nstart = vma->vm_end;
+		if (nstart >= end)
+			break;
+	}
+
+	for (nstart = start; nstart < end; nstart = tmp) {
+		vma = find_vma(mm, nstart);
+		tmp = min(vma->vm_end, end);
+		newflags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
+			   calc_vm_prot_bits(prot);
+		err = mprotect_fixup(mm, vma, nstart, tmp, newflags);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */
+static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
+			unsigned long len)
+{
+	unsigned long flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
+			      VM_MAYEXEC;
+	long ret;
+
+	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);
+	return IS_ERR_VALUE(ret) ? (int)ret : 0;
+}
+
+unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
+{
+	unsigned long newbrk, oldbrk;
+
+	if (brk < mm->start_brk || brk > TASK_SIZE)
+		return mm->brk;
+	newbrk = PAGE_ALIGN(brk);
+	oldbrk = PAGE_ALIGN(mm->brk);
+	if (oldbrk == newbrk)
+		goto set_brk;
+	if (brk <= mm->brk) {
+		/* Shrinking: unmapping only fails if a split does. */
+		if (do_munmap(mm, newbrk, oldbrk - newbrk))
+			return mm->brk;
+		goto set_brk;
+	}
+	/* Keep a guard page free above the new break, as Linux does. */
+	if (newbrk > TASK_SIZE - PAGE_SIZE ||
+	    find_vma_intersection(mm, oldbrk, newbrk + PAGE_SIZE))
+		return mm->brk;
+	if (do_brk_flags(mm, oldbrk, newbrk - oldbrk))
+		return mm->brk;
+set_brk:
+	mm->brk = brk;
+	return brk;
+}
+
+void exit_mmap_vmas(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma, *n;
+
+	list_for_each_entry_safe(vma, n, &mm->mmap, vm_list) {
+		unmap_page_range_hook(mm, vma->vm_start, vma->vm_end);
+		remove_vma(mm, vma);
+	}
+	BUG_ON(mm->map_count);
+	mm->total_vm = mm->locked_vm = mm->data_vm = 0;
+	mm->exec_vm = mm->stack_vm = 0;
+}
+
+void validate_mm(struct mm_struct *mm)
+{
+	unsigned long prev_end = 0, total = 0, locked = 0, data = 0;
+	unsigned long exec = 0, stack = 0, n;
+	struct vm_area_struct *vma;
+	int count = 0;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (vma->vm_start >= vma->vm_end ||
+		    ((vma->vm_start | vma->vm_end) & ~PAGE_MASK) ||
+		    vma->vm_end > TASK_SIZE)
+			BUGF("bad vma [%#lx, %#lx)", vma->vm_start,
+			     vma->vm_end);
+		if (vma->vm_start < prev_end)
+			BUGF("vma [%#lx, %#lx) overlaps or is below %#lx",
+			     vma->vm_start, vma->vm_end, prev_end);
+		if (vma->vm_mm != mm)
+			BUGF("vma [%#lx, %#lx) of another mm", vma->vm_start,
+			     vma->vm_end);
+		prev_end = vma->vm_end;
+		count++;
+		n = vma_pages(vma);
+		total += n;
+		if ((vma->vm_flags & (VM_EXEC | VM_WRITE | VM_STACK)) ==
+		    VM_EXEC)
+			exec += n;
+		else if (vma->vm_flags & VM_STACK)
+			stack += n;
+		else if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+			data += n;
+		if (vma->vm_flags & VM_LOCKED)
+			locked += n;
+	}
+	if (count != mm->map_count)
+		BUGF("map_count %d but %d vmas", mm->map_count, count);
+	if (total != mm->total_vm || locked != mm->locked_vm ||
+	    data != mm->data_vm || exec != mm->exec_vm ||
+	    stack != mm->stack_vm)
+		BUGF("vm counters total/locked/data/exec/stack %lu %lu %lu %lu %lu, vmas say %lu %lu %lu %lu %lu",
+		     mm->total_vm, mm->locked_vm, mm->data_vm, mm->exec_vm,
+		     mm->stack_vm, total, locked, data, exec, stack);
+}
