@@ -1,5 +1,6 @@
 /* kernel/printk.c — printk: format, filter by log level, send to consoles.
  * One message at a time into a stack buffer; no ring buffer yet. */
+#include <zpk/console.h>
 #include <zpk/printk.h>
 #include <zpk/param.h>
 #include <zpk/string.h>
@@ -84,6 +85,13 @@ int vprintk(const char *fmt, va_list ap)
 	for (struct console *c = consoles; c; c = c->next)
 		c->write(s, len);
 	return n;
+}
+
+/* Writes to every console, unfiltered: what /dev/console's write uses. */
+void console_write(const char *s, size_t n)
+{
+	for (struct console *c = consoles; c; c = c->next)
+		c->write(s, n);
 }
 
 int printk(const char *fmt, ...)

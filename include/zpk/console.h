@@ -9,5 +9,8 @@ void serial_init(void);
 int serial_getc(void);
 void vga_init(void);
 extern struct console serial_console, vga_console;
+/* Writes n bytes to every registered console, whatever the log level:
+ * /dev/console's write. */
+void console_write(const char *s, size_t n);
 
 #endif

@@ -3,8 +3,8 @@
 #ifndef ZPK_FS_H
 #define ZPK_FS_H
 
-#include <zpk/list.h>
 #include <zpk/types.h>
+#include <zpk/list.h>
 #include <zpk/wait.h>
 
 typedef long ssize_t;
@@ -54,7 +54,7 @@ struct inode {
 	u32 i_nlink;
 	u64 i_size;
 	u32 i_rdev;			/* device number for S_IFCHR */
-	int i_count;			/* references (open files, cwd, dentry) */
+	int i_count;			/* open files, cwds (names: i_nlink) */
 	u64 i_mtime_ns;
 	const struct file_operations *i_fop;
 	/* Regular files keep their data in whole pages, so that mmap can map
@@ -82,6 +82,64 @@ struct files_struct {
 	u64 close_on_exec;		/* bit n: fd n */
 };
 
+#define NAME_MAX	255		/* bytes in a path component */
+#define PATH_MAX	4096		/* bytes in a path, with its NUL */
+#define MKDEV(ma, mi)	(((ma) << 8) | (mi))
+
+/* A name in a directory: ramfs directories are lists of these. */
+struct dentry {
+	struct list_head d_list;	/* in the parent's i_children */
+	struct inode *d_inode;		/* holds one i_nlink of it */
+	size_t d_len;
+	char d_name[];			/* d_len bytes and a NUL */
+};
+
+extern struct inode *vfs_root;
+
+/* Inode references (i_count): open files and cwds; names count in
+ * i_nlink. The inode goes when both are zero. */
+void ihold(struct inode *inode);
+void iput(struct inode *inode);
+
+/* ramfs (kernel/fs/ramfs.c). A new inode has i_count 1, i_nlink 0. */
+struct inode *ramfs_new_inode(u32 mode);
+struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
+int ramfs_link(struct inode *dir, const char *name, size_t len,
+	       struct inode *inode);
+/* Data of regular files at any offset; holes read as zeros. */
+/* Removes d from dir; the inode goes if unused. Dirs must be empty. */
+void ramfs_unlink_dentry(struct inode *dir, struct dentry *d);
+ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos);
+ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
+		    loff_t pos);
+int ramfs_truncate(struct inode *inode, loff_t size);
+extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
+
+/* Paths (kernel/fs/namei.c); cwd NULL means the root. Lookups return the
+ * inode without a reference: nothing can free it until we sleep. */
+struct nameidata {
+	struct inode *dir;		/* holds the last component */
+	const char *last;		/* "" for "/", may be "." or ".." */
+	size_t len;
+	bool slash;			/* the path ended in '/' */
+};
+int path_parent(struct inode *cwd, const char *path, struct nameidata *nd);
+/* The inode nd->last names in nd->dir, or -ENOENT/-ENOTDIR. */
+int nd_final(struct nameidata *nd, struct inode **res);
+int vfs_lookup(struct inode *cwd, const char *path, struct inode **res);
+int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
+int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
+	      const struct file_operations *fop);
+int vfs_unlink(struct inode *cwd, const char *path);
+int vfs_rmdir(struct inode *cwd, const char *path);
+
+/* Open files (kernel/fs/open.c). Reads and writes at f_pos, checking the
+ * access mode (-EBADF) as read(2)/write(2) do. */
+int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
+		struct file **res);
+ssize_t vfs_read(struct file *f, char *buf, size_t n);
+ssize_t vfs_write(struct file *f, const char *buf, size_t n);
+
 /* File references. */
 struct file *fget(int fd);		/* current's fd -> file, +1 ref */
 void fput(struct file *f);		/* -1 ref; the last one releases */
@@ -93,8 +151,16 @@ struct files_struct *dup_fd(struct files_struct *old);
 void put_files_struct(struct files_struct *files);
 void do_close_on_exec(struct files_struct *files);
 int fd_install_new(struct file *f, int min_fd, bool cloexec);
+/* A new file on inode with one reference; takes an inode reference. */
+struct file *alloc_file(struct inode *inode, unsigned int flags);
+/* Closes fd of current's table: 0 or -EBADF. */
+int close_fd(int fd);
+/* The table fget() and fd_install_new() use; weak: the scheduler's
+ * version (current->files) replaces this one's global. */
+struct files_struct *current_files(void);
 
-/* Opening by path, relative to current's cwd; *res holds a reference. */
+/* Opening by path, relative to the root (no current cwd yet); *res
+ * holds a reference. 0 or a negative errno, as open(2). */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */

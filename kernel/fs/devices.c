@@ -1,0 +1,78 @@
+/* kernel/fs/devices.c — the character devices /dev/null, /dev/zero and
+ * /dev/console, and vfs_init(), which builds / with /dev and /tmp. */
+#include <zpk/bug.h>
+#include <zpk/console.h>
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/string.h>
+
+static ssize_t null_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	(void)f, (void)buf, (void)n, (void)pos;
+	return 0;
+}
+
+/* Writes to null, zero and (for now) the console's input side succeed
+ * and vanish. */
+static ssize_t null_write(struct file *f, const char *buf, size_t n,
+			  loff_t *pos)
+{
+	(void)f, (void)buf, (void)pos;
+	return n;
+}
+
+static ssize_t zero_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	(void)f, (void)pos;
+	memset(buf, 0, n);
+	return n;
+}
+
+static ssize_t console_dev_write(struct file *f, const char *buf, size_t n,
+				 loff_t *pos)
+{
+	(void)f, (void)pos;
+	console_write(buf, n);
+	return n;
+}
+
+static const struct file_operations null_fops = {
+	.read = null_read,
+	.write = null_write,
+};
+
+static const struct file_operations zero_fops = {
+	.read = zero_read,
+	.write = null_write,
+};
+
+/* Reading the console returns EOF until the tty layer exists. */
+static const struct file_operations console_fops = {
+	.read = null_read,
+	.write = console_dev_write,
+};
+
+/*
+ * An empty root with /dev (null, zero, console) and /tmp. Idempotent, so
+ * that tests may call it; BUGs if memory runs out this early.
+ */
+void vfs_init(void)
+{
+	int err = 0;
+
+	if (vfs_root)
+		return;
+	vfs_root = ramfs_new_inode(S_IFDIR | 0755);
+	BUG_ON(!vfs_root);
+	/* Named by nobody, held forever by the i_count of its creation. */
+	vfs_root->i_nlink = 2;
+	err |= vfs_mkdir(NULL, "/dev", 0755);
+	err |= vfs_mkdir(NULL, "/tmp", 01777);
+	err |= vfs_mknod(NULL, "/dev/null", S_IFCHR | 0666, MKDEV(1, 3),
+			 &null_fops);
+	err |= vfs_mknod(NULL, "/dev/zero", S_IFCHR | 0666, MKDEV(1, 5),
+			 &zero_fops);
+	err |= vfs_mknod(NULL, "/dev/console", S_IFCHR | 0600, MKDEV(5, 1),
+			 &console_fops);
+	BUG_ON(err);
+}

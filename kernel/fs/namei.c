@@ -1,0 +1,219 @@
+/* kernel/fs/namei.c — path names to inodes: walks from the root or a cwd,
+ * ".", "..", repeated slashes; mkdir, mknod, unlink, rmdir. */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/string.h>
+
+struct inode *vfs_root;
+
+/* One step from dir by name[0..len): ".", ".." or an entry. */
+static int step(struct inode *dir, const char *name, size_t len,
+		struct inode **res)
+{
+	struct dentry *d;
+
+	if (!S_ISDIR(dir->i_mode))
+		return -ENOTDIR;
+	if (len == 0 || (len == 1 && name[0] == '.')) {
+		*res = dir;
+		return 0;
+	}
+	if (len == 2 && name[0] == '.' && name[1] == '.') {
+		/* The root is its own parent, as in Linux. */
+		*res = dir->i_parent ? dir->i_parent : dir;
+		return 0;
+	}
+	d = ramfs_find(dir, name, len);
+	if (!d)
+		return -ENOENT;
+	*res = d->d_inode;
+	return 0;
+}
+
+/*
+ * Walks all of path but its last component, which is left in nd (""
+ * for "/"). Errors as Linux: -ENOENT (missing or empty path), -ENOTDIR
+ * (a file used as a directory), -ENAMETOOLONG.
+ */
+int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
+{
+	struct inode *dir;
+	const char *p = path;
+
+	if (!vfs_root)
+		return -ENOENT;
+	if (!*path)
+		return -ENOENT;
+	if (strnlen(path, PATH_MAX) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	dir = *p == '/' || !cwd ? vfs_root : cwd;
+	for (;;) {
+		const char *name, *q;
+		size_t len;
+		int err;
+
+		while (*p == '/')
+			p++;
+		name = p;
+		while (*p && *p != '/')
+			p++;
+		len = p - name;
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		/* Last component: nothing but slashes after it. */
+		q = p;
+		while (*q == '/')
+			q++;
+		if (!*q) {
+			if (!S_ISDIR(dir->i_mode))
+				return -ENOTDIR;
+			nd->dir = dir;
+			nd->last = name;
+			nd->len = len;
+			nd->slash = *p == '/';
+			return 0;
+		}
+		err = step(dir, name, len, &dir);
+		if (err)
+			return err;
+	}
+}
+
+/* The inode nd names; a trailing slash demands a directory. */
+int nd_final(struct nameidata *nd, struct inode **res)
+{
+	int err = step(nd->dir, nd->last, nd->len, res);
+
+	if (!err && nd->slash && !S_ISDIR((*res)->i_mode))
+		return -ENOTDIR;
+	return err;
+}
+
+/* The inode path names, relative to cwd (NULL: the root); no reference
+ * is taken. 0, or -ENOENT/-ENOTDIR/-ENAMETOOLONG. */
+int vfs_lookup(struct inode *cwd, const char *path, struct inode **res)
+{
+	struct nameidata nd;
+	int err = path_parent(cwd, path, &nd);
+
+	return err ? err : nd_final(&nd, res);
+}
+
+static bool is_dot_or_empty(const struct nameidata *nd)
+{
+	return nd->len == 0 || (nd->last[0] == '.' &&
+	       (nd->len == 1 || (nd->len == 2 && nd->last[1] == '.')));
+}
+
+/*
+ * Makes a new inode of mode at path, which must not exist (-EEXIST).
+ * Only directories may be named with a trailing slash (-ENOENT, as
+ * Linux's mknod says).
+ */
+static int create_at(struct inode *cwd, const char *path, u32 mode,
+		     struct inode **res)
+{
+	struct nameidata nd;
+	struct inode *inode;
+	int err = path_parent(cwd, path, &nd);
+
+	if (err)
+		return err;
+	if (is_dot_or_empty(&nd) || ramfs_find(nd.dir, nd.last, nd.len))
+		return -EEXIST;
+	if (nd.slash && !S_ISDIR(mode))
+		return -ENOENT;
+	inode = ramfs_new_inode(mode);
+	if (!inode)
+		return -ENOMEM;
+	err = ramfs_link(nd.dir, nd.last, nd.len, inode);
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	*res = inode;
+	return 0;
+}
+
+/* mkdir(2): 0 or -EEXIST/-ENOENT/-ENOTDIR/-ENAMETOOLONG/-ENOMEM. */
+int vfs_mkdir(struct inode *cwd, const char *path, u32 mode)
+{
+	struct inode *inode;
+	int err = create_at(cwd, path, S_IFDIR | (mode & 07777), &inode);
+
+	if (!err)
+		iput(inode);	/* the name keeps it */
+	return err;
+}
+
+/* A device (or other special) inode at path with the given operations. */
+int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
+	      const struct file_operations *fop)
+{
+	struct inode *inode;
+	int err = create_at(cwd, path, mode, &inode);
+
+	if (err)
+		return err;
+	inode->i_rdev = rdev;
+	inode->i_fop = fop;
+	iput(inode);
+	return 0;
+}
+
+/* Finds the entry path names, for unlink/rmdir. */
+static int find_entry(struct inode *cwd, const char *path,
+		      struct nameidata *nd, struct dentry **res)
+{
+	int err = path_parent(cwd, path, nd);
+
+	if (err)
+		return err;
+	if (is_dot_or_empty(nd))
+		return -EBUSY;	/* the caller turns it into Linux's errno */
+	*res = ramfs_find(nd->dir, nd->last, nd->len);
+	return *res ? 0 : -ENOENT;
+}
+
+/* unlink(2): a non-directory; -EISDIR for directories, as Linux. The
+ * inode lives on while open. */
+int vfs_unlink(struct inode *cwd, const char *path)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	int err = find_entry(cwd, path, &nd, &d);
+
+	if (err == -EBUSY)
+		return -EISDIR;
+	if (err)
+		return err;
+	if (S_ISDIR(d->d_inode->i_mode))
+		return -EISDIR;
+	if (nd.slash)
+		return -ENOTDIR;
+	ramfs_unlink_dentry(nd.dir, d);
+	return 0;
+}
+
+/* rmdir(2): an empty directory; -ENOTDIR, -ENOTEMPTY, -EINVAL for ".",
+ * -ENOTEMPTY for "..", -EBUSY for the root. */
+int vfs_rmdir(struct inode *cwd, const char *path)
+{
+	struct nameidata nd;
+	struct dentry *d;
+	int err = find_entry(cwd, path, &nd, &d);
+
+	if (err == -EBUSY) {
+		if (nd.len == 1)
+			return -EINVAL;
+		return nd.len == 2 ? -ENOTEMPTY : -EBUSY;
+	}
+	if (err)
+		return err;
+	if (!S_ISDIR(d->d_inode->i_mode))
+		return -ENOTDIR;
+	if (!list_empty(&d->d_inode->i_children))
+		return -ENOTEMPTY;
+	ramfs_unlink_dentry(nd.dir, d);
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* kernel/fs/open.c — opening by path (O_CREAT, O_EXCL, O_TRUNC,
+ * O_DIRECTORY as Linux) and reads/writes at the file position. */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+
+static bool wants_write(int flags)
+{
+	return (flags & O_ACCMODE) == O_WRONLY ||
+	       (flags & O_ACCMODE) == O_RDWR;
+}
+
+/* Finds, or with O_CREAT makes, the inode path names. */
+static int open_inode(struct inode *cwd, const char *path, int flags,
+		      u32 mode, struct inode **res)
+{
+	struct nameidata nd;
+	struct inode *inode;
+	int err = path_parent(cwd, path, &nd);
+
+	if (err)
+		return err;
+	if (!(flags & O_CREAT))
+		return nd_final(&nd, res);
+	err = nd_final(&nd, res);
+	if (!err) {
+		if (flags & O_EXCL)
+			return -EEXIST;
+		/* "dir/" or "." with O_CREAT: Linux says EISDIR. */
+		return S_ISDIR((*res)->i_mode) ? -EISDIR : 0;
+	}
+	if (err != -ENOENT)
+		return err;
+	if (nd.slash)
+		return -EISDIR;
+	inode = ramfs_new_inode(S_IFREG | (mode & 07777));
+	if (!inode)
+		return -ENOMEM;
+	err = ramfs_link(nd.dir, nd.last, nd.len, inode);
+	iput(inode);	/* the name holds it now (or it is gone) */
+	if (err)
+		return err;
+	*res = inode;
+	return 0;
+}
+
+/*
+ * open(2) relative to cwd (NULL: the root). *res gets a new file with one
+ * reference. Errors as Linux: -ENOENT, -ENOTDIR, -EEXIST, -EISDIR (a
+ * directory opened for writing or created), -EROFS (initrd files),
+ * -ENAMETOOLONG, -ENOMEM.
+ */
+int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
+		struct file **res)
+{
+	struct inode *inode;
+	struct file *f;
+	int err = open_inode(cwd, path, flags, mode, &inode);
+
+	if (err)
+		return err;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->i_mode))
+		return -ENOTDIR;
+	if (S_ISDIR(inode->i_mode) && (wants_write(flags) || (flags & O_TRUNC)))
+		return -EISDIR;
+	if (inode->i_readonly && (wants_write(flags) || (flags & O_TRUNC)))
+		return -EROFS;
+	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode)) {
+		err = ramfs_truncate(inode, 0);
+		if (err)
+			return err;
+	}
+	f = alloc_file(inode, flags & ~(O_CREAT | O_EXCL | O_TRUNC));
+	if (!f)
+		return -ENOMEM;
+	*res = f;
+	return 0;
+}
+
+/* open(2) relative to the root: there is no current cwd yet. */
+int vfs_open(const char *path, int flags, u32 mode, struct file **res)
+{
+	return vfs_open_at(NULL, path, flags, mode, res);
+}
+
+/* read(2) at f_pos: -EBADF if not open for reading, -EINVAL if the file
+ * has no read. */
+ssize_t vfs_read(struct file *f, char *buf, size_t n)
+{
+	if ((f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (!f->f_op || !f->f_op->read)
+		return -EINVAL;
+	return f->f_op->read(f, buf, n, &f->f_pos);
+}
+
+/* write(2) at f_pos (the end with O_APPEND): -EBADF if read-only. */
+ssize_t vfs_write(struct file *f, const char *buf, size_t n)
+{
+	if (!wants_write(f->f_flags))
+		return -EBADF;
+	if (!f->f_op || !f->f_op->write)
+		return -EINVAL;
+	return f->f_op->write(f, buf, n, &f->f_pos);
+}

@@ -1,0 +1,288 @@
+/* kernel/fs/ramfs.c — the RAM file system: inodes, directories as lists of
+ * dentries, regular files whose data lives in whole pages (i_pages). */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/mm.h>
+#include <zpk/slab.h>
+#include <zpk/string.h>
+
+/* Files are capped so that i_pages stays a modest kmalloc. */
+#define RAMFS_MAX_PAGES	(64UL << 20 >> PAGE_SHIFT)	/* 64 MiB */
+
+static unsigned long next_ino = 1;
+
+/* A fresh inode of mode; i_count 1 (the caller's), i_nlink 0. */
+struct inode *ramfs_new_inode(u32 mode)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = next_ino++;
+	inode->i_mode = mode;
+	inode->i_count = 1;
+	INIT_LIST_HEAD(&inode->i_children);
+	if (S_ISDIR(mode))
+		inode->i_fop = &ramfs_dir_ops;
+	else if (S_ISREG(mode))
+		inode->i_fop = &ramfs_file_ops;
+	return inode;
+}
+
+static void free_pages_from(struct inode *inode, unsigned long first)
+{
+	for (unsigned long i = first; i < inode->i_nr_pages; i++) {
+		if (inode->i_pages[i])
+			put_page(inode->i_pages[i]);
+		inode->i_pages[i] = NULL;
+	}
+}
+
+/* Frees an inode nobody names or uses any more; its pages are put back
+ * (a mapping holding its own reference keeps its page). */
+static void evict(struct inode *inode)
+{
+	BUG_ON(!list_empty(&inode->i_children));
+	free_pages_from(inode, 0);
+	kfree(inode->i_pages);
+	kfree(inode);
+}
+
+/* Takes a reference for an open file or a cwd. */
+void ihold(struct inode *inode)
+{
+	BUG_ON(inode->i_count <= 0 && inode->i_nlink == 0);
+	inode->i_count++;
+}
+
+/* Drops a reference; the inode goes if it also has no name left. */
+void iput(struct inode *inode)
+{
+	BUG_ON(inode->i_count <= 0);
+	if (--inode->i_count == 0 && inode->i_nlink == 0)
+		evict(inode);
+}
+
+/* The entry called name[0..len) in dir, or NULL. */
+struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &dir->i_children, d_list)
+		if (d->d_len == len && !memcmp(d->d_name, name, len))
+			return d;
+	return NULL;
+}
+
+/*
+ * Names inode in dir (which must not have that name yet): +1 i_nlink;
+ * a directory gets dir as its "..". 0 or -ENOMEM.
+ */
+int ramfs_link(struct inode *dir, const char *name, size_t len,
+	       struct inode *inode)
+{
+	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
+
+	if (!d)
+		return -ENOMEM;
+	memcpy(d->d_name, name, len);
+	d->d_name[len] = '\0';
+	d->d_len = len;
+	d->d_inode = inode;
+	list_add_tail(&d->d_list, &dir->i_children);
+	inode->i_nlink++;
+	if (S_ISDIR(inode->i_mode)) {
+		inode->i_parent = dir;
+		inode->i_nlink++;	/* its own "." */
+		dir->i_nlink++;		/* its ".." */
+	}
+	return 0;
+}
+
+/* Removes entry d of dir; the inode goes if unused. Directories must be
+ * empty (the caller checks). */
+void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
+{
+	struct inode *inode = d->d_inode;
+
+	list_del(&d->d_list);
+	kfree(d);
+	if (S_ISDIR(inode->i_mode)) {
+		inode->i_nlink = 0;
+		dir->i_nlink--;
+	} else {
+		inode->i_nlink--;
+	}
+	if (inode->i_nlink == 0 && inode->i_count == 0)
+		evict(inode);
+}
+
+/* Makes room for page index pgoff in i_pages, doubling it. */
+static int grow_pages(struct inode *inode, unsigned long pgoff)
+{
+	unsigned long cap = max(max(inode->i_nr_pages * 2, pgoff + 1), 4UL);
+	struct page **p;
+
+	cap = min(cap, RAMFS_MAX_PAGES);
+	p = kzalloc(cap * sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	if (inode->i_pages)
+		memcpy(p, inode->i_pages, inode->i_nr_pages * sizeof(*p));
+	kfree(inode->i_pages);
+	inode->i_pages = p;
+	inode->i_nr_pages = cap;
+	return 0;
+}
+
+/*
+ * The page at pgoff, allocated zeroed on demand (for writable files); the
+ * inode holds it, a mapping takes its own get_page(). NULL when out of
+ * memory, beyond the size limit, or beyond EOF of a read-only file.
+ */
+struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
+{
+	struct page *page;
+
+	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
+		return inode->i_pages[pgoff];
+	if (pgoff >= RAMFS_MAX_PAGES || !S_ISREG(inode->i_mode))
+		return NULL;
+	if (inode->i_readonly &&
+	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
+		return NULL;
+	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
+		return NULL;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	inode->i_pages[pgoff] = page;
+	return page;
+}
+
+/* Up to n bytes at pos into buf; 0 at or past EOF. Holes read as zeros
+ * without allocating. */
+ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos)
+{
+	size_t done = 0;
+
+	if (pos < 0)
+		return -EINVAL;
+	if ((u64)pos >= inode->i_size)
+		return 0;
+	n = min(n, (size_t)(inode->i_size - pos));
+	while (done < n) {
+		unsigned long pgoff = pos >> PAGE_SHIFT;
+		size_t off = pos & (PAGE_SIZE - 1);
+		size_t chunk = min(n - done, PAGE_SIZE - off);
+		struct page *page = pgoff < inode->i_nr_pages ?
+				    inode->i_pages[pgoff] : NULL;
+
+		if (page)
+			memcpy(buf + done, (char *)page_address(page) + off,
+			       chunk);
+		else
+			memset(buf + done, 0, chunk);
+		done += chunk;
+		pos += chunk;
+	}
+	return done;
+}
+
+/* n bytes of buf at pos, growing the file; a short count if memory runs
+ * out part way. -EROFS, -EFBIG, -ENOMEM. */
+ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
+		    loff_t pos)
+{
+	size_t done = 0;
+
+	if (inode->i_readonly)
+		return -EROFS;
+	if (pos < 0)
+		return -EINVAL;
+	if ((u64)pos > (RAMFS_MAX_PAGES << PAGE_SHIFT) ||
+	    n > (RAMFS_MAX_PAGES << PAGE_SHIFT) - pos)
+		return -EFBIG;
+	while (done < n) {
+		size_t off = pos & (PAGE_SIZE - 1);
+		size_t chunk = min(n - done, PAGE_SIZE - off);
+		struct page *page = inode_get_page(inode, pos >> PAGE_SHIFT);
+
+		if (!page)
+			break;
+		memcpy((char *)page_address(page) + off, buf + done, chunk);
+		done += chunk;
+		pos += chunk;
+		if ((u64)pos > inode->i_size)
+			inode->i_size = pos;
+	}
+	if (!done && n)
+		return -ENOMEM;
+	return done;
+}
+
+/*
+ * Sets the size. Shrinking puts back the pages past the end and zeroes
+ * the rest of the last one, so that growing again reads zeros there.
+ */
+int ramfs_truncate(struct inode *inode, loff_t size)
+{
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -EINVAL;
+	if (inode->i_readonly)
+		return -EROFS;
+	if (size < 0)
+		return -EINVAL;
+	if ((u64)size > (RAMFS_MAX_PAGES << PAGE_SHIFT))
+		return -EFBIG;
+	if ((u64)size < inode->i_size) {
+		unsigned long keep = PAGE_ALIGN((u64)size) >> PAGE_SHIFT;
+		size_t tail = size & (PAGE_SIZE - 1);
+
+		free_pages_from(inode, keep);
+		if (tail && keep - 1 < inode->i_nr_pages &&
+		    inode->i_pages[keep - 1])
+			memset((char *)page_address(inode->i_pages[keep - 1]) +
+			       tail, 0, PAGE_SIZE - tail);
+	}
+	inode->i_size = size;
+	return 0;
+}
+
+static ssize_t file_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	ssize_t r = ramfs_read(f->f_inode, buf, n, *pos);
+
+	if (r > 0)
+		*pos += r;
+	return r;
+}
+
+/* O_APPEND moves to the end before every write, as Linux does. */
+static ssize_t file_write(struct file *f, const char *buf, size_t n,
+			  loff_t *pos)
+{
+	ssize_t r;
+
+	if (f->f_flags & O_APPEND)
+		*pos = f->f_inode->i_size;
+	r = ramfs_write(f->f_inode, buf, n, *pos);
+	if (r > 0)
+		*pos += r;
+	return r;
+}
+
+static ssize_t dir_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	(void)f, (void)buf, (void)n, (void)pos;
+	return -EISDIR;
+}
+
+const struct file_operations ramfs_file_ops = {
+	.read = file_read,
+	.write = file_write,
+};
+
+const struct file_operations ramfs_dir_ops = {
+	.read = dir_read,
+};
