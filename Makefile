@@ -34,7 +34,7 @@ CFLAGS	:= -std=gnu11 -ffreestanding -nostdlib -mcmodel=kernel -mno-red-zone \
 	   -fno-optimize-sibling-calls -fno-asynchronous-unwind-tables \
 	   -fno-strict-aliasing -g -O2 -Wall -Wextra -Werror \
 	   -Iinclude -DZPK_VERSION='"$(VERSION)"' -MMD -MP
-NASMFLAGS := -f elf64 -g -F dwarf -w+all -Werror
+NASMFLAGS := -i arch/x86_64/ -f elf64 -g -F dwarf -w+all -Werror
 LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	   --no-warn-rwx-segments -T linker.ld
 

@@ -2,6 +2,7 @@
 ; Each stub pushes (error code, vector) so every trap saves one pt_regs.
 
 bits 64
+%include "calling.inc"
 section .text
 
 extern do_trap
@@ -28,41 +29,13 @@ trap_common:
 	jz .from_kernel
 	swapgs
 .from_kernel:
-	push rdi
-	push rsi
-	push rdx
-	push rcx
-	push rax
-	push r8
-	push r9
-	push r10
-	push r11
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	cld
 	mov rdi, rsp
 	call do_trap
 global trap_return
 trap_return:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop rbp
-	pop rbx
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rax
-	pop rcx
-	pop rdx
-	pop rsi
-	pop rdi
+	POP_REGS
 	test qword [rsp + 24], 3
 	jz .to_kernel
 	swapgs

@@ -1,5 +1,6 @@
 /* arch/x86_64/gdt.c — the GDT and the TSS (kernel stack for traps from
  * user mode, and a separate IST stack so a double fault can still report). */
+#include <asm/desc.h>
 #include <asm/segment.h>
 #include <asm/traps.h>
 #include <zpk/types.h>
@@ -19,11 +20,6 @@ struct tss {
 static u64 gdt[GDT_ENTRIES] __aligned(16);
 struct tss cpu_tss __aligned(16);
 static u8 double_fault_stack[8192] __aligned(16);
-
-struct desc_ptr {
-	u16 size;
-	u64 address;
-} __packed;
 
 /* Code/data descriptors: only the access byte and L/D bits matter here. */
 #define SEG(access, flags) (((u64)(flags) << 52) | ((u64)(access) << 40) | \

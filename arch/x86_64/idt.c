@@ -1,5 +1,6 @@
 /* arch/x86_64/idt.c — the interrupt descriptor table: 256 gates, one stub
  * each (entry.asm); #DF runs on its own stack (IST 1). */
+#include <asm/desc.h>
 #include <asm/segment.h>
 #include <asm/traps.h>
 #include <zpk/compiler.h>
@@ -12,11 +13,6 @@ struct idt_gate {
 	u16 offset_mid;
 	u32 offset_high;
 	u32 zero;
-} __packed;
-
-struct desc_ptr {
-	u16 size;
-	u64 address;
 } __packed;
 
 extern const u64 trap_stub_table[256];

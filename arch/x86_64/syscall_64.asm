@@ -2,6 +2,7 @@
 ; and build the same pt_regs a trap builds, so one return path serves both.
 
 bits 64
+%include "calling.inc"
 section .text
 extern do_syscall_64
 extern trap_return
@@ -25,21 +26,7 @@ entry_syscall_64:
 	push rcx
 	push 0				; error code
 	push rax			; "vector" slot holds the number
-	push rdi
-	push rsi
-	push rdx
-	push rcx
-	push rax
-	push r8
-	push r9
-	push r10
-	push r11
-	push rbx
-	push rbp
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	xor ebp, ebp			; backtraces stop at the user boundary
 	cld
 	mov rdi, rsp
