@@ -70,7 +70,7 @@ static pte_t *pte_alloc_kernel(pmd_t *pmd, unsigned long va)
 static void map_one(unsigned long va, phys_addr_t pa, unsigned long size,
 		    pgprot_t prot)
 {
-	pud_t *pud = pud_alloc(pgd_offset_pgd(init_pgd, va), va);
+	pud_t *pud = pud_alloc(pgd_offset_k(va), va);
 	pmd_t *pmd;
 
 	if (size == PUD_SIZE) {
@@ -149,7 +149,7 @@ static void map_kernel_image(void)
 
 pte_t *lookup_address(unsigned long va, enum pg_level *level)
 {
-	pgd_t *pgd = pgd_offset_pgd(init_pgd, va);
+	pgd_t *pgd = pgd_offset_k(va);
 	pud_t *pud;
 	pmd_t *pmd;
 	pte_t *pte;

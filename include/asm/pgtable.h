@@ -87,6 +87,10 @@ static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a)
 {
 	return pgd + pgd_index(a);
 }
+/* Linux's spellings: an mm's table, and the kernel's (init_pgd). */
+#define pgd_offset(mm, a)	pgd_offset_pgd((pgd_t *)(mm)->pgd, (a))
+#define pgd_offset_k(a)		pgd_offset_pgd(init_pgd, (a))
+
 static inline pud_t *pud_offset(pgd_t *pgd, unsigned long a)
 {
 	return (pud_t *)__va(pgd_val(*pgd) & PTE_PFN_MASK) + pud_index(a);
