@@ -85,9 +85,9 @@ deps:
 	@scripts/deps.sh
 
 # Boot on the terminal.  Quit QEMU with Ctrl-A X.
-run: deps $(B)/zpk.iso
+run: deps $(B)/zpk.iso initrd
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL)); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --interactive $(B)/zpk.elf
+	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
 
 # QEMU halted at the first instruction with a gdb stub on :1234.
 debug: deps $(B)/zpk.iso
@@ -100,7 +100,11 @@ gdb: $(B)/zpk.elf
 host-tests:
 	$(MAKE) -C tests/host all
 
-test: deps $(B)/zpk.elf host-tests
+# The user programs and the initrd they live in (static musl).
+initrd: deps
+	$(MAKE) -s -C user initrd
+
+test: deps $(B)/zpk.elf host-tests initrd
 	tests/run-all.sh
 
 # Benchmarks print figures; nothing here passes or fails.
@@ -114,6 +118,6 @@ test-host-linux: deps
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps run debug gdb test host-tests bench test-host-linux clean
+.PHONY: all deps initrd run debug gdb test host-tests bench test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -15,6 +15,7 @@
 bool ktest_requested(void);
 int ktest_run(void);
 void mm_init(void);
+void initrd_init(void);
 bool bench_requested(void);
 void bench_run(void);
 
@@ -81,6 +82,7 @@ void kernel_main(u32 magic, u32 info)
 	parse_kernel_params(boot_command_line);
 	multiboot2_print();
 	mm_init();
+	initrd_init();
 
 	if (crash_mode[0])
 		do_crash();

@@ -2,6 +2,7 @@
 # Each check prints one TAP line: "ok - NAME" or "not ok - NAME # why".
 
 ZPK_ELF=${ZPK_ELF:-build/zpk.elf}
+ZPK_INITRD=${ZPK_INITRD:-build/user/initrd.cpio}	# "" boots without one
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 LOGDIR=${LOGDIR:-build/test-logs}
 mkdir -p "$LOGDIR"
@@ -23,7 +24,7 @@ boot() {
 	shift 2
 	t0=$(date +%s.%N)
 	scripts/qemu.sh --mem "$mem" --append "$*" --timeout "$TEST_TIMEOUT" \
-		"$ZPK_ELF" >"$log" 2>&1
+		${ZPK_INITRD:+--initrd "$ZPK_INITRD"} "$ZPK_ELF" >"$log" 2>&1
 	rc=$?
 	t1=$(date +%s.%N)
 	BOOT_STATUS=$(qemu_status_to_zpk $rc)

@@ -1,0 +1,51 @@
+/* kernel/initrd.c — at boot: the root file system, then the initrd module
+ * GRUB loaded (module2 ... initrd) unpacked into it. */
+#include <asm/page.h>
+#include <zpk/fs.h>
+#include <zpk/ktest.h>
+#include <zpk/multiboot2.h>
+#include <zpk/printk.h>
+#include <zpk/string.h>
+
+static const struct boot_module *find_initrd(void)
+{
+	for (int i = 0; i < boot_info.nr_modules; i++)
+		if (!strcmp(boot_info.modules[i].name, "initrd"))
+			return &boot_info.modules[i];
+	return NULL;
+}
+
+/* The module's own pages stay reserved: the files were copied out. */
+void initrd_init(void)
+{
+	const struct boot_module *m = find_initrd();
+	int err;
+
+	vfs_init();
+	if (!m) {
+		pr_info("initrd: none (no \"initrd\" module)\n");
+		return;
+	}
+	err = initrd_unpack(__va(m->start), m->end - m->start);
+	if (err)
+		pr_err("initrd: unpacking failed (%d); root is empty\n", err);
+	else
+		pr_info("initrd: %llu KiB unpacked into /\n",
+			(unsigned long long)(m->end - m->start) >> 10);
+}
+
+/* make test boots the ktests with the user initrd: /sbin/init must be an
+ * ELF file readable through the VFS. */
+KTEST(initrd, sbin_init_is_elf)
+{
+	struct file *f = NULL;
+	char magic[4] = { 0 };
+
+	KEXPECT_NOT_NULL(find_initrd());
+	KEXPECT_EQ(vfs_open("/sbin/init", O_RDONLY, 0, &f), 0);
+	if (!f)
+		return;
+	KEXPECT_EQ(vfs_read(f, magic, 4), 4);
+	KEXPECT_EQ(memcmp(magic, "\177ELF", 4), 0);
+	fput(f);
+}
