@@ -1,4 +1,4 @@
-/* host-test-sources: kernel/fs/ramfs.c kernel/fs/namei.c kernel/fs/open.c kernel/fs/file.c kernel/fs/cpio.c kernel/fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c */
+/* host-test-sources: kernel/fs/ramfs.c kernel/fs/namei.c kernel/fs/open.c kernel/fs/file.c kernel/fs/cpio.c kernel/fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_fs.c — the VFS-lite over the real buddy and slab on
  * simulated RAM: cpio, lookup, file data, open flags, fd tables. */
 #include <setjmp.h>
@@ -17,34 +17,9 @@
 #include <zpk/printk.h>
 #include <zpk/slab.h>
 
+#include "harness.h"
+
 #define NR_PFNS		4096UL		/* 16 MiB of simulated RAM */
-
-char *host_ram_base;
-static struct page *host_mem_map;
-
-int vprintk(const char *fmt, va_list ap)
-{
-	(void)fmt, (void)ap;
-	return 0;
-}
-
-int printk(const char *fmt, ...)
-{
-	(void)fmt;
-	return 0;
-}
-
-void panic(const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fail_msg("unexpected panic: %s", msg);
-	abort();
-}
 
 static char console_seen[64];
 static size_t console_len;
@@ -59,11 +34,8 @@ void console_write(const char *s, size_t n)
 static int group_setup(void **state)
 {
 	(void)state;
-	host_ram_base = aligned_alloc(PAGE_SIZE, NR_PFNS * PAGE_SIZE);
-	host_mem_map = calloc(NR_PFNS, sizeof(struct page));
-	if (!host_ram_base || !host_mem_map)
+	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
 		return -1;
-	mem_map_init(host_mem_map, NR_PFNS);
 	free_pfn_range(1, NR_PFNS);
 	kmalloc_init();
 	vfs_init();
@@ -73,8 +45,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	(void)state;
-	free(host_mem_map);
-	free(host_ram_base);
+	harness_ram_free();
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* host-test-sources: mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c */
+/* host-test-sources: mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_mmap.c — the VMA code of mm/mmap.c on the real slab and
  * buddy allocators: mmap, munmap, mprotect, brk, merging, errnos, counters. */
 #include <setjmp.h>
@@ -16,76 +16,10 @@
 #include <zpk/printk.h>
 #include <zpk/slab.h>
 
+#include "harness.h"
+
 /* 8 MiB of simulated RAM: VMAs are small. */
 #define NR_PFNS		2048UL
-
-char *host_ram_base;
-static struct page *host_mem_map;
-
-/* ---- printk and panic for the host ---------------------------------- */
-
-static char log_buf[16384];
-static size_t log_len;
-
-int vprintk(const char *fmt, va_list ap)
-{
-	int n;
-
-	if (fmt[0] == KERN_SOH[0] && fmt[1])
-		fmt += 2;	/* the level, as kernel/printk.c strips it */
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	if (n > 0)
-		log_len = min(log_len + (size_t)n, sizeof(log_buf) - 1);
-	return n;
-}
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-static jmp_buf bug_jmp;
-static bool bug_expected;
-static char bug_msg[512];
-
-/* A BUG the test expects jumps back into expect_bug(); others fail. */
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(bug_msg, sizeof(bug_msg), fmt, ap);
-	va_end(ap);
-	if (!bug_expected) {
-		fail_msg("unexpected panic: %s", bug_msg);
-		abort();
-	}
-	bug_expected = false;
-	longjmp(bug_jmp, 1);
-}
-
-/* Runs stmt, which must BUG; the message is left in bug_msg. */
-#define expect_bug(stmt) do {						\
-	bug_msg[0] = '\0';						\
-	bug_expected = true;						\
-	if (!setjmp(bug_jmp)) {						\
-		stmt;							\
-		bug_expected = false;					\
-		fail_msg("no BUG from %s", #stmt);			\
-	}								\
-} while (0)
-
-static void assert_bug_says(const char *what)
-{
-	if (!strstr(bug_msg, what))
-		fail_msg("BUG \"%s\" does not say \"%s\"", bug_msg, what);
-}
 
 /* ---- hooks: record what the page-table code would be told ------------ */
 
@@ -122,11 +56,8 @@ static unsigned long objs0;
 static int group_setup(void **state)
 {
 	(void)state;
-	host_ram_base = aligned_alloc(PAGE_SIZE, NR_PFNS * PAGE_SIZE);
-	host_mem_map = calloc(NR_PFNS, sizeof(struct page));
-	if (!host_ram_base || !host_mem_map)
+	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
 		return -1;
-	mem_map_init(host_mem_map, NR_PFNS);
 	free_pfn_range(1, NR_PFNS);
 	kmalloc_init();
 	return 0;
@@ -135,8 +66,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	(void)state;
-	free(host_mem_map);
-	free(host_ram_base);
+	harness_ram_free();
 	return 0;
 }
 

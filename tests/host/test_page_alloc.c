@@ -1,4 +1,4 @@
-/* host-test-sources: mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c */
+/* host-test-sources: mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_page_alloc.c — the buddy allocator and vmstat on simulated
  * RAM (16 MiB with a reserved hole): split/merge, BUG reports, poisoning. */
 #include <setjmp.h>
@@ -14,6 +14,8 @@
 #include <zpk/printk.h>
 #include <zpk/vmstat.h>
 
+#include "harness.h"
+
 /*
  * Simulated RAM: pfn 0 is reserved (like the real first MiB), so is the
  * hole [HOLE_START, HOLE_END); the rest goes to the buddy allocator with
@@ -28,74 +30,6 @@
 static const unsigned long boot_blocks[MAX_ORDER] = {
 	1, 1, 2, 2, 2, 1, 3, 3, 3, 1, 2
 };
-
-char *host_ram_base;
-static struct page *host_mem_map;
-
-/* ---- printk and panic for the host ---------------------------------- */
-
-static char log_buf[8192];
-static size_t log_len;
-
-int vprintk(const char *fmt, va_list ap)
-{
-	int n;
-
-	if (fmt[0] == KERN_SOH[0] && fmt[1])
-		fmt += 2;	/* the level, as kernel/printk.c strips it */
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	if (n > 0)
-		log_len = min(log_len + (size_t)n, sizeof(log_buf) - 1);
-	return n;
-}
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-static jmp_buf bug_jmp;
-static bool bug_expected;
-static char bug_msg[512];
-
-/* A BUG the test expects jumps back into expect_bug(); others fail. */
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(bug_msg, sizeof(bug_msg), fmt, ap);
-	va_end(ap);
-	if (!bug_expected) {
-		fail_msg("unexpected panic: %s", bug_msg);
-		abort();
-	}
-	bug_expected = false;
-	longjmp(bug_jmp, 1);
-}
-
-/* Runs stmt, which must BUG; the message is left in bug_msg. */
-#define expect_bug(stmt) do {						\
-	bug_msg[0] = '\0';						\
-	bug_expected = true;						\
-	if (!setjmp(bug_jmp)) {						\
-		stmt;							\
-		bug_expected = false;					\
-		fail_msg("no BUG from %s", #stmt);			\
-	}								\
-} while (0)
-
-static void assert_bug_says(const char *what)
-{
-	if (!strstr(bug_msg, what))
-		fail_msg("BUG \"%s\" does not say \"%s\"", bug_msg, what);
-}
 
 /* "pfn 0x5" must not match "pfn 0x5dc": the number has to end there. */
 static void assert_bug_names_pfn(unsigned long pfn)
@@ -129,16 +63,13 @@ static void assert_bug_blames(void (*fn)(void **))
 static int group_setup(void **state)
 {
 	(void)state;
-	host_ram_base = aligned_alloc(PAGE_SIZE, NR_PFNS * PAGE_SIZE);
-	host_mem_map = calloc(NR_PFNS, sizeof(struct page));
-	return host_ram_base && host_mem_map ? 0 : -1;
+	return harness_ram_init(NR_PFNS * PAGE_SIZE);
 }
 
 static int group_teardown(void **state)
 {
 	(void)state;
-	free(host_ram_base);
-	free(host_mem_map);
+	harness_ram_free();
 	return 0;
 }
 
@@ -149,10 +80,9 @@ static void reset_ram(void)
 	memset(vm_events, 0, sizeof(vm_events));
 	page_poisoning = false;
 	bug_expected = false;
-	log_len = 0;
-	log_buf[0] = '\0';
+	harness_log_clear();
 	memset(host_ram_base, 0x5a, NR_PFNS * PAGE_SIZE);
-	mem_map_init(host_mem_map, NR_PFNS);
+	harness_ram_reset();
 }
 
 static int setup_boot_ram(void **state)
@@ -789,14 +719,14 @@ static void test_vmstat_format_lines(void **state)
 	assert_int_equal(vmstat_format(NULL, 0), strlen(want));
 
 	vmstat_print();
-	assert_string_equal(log_buf, want);
+	assert_string_equal(harness_log, want);
 }
 
 static void test_buddy_dump_prints_free_lists(void **state)
 {
 	(void)state;
 	buddy_dump();
-	assert_string_equal(log_buf,
+	assert_string_equal(harness_log,
 		"Node 0, zone   Normal"
 		"      1      1      2      2      2      1"
 		"      3      3      3      1      2\n"

@@ -1,4 +1,4 @@
-/* host-test-sources: mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c */
+/* host-test-sources: mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_slab.c — kmalloc/kfree and kmem_caches over the real buddy
  * allocator on simulated RAM: size classes, page return, BUGs, stress. */
 #include <setjmp.h>
@@ -15,77 +15,12 @@
 #include <zpk/slab.h>
 #include <zpk/vmstat.h>
 
+#include "harness.h"
+
 /* 32 MiB of simulated RAM; pfn 0 stays reserved, like the first MiB. */
 #define NR_PFNS		8192UL
 
-char *host_ram_base;
-static struct page *host_mem_map;
 static unsigned long boot_free;		/* nr_free_pages() after setup */
-
-/* ---- printk and panic for the host ---------------------------------- */
-
-static char log_buf[16384];
-static size_t log_len;
-
-int vprintk(const char *fmt, va_list ap)
-{
-	int n;
-
-	if (fmt[0] == KERN_SOH[0] && fmt[1])
-		fmt += 2;	/* the level, as kernel/printk.c strips it */
-	n = vsnprintf(log_buf + log_len, sizeof(log_buf) - log_len, fmt, ap);
-	if (n > 0)
-		log_len = min(log_len + (size_t)n, sizeof(log_buf) - 1);
-	return n;
-}
-
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vprintk(fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-static jmp_buf bug_jmp;
-static bool bug_expected;
-static char bug_msg[512];
-
-/* A BUG the test expects jumps back into expect_bug(); others fail. */
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(bug_msg, sizeof(bug_msg), fmt, ap);
-	va_end(ap);
-	if (!bug_expected) {
-		fail_msg("unexpected panic: %s", bug_msg);
-		abort();
-	}
-	bug_expected = false;
-	longjmp(bug_jmp, 1);
-}
-
-/* Runs stmt, which must BUG; the message is left in bug_msg. */
-#define expect_bug(stmt) do {						\
-	bug_msg[0] = '\0';						\
-	bug_expected = true;						\
-	if (!setjmp(bug_jmp)) {						\
-		stmt;							\
-		bug_expected = false;					\
-		fail_msg("no BUG from %s", #stmt);			\
-	}								\
-} while (0)
-
-static void assert_bug_says(const char *what)
-{
-	if (!strstr(bug_msg, what))
-		fail_msg("BUG \"%s\" does not say \"%s\"", bug_msg, what);
-}
 
 /* Formats like panic() does, so "%p" prints the same way in both. */
 static void format(char *buf, size_t size, const char *fmt, ...)
@@ -111,11 +46,8 @@ static void assert_bug_names(const void *p)
 static int group_setup(void **state)
 {
 	(void)state;
-	host_ram_base = aligned_alloc(PAGE_SIZE, NR_PFNS * PAGE_SIZE);
-	host_mem_map = calloc(NR_PFNS, sizeof(struct page));
-	if (!host_ram_base || !host_mem_map)
+	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
 		return -1;
-	mem_map_init(host_mem_map, NR_PFNS);
 	free_pfn_range(1, NR_PFNS);
 	kmalloc_init();
 	boot_free = nr_free_pages();
@@ -125,8 +57,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	(void)state;
-	free(host_mem_map);
-	free(host_ram_base);
+	harness_ram_free();
 	return 0;
 }
 
@@ -553,14 +484,13 @@ static void test_stats_and_nr_slab(void **state)
 	assert_int_equal(kmem_cache_pages(kmalloc_slab(1024)), 5);
 	assert_int_equal(slab_total_pages(), 14);
 	assert_int_equal(global_vm_stat(NR_SLAB), 14);
-	log_len = 0;
-	log_buf[0] = '\0';
+	harness_log_clear();
 	slab_stats_print();
-	assert_non_null(strstr(log_buf, "active_objs"));
-	assert_non_null(strstr(log_buf, "kmalloc-64 "));
-	assert_non_null(strstr(log_buf, "kmalloc-2k"));
-	assert_non_null(strstr(log_buf, "kmalloc-large"));
-	assert_non_null(strstr(log_buf, "14 pages in all"));
+	assert_non_null(strstr(harness_log, "active_objs"));
+	assert_non_null(strstr(harness_log, "kmalloc-64 "));
+	assert_non_null(strstr(harness_log, "kmalloc-2k"));
+	assert_non_null(strstr(harness_log, "kmalloc-large"));
+	assert_non_null(strstr(harness_log, "14 pages in all"));
 	for (unsigned int i = 0; i < ARRAY_SIZE(small); i++)
 		kfree(small[i]);
 	kfree(big);

@@ -1,0 +1,106 @@
+/* tests/host/harness.c — simulated RAM, printk into harness_log, and a
+ * panic() that longjmps back into expect_bug(); see harness.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <zpk/mm.h>
+#include <zpk/printk.h>
+
+#include "harness.h"
+
+char *host_ram_base;
+struct page *harness_mem_map;
+unsigned long harness_nr_pfns;
+
+int harness_ram_init(size_t bytes)
+{
+	harness_nr_pfns = bytes / PAGE_SIZE;
+	host_ram_base = aligned_alloc(PAGE_SIZE, bytes);
+	harness_mem_map = calloc(harness_nr_pfns, sizeof(struct page));
+	if (!host_ram_base || !harness_mem_map)
+		return -1;
+	harness_ram_reset();
+	return 0;
+}
+
+void harness_ram_reset(void)
+{
+	mem_map_init(harness_mem_map, harness_nr_pfns);
+}
+
+void harness_ram_free(void)
+{
+	free(harness_mem_map);
+	free(host_ram_base);
+	harness_mem_map = NULL;
+	host_ram_base = NULL;
+}
+
+/* ---- printk --------------------------------------------------------- */
+
+char harness_log[16384];
+static size_t log_len;
+
+void harness_log_clear(void)
+{
+	log_len = 0;
+	harness_log[0] = '\0';
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	size_t room = sizeof(harness_log) - log_len;
+	int n;
+
+	if (fmt[0] == KERN_SOH[0] && fmt[1])
+		fmt += 2;	/* the level, as kernel/printk.c strips it */
+	n = vsnprintf(harness_log + log_len, room, fmt, ap);
+	if (n > 0)
+		log_len = min(log_len + (size_t)n, sizeof(harness_log) - 1);
+	return n;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vprintk(fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* ---- panic ---------------------------------------------------------- */
+
+jmp_buf bug_jmp;
+bool bug_expected;
+char bug_msg[512];
+
+/* A BUG the test expects jumps back into expect_bug(); others fail. */
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(bug_msg, sizeof(bug_msg), fmt, ap);
+	va_end(ap);
+	if (!bug_expected) {
+		fail_msg("unexpected panic: %s", bug_msg);
+		abort();
+	}
+	bug_expected = false;
+	longjmp(bug_jmp, 1);
+}
+
+void assert_bug_says(const char *what)
+{
+	if (!strstr(bug_msg, what))
+		fail_msg("BUG \"%s\" does not say \"%s\"", bug_msg, what);
+}
