@@ -1,0 +1,122 @@
+/* zpk/memory.h — user page tables and page faults (Linux's mm/memory.c):
+ * the pgd of an mm, the one PTE walker, the RSS counters, the fault path
+ * (anonymous first touch, copy-on-write), zap, fork's copy, mprotect. */
+#ifndef ZPK_MEMORY_H
+#define ZPK_MEMORY_H
+
+#include <asm/pgtable.h>
+#include <zpk/mm_types.h>
+
+/* handle_mm_fault's flags and results: Linux's values. */
+#define FAULT_FLAG_WRITE	0x001
+#define FAULT_FLAG_USER		0x040
+#define FAULT_FLAG_INSTRUCTION	0x100
+
+typedef unsigned int vm_fault_t;
+#define VM_FAULT_OOM		0x0001
+#define VM_FAULT_SIGBUS		0x0002
+#define VM_FAULT_SIGSEGV	0x0040
+
+/* ---- RSS counters: the one API; every change updates hiwater_rss ---- */
+
+/* Resident pages, as Linux counts them (zero-page PTEs are not). */
+static inline unsigned long get_mm_rss(const struct mm_struct *mm)
+{
+	return mm->rss_stat[MM_FILEPAGES] + mm->rss_stat[MM_ANONPAGES] +
+	       mm->rss_stat[MM_SHMEMPAGES];
+}
+
+static inline void update_hiwater_rss(struct mm_struct *mm)
+{
+	unsigned long rss = get_mm_rss(mm);
+
+	if (mm->hiwater_rss < rss)
+		mm->hiwater_rss = rss;
+}
+
+static inline unsigned long get_mm_counter(const struct mm_struct *mm,
+					   int member)
+{
+	long v = mm->rss_stat[member];
+
+	return v < 0 ? 0 : (unsigned long)v;
+}
+
+static inline void add_mm_counter(struct mm_struct *mm, int member,
+				  long value)
+{
+	mm->rss_stat[member] += value;
+	update_hiwater_rss(mm);
+}
+
+static inline void inc_mm_counter(struct mm_struct *mm, int member)
+{
+	add_mm_counter(mm, member, 1);
+}
+
+static inline void dec_mm_counter(struct mm_struct *mm, int member)
+{
+	add_mm_counter(mm, member, -1);
+}
+
+/* ---- page tables ---------------------------------------------------- */
+
+/*
+ * A zeroed pgd page for mm, with init_pgd's kernel half (entries
+ * 256..511) copied in (skipped while init_pgd is NULL). Sets mm->pgd and
+ * returns it, or NULL (mm->pgd untouched) if out of memory. Counted in
+ * NR_PAGE_TABLE_PAGES, not in mm->nr_ptes.
+ */
+pgd_t *pgd_alloc(struct mm_struct *mm);
+/*
+ * Frees every page-table page of the lower (user) half and the pgd; the
+ * PTEs must already be zapped. mm->pgd becomes NULL, mm->nr_ptes 0, and
+ * NR_PAGE_TABLE_PAGES drops by the same amount.
+ */
+void free_pgtables(struct mm_struct *mm);
+
+/* The PTE for user addr, allocating missing tables (NULL: no memory, or
+ * not a user address, or no pgd). */
+pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr);
+/* The PTE for user addr if its tables exist, else NULL. */
+pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
+
+/* The PTE protection bits for vm_flags (user, RW iff VM_WRITE, NX unless
+ * VM_EXEC; no VM_READ/WRITE/EXEC: present but not user-accessible). */
+pgprot_t vm_get_page_prot(unsigned long vm_flags);
+
+/*
+ * The struct page a present PTE maps, or NULL if it has none that is
+ * refcounted: special PTEs, zero_pfn, pfns outside mem_map. The single
+ * place that decides what is a "normal" page. vma may be NULL.
+ */
+struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
+			    pte_t pte);
+
+/* ---- faults --------------------------------------------------------- */
+
+/*
+ * Resolves a fault at address in vma (NULL, or a vma not containing
+ * address, is VM_FAULT_SIGSEGV, as is an access vm_flags forbid). Private
+ * anonymous memory only: shared or file VMAs give VM_FAULT_SIGBUS. 0 when
+ * the access can be retried. Counts PGFAULT.
+ */
+vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			   unsigned int flags);
+
+/* ---- ranges --------------------------------------------------------- */
+
+/* Clears the PTEs of [start, end) in vma, dropping the pages' mapcounts,
+ * references and RSS counters. Tables stay (free_pgtables). */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start,
+		    unsigned long end);
+/*
+ * fork: copies vma's PTEs from src to dst. Private writable pages become
+ * read-only in both (the next write COWs); each normal page gets a
+ * reference and a mapping more, and dst's counters go up. 0 or -ENOMEM
+ * (then dst holds what was copied, fully accounted: zap it).
+ */
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
+		    struct vm_area_struct *vma);
+
+#endif

@@ -1,0 +1,76 @@
+/* mm/ktest_memory.c — ktests of mm/memory.c in the kernel: a real pgd
+ * with init_pgd's kernel half, anonymous faults, fork COW, zap, teardown.
+ * The mm is never loaded into CR3: its pages are reached by the direct map. */
+#include <zpk/ktest.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/mmu.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
+
+#define P	PAGE_SIZE
+#define X	0x40000000UL
+#define ANONF	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED)
+
+static struct mm_struct kt_parent, kt_child;
+
+static struct page *kt_page(struct mm_struct *mm, unsigned long addr)
+{
+	pte_t *pte = pte_lookup(mm, addr);
+
+	return pte ? vm_normal_page(NULL, addr, *pte) : NULL;
+}
+
+KTEST(memory, fault_fork_cow_teardown)
+{
+	struct mm_struct *mm = &kt_parent, *ch = &kt_child;
+	unsigned long free0 = nr_free_pages();
+	unsigned long ptp0 = global_vm_stat(NR_PAGE_TABLE_PAGES);
+	struct page *pg, *np;
+	pgd_t *pgd;
+
+	memset(mm, 0, sizeof(*mm));
+	memset(ch, 0, sizeof(*ch));
+	mm_init_vmas(mm);
+	mm_init_vmas(ch);
+	pgd = pgd_alloc(mm);
+	KEXPECT_NOT_NULL(pgd);
+	if (!pgd)
+		return;
+	KEXPECT_EQ(pgd_val(pgd[511]), pgd_val(init_pgd[511]));
+	KEXPECT_EQ(pgd_val(pgd[0]), 0);
+	KEXPECT_NOT_NULL(pgd_alloc(ch));
+	KEXPECT_EQ(do_mmap(mm, X, 2 * P, PROT_READ | PROT_WRITE, ANONF,
+			   NULL, 0), X);
+	KEXPECT_EQ(do_mmap(ch, X, 2 * P, PROT_READ | PROT_WRITE, ANONF,
+			   NULL, 0), X);
+	KEXPECT_EQ(handle_mm_fault(find_vma(mm, X), X, FAULT_FLAG_WRITE |
+				   FAULT_FLAG_USER), 0);
+	pg = kt_page(mm, X);
+	KEXPECT_NOT_NULL(pg);
+	if (!pg)
+		goto out;
+	((char *)page_address(pg))[1] = 7;
+	KEXPECT_EQ(copy_page_range(ch, mm, find_vma(mm, X)), 0);
+	KEXPECT_EQ(page_count(pg), 2);
+	KEXPECT_EQ(page_mapcount(pg), 2);
+	KEXPECT_EQ(handle_mm_fault(find_vma(ch, X), X, FAULT_FLAG_WRITE |
+				   FAULT_FLAG_USER), 0);
+	np = kt_page(ch, X);
+	KEXPECT_TRUE(np && np != pg);
+	if (np)
+		KEXPECT_EQ(((char *)page_address(np))[1], 7);
+	KEXPECT_EQ(page_mapcount(pg), 1);
+	KEXPECT_EQ(get_mm_counter(ch, MM_ANONPAGES), 1);
+	KEXPECT_EQ(handle_mm_fault(find_vma(mm, X + 2 * P), X + 2 * P,
+				   FAULT_FLAG_USER), VM_FAULT_SIGSEGV);
+out:
+	exit_mmap_vmas(ch);
+	exit_mmap_vmas(mm);
+	KEXPECT_EQ(get_mm_rss(mm) + get_mm_rss(ch), 0);
+	free_pgtables(ch);
+	free_pgtables(mm);
+	KEXPECT_EQ(global_vm_stat(NR_PAGE_TABLE_PAGES), ptp0);
+	KEXPECT_EQ(nr_free_pages(), free0);
+}

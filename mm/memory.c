@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mm/memory.c — user page tables and the fault core, shaped like Linux's:
+ * pgd_alloc/free_pgtables, the one walker, vm_normal_page, handle_mm_fault
+ * -> handle_pte_fault -> do_anonymous_page / do_wp_page, zap_page_range,
+ * copy_page_range (fork), and the mmap.c hooks for munmap and mprotect. */
+#include <asm/pgtable.h>
+#include <zpk/errno.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/mmu.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
+
+#ifdef HOST_TEST
+static inline void flush_tlb_page(unsigned long addr) { (void)addr; }
+#endif
+
+#define USER_PTRS_PER_PGD	(PTRS_PER_TABLE / 2)	/* 0..255: user half */
+
+/* ---- page-table pages ---------------------------------------------- */
+
+static void *pgtable_alloc(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	page_set_flag(page, PG_pgtable);
+	inc_vm_stat(NR_PAGE_TABLE_PAGES);
+	return page_address(page);
+}
+
+static void pgtable_free(void *table)
+{
+	struct page *page = virt_to_page(table);
+
+	page_clear_flag(page, PG_pgtable);
+	dec_vm_stat(NR_PAGE_TABLE_PAGES);
+	__free_page(page);
+}
+
+pgd_t *pgd_alloc(struct mm_struct *mm)
+{
+	pgd_t *pgd = pgtable_alloc();
+
+	if (!pgd)
+		return NULL;
+	if (init_pgd)
+		memcpy(pgd + USER_PTRS_PER_PGD, init_pgd + USER_PTRS_PER_PGD,
+		       (PTRS_PER_TABLE - USER_PTRS_PER_PGD) * sizeof(pgd_t));
+	mm->pgd = pgd;
+	return pgd;
+}
+
+static void *table_of(u64 entry)
+{
+	return __va(entry & PTE_PFN_MASK);
+}
+
+void free_pgtables(struct mm_struct *mm)
+{
+	pgd_t *pgd = mm->pgd;
+	int i, j, k;
+
+	if (!pgd)
+		return;
+	for (i = 0; i < USER_PTRS_PER_PGD; i++) {
+		pud_t *pud;
+
+		if (pgd_none(pgd[i]))
+			continue;
+		pud = table_of(pgd_val(pgd[i]));
+		for (j = 0; j < PTRS_PER_TABLE; j++) {
+			pmd_t *pmd;
+
+			if (pud_none(pud[j]) || pud_leaf(pud[j]))
+				continue;
+			pmd = table_of(pud_val(pud[j]));
+			for (k = 0; k < PTRS_PER_TABLE; k++) {
+				if (pmd_none(pmd[k]) || pmd_leaf(pmd[k]))
+					continue;
+				pgtable_free(table_of(pmd_val(pmd[k])));
+				mm->nr_ptes--;
+			}
+			pgtable_free(pmd);
+			mm->nr_ptes--;
+		}
+		pgtable_free(pud);
+		mm->nr_ptes--;
+	}
+	pgtable_free(pgd);
+	mm->pgd = NULL;
+}
+
+/* ---- the walker ------------------------------------------------------ */
+
+/*
+ * The one walk. Returns the PTE for addr, allocating missing tables if
+ * alloc. When it returns NULL without alloc, *next (if given) is the first
+ * address past the hole, so range loops skip empty tables whole.
+ */
+static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
+		       unsigned long *next)
+{
+	pgd_t *pgd;
+	pud_t *pud;
+	pmd_t *pmd;
+	void *t;
+
+	if (next)
+		*next = ~0UL;
+	if (!mm->pgd || addr >= TASK_SIZE)
+		return NULL;
+	pgd = pgd_offset(mm, addr);
+	if (pgd_none(*pgd)) {
+		if (next)
+			*next = (addr + PGDIR_SIZE) & ~(PGDIR_SIZE - 1);
+		if (!alloc || !(t = pgtable_alloc()))
+			return NULL;
+		mm->nr_ptes++;
+		set_pgd(pgd, __pgd(__pa(t) | _PAGE_TABLE));
+	}
+	pud = pud_offset(pgd, addr);
+	if (pud_none(*pud)) {
+		if (next)
+			*next = (addr + PUD_SIZE) & ~(PUD_SIZE - 1);
+		if (!alloc || !(t = pgtable_alloc()))
+			return NULL;
+		mm->nr_ptes++;
+		set_pud(pud, __pud(__pa(t) | _PAGE_TABLE));
+	}
+	if (pud_leaf(*pud))
+		return NULL;	/* no huge user pages */
+	pmd = pmd_offset(pud, addr);
+	if (pmd_none(*pmd)) {
+		if (next)
+			*next = (addr + PMD_SIZE) & ~(PMD_SIZE - 1);
+		if (!alloc || !(t = pgtable_alloc()))
+			return NULL;
+		mm->nr_ptes++;
+		set_pmd(pmd, __pmd(__pa(t) | _PAGE_TABLE));
+	}
+	if (pmd_leaf(*pmd))
+		return NULL;
+	if (next)
+		*next = addr + PAGE_SIZE;
+	return pte_offset_kernel(pmd, addr);
+}
+
+pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr)
+{
+	return walk_pte(mm, addr, true, NULL);
+}
+
+pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
+{
+	return walk_pte(mm, addr, false, NULL);
+}
+
+/* ---- pages behind PTEs ---------------------------------------------- */
+
+pgprot_t vm_get_page_prot(unsigned long vm_flags)
+{
+	u64 prot = _PAGE_PRESENT | _PAGE_ACCESSED;
+
+	if (vm_flags & (VM_READ | VM_WRITE | VM_EXEC))
+		prot |= _PAGE_USER;	/* else PROT_NONE: kernel-only */
+	if (vm_flags & VM_WRITE)
+		prot |= _PAGE_RW;
+	if (!(vm_flags & VM_EXEC))
+		prot |= _PAGE_NX;
+	return __pgprot(prot);
+}
+
+struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
+			    pte_t pte)
+{
+	unsigned long pfn = pte_pfn(pte);
+
+	(void)vma;
+	(void)addr;
+	if (!pte_present(pte) || pte_special(pte))
+		return NULL;
+	if (is_zero_pfn(pfn) || !pfn_valid(pfn))
+		return NULL;
+	return pfn_to_page(pfn);
+}
+
+static int mm_counter(struct page *page)
+{
+	return PageAnon(page) ? MM_ANONPAGES : MM_FILEPAGES;
+}
+
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
+static void page_add_new_anon_rmap(struct page *page)
+{
+	page->_mapcount = 0;
+	page_set_flag(page, PG_anon);
+	inc_vm_stat(NR_ANON_PAGES);
+}
+
+/* One more PTE maps page (fork). */
+static void page_dup_rmap(struct page *page)
+{
+	page->_mapcount++;
+}
+
+/* One PTE less; the last one makes the page unmapped again. */
+static void page_remove_rmap(struct page *page)
+{
+	if (unlikely(page->_mapcount < 0))
+		BUGF("page_remove_rmap: pfn %#lx not mapped",
+		     page_to_pfn(page));
+	if (--page->_mapcount < 0 && PageAnon(page)) {
+		page_clear_flag(page, PG_anon);
+		dec_vm_stat(NR_ANON_PAGES);
+	}
+}
+
+/* ---- faults --------------------------------------------------------- */
+
+/* First touch of a private anonymous page: a zeroed page of its own. */
+static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
+				    unsigned long address, pte_t *pte,
+				    unsigned int flags)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	pte_t entry;
+
+	if (!page)
+		return VM_FAULT_OOM;
+	page_add_new_anon_rmap(page);
+	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
+	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
+	if (flags & FAULT_FLAG_WRITE)
+		entry = pte_mkdirty(entry);
+	set_pte(pte, entry);
+	flush_tlb_page(address & PAGE_MASK);
+	return 0;
+}
+
+/*
+ * Write to a present read-only PTE in a VM_WRITE vma. Sole mapper of an
+ * anonymous page: reuse it. Otherwise (shared after fork, zero page, a
+ * page without struct page) copy it into a new private page.
+ */
+static vm_fault_t do_wp_page(struct vm_area_struct *vma,
+			     unsigned long address, pte_t *pte)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	pte_t entry = *pte;
+	struct page *old = vm_normal_page(vma, address, entry);
+	struct page *new;
+
+	address &= PAGE_MASK;
+	if (old && PageAnon(old) && page_mapcount(old) == 1) {
+		set_pte(pte, pte_mkdirty(pte_mkyoung(pte_mkwrite(entry))));
+		flush_tlb_page(address);
+		return 0;
+	}
+	new = alloc_page(GFP_KERNEL);
+	if (!new)
+		return VM_FAULT_OOM;
+	memcpy(page_address(new), __va(PFN_PHYS(pte_pfn(entry))), PAGE_SIZE);
+	page_add_new_anon_rmap(new);
+	inc_mm_counter(mm, MM_ANONPAGES);
+	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
+	set_pte(pte, pte_mkdirty(pte_mkwrite(entry)));
+	flush_tlb_page(address);
+	if (old) {
+		dec_mm_counter(mm, mm_counter(old));
+		page_remove_rmap(old);
+		put_page(old);
+	}
+	count_vm_event(COW_FAULT);
+	return 0;
+}
+
+static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
+				   unsigned long address, unsigned int flags)
+{
+	pte_t *pte = pte_alloc_map(vma->vm_mm, address);
+	pte_t entry;
+
+	if (!pte)
+		return VM_FAULT_OOM;
+	entry = *pte;
+	if (pte_none(entry))
+		return do_anonymous_page(vma, address, pte, flags);
+	if (!pte_present(entry))
+		return VM_FAULT_SIGBUS;		/* no swap yet */
+	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
+		return do_wp_page(vma, address, pte);
+	/* Present and allowed: a spurious fault (stale TLB); refresh. */
+	entry = pte_mkyoung(entry);
+	if (flags & FAULT_FLAG_WRITE)
+		entry = pte_mkdirty(entry);
+	set_pte(pte, entry);
+	flush_tlb_page(address & PAGE_MASK);
+	return 0;
+}
+
+vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+			   unsigned int flags)
+{
+	unsigned long vm_flags;
+
+	count_vm_event(PGFAULT);
+	if (!vma || address < vma->vm_start || address >= vma->vm_end)
+		return VM_FAULT_SIGSEGV;
+	vm_flags = vma->vm_flags;
+	if (flags & FAULT_FLAG_WRITE) {
+		if (!(vm_flags & VM_WRITE))
+			return VM_FAULT_SIGSEGV;
+	} else if (flags & FAULT_FLAG_INSTRUCTION) {
+		if (!(vm_flags & VM_EXEC))
+			return VM_FAULT_SIGSEGV;
+	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC))) {
+		return VM_FAULT_SIGSEGV;
+	}
+	if ((vm_flags & VM_SHARED) || vma->vm_file || !vma->vm_mm->pgd)
+		return VM_FAULT_SIGBUS;		/* later issues */
+	return handle_pte_fault(vma, address, flags);
+}
+
+/* ---- ranges --------------------------------------------------------- */
+
+static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end)
+{
+	unsigned long addr, next;
+
+	for (addr = start; addr < end; addr = next) {
+		pte_t *pte = walk_pte(mm, addr, false, &next);
+		struct page *page;
+		pte_t entry;
+
+		if (!pte)
+			continue;
+		entry = *pte;
+		if (pte_none(entry))
+			continue;
+		pte_clear(pte);
+		flush_tlb_page(addr);
+		page = vm_normal_page(vma, addr, entry);
+		if (!page)
+			continue;
+		dec_mm_counter(mm, mm_counter(page));
+		page_remove_rmap(page);
+		put_page(page);
+	}
+}
+
+void zap_page_range(struct vm_area_struct *vma, unsigned long start,
+		    unsigned long end)
+{
+	zap_pte_range(vma->vm_mm, vma, start & PAGE_MASK, end);
+}
+
+void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
+			   unsigned long end)
+{
+	zap_pte_range(mm, NULL, start & PAGE_MASK, end);
+}
+
+void change_protection_hook(struct mm_struct *mm, unsigned long start,
+			    unsigned long end, unsigned long newflags)
+{
+	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
+			 _PAGE_SPECIAL;
+	u64 prot = pgprot_val(vm_get_page_prot(newflags));
+	unsigned long addr, next;
+
+	for (addr = start & PAGE_MASK; addr < end; addr = next) {
+		pte_t *pte = walk_pte(mm, addr, false, &next);
+		struct page *page;
+		pte_t entry;
+
+		if (!pte || !pte_present(*pte))
+			continue;
+		page = vm_normal_page(NULL, addr, *pte);
+		entry = __pte((pte_val(*pte) & keep) | prot);
+		/* Only a page this PTE alone maps may be written in place:
+		 * shared (COW) pages and the zero page stay read-only. */
+		if (!page || !PageAnon(page) || page_mapcount(page) > 1)
+			entry = pte_wrprotect(entry);
+		set_pte(pte, entry);
+		flush_tlb_page(addr);
+	}
+}
+
+static bool is_cow_mapping(unsigned long flags)
+{
+	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
+}
+
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
+		    struct vm_area_struct *vma)
+{
+	bool cow = is_cow_mapping(vma->vm_flags);
+	unsigned long addr, next;
+
+	for (addr = vma->vm_start; addr < vma->vm_end; addr = next) {
+		pte_t *src_pte = walk_pte(src, addr, false, &next);
+		pte_t *dst_pte;
+		struct page *page;
+		pte_t entry;
+
+		if (!src_pte || pte_none(*src_pte))
+			continue;
+		dst_pte = pte_alloc_map(dst, addr);
+		if (!dst_pte)
+			return -ENOMEM;
+		entry = *src_pte;
+		if (pte_present(entry) && cow && pte_write(entry)) {
+			entry = pte_wrprotect(entry);
+			set_pte(src_pte, entry);
+			flush_tlb_page(addr);
+		}
+		page = vm_normal_page(vma, addr, entry);
+		if (page) {
+			get_page(page);
+			page_dup_rmap(page);
+			inc_mm_counter(dst, mm_counter(page));
+		}
+		set_pte(dst_pte, entry);
+	}
+	return 0;
+}

@@ -1,0 +1,467 @@
+/* host-test-sources: mm/memory.c mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
+/* tests/host/test_memory.c — mm/memory.c on the real buddy and slab
+ * allocators and mm/mmap.c's VMAs: faults, COW, fork, zap, mprotect, OOM. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <zpk/errno.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/mmu.h>
+#include <zpk/slab.h>
+#include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
+
+#include "harness.h"
+
+#define NR_PFNS		2048UL
+
+/* Not linked here (arch/x86_64/mmu.c, mm/zero_page.c): pfn 0 stays
+ * reserved and plays the zero page; there is no kernel half to copy. */
+pgd_t *init_pgd;
+unsigned long zero_pfn;
+
+static struct mm_struct mm, child;
+static unsigned long ptp0, anon0, free_setup;
+
+#define P	PAGE_SIZE
+#define RW	(PROT_READ | PROT_WRITE)
+#define ANON	(MAP_PRIVATE | MAP_ANONYMOUS)
+#define X	0x40000000UL
+#define W	FAULT_FLAG_WRITE
+#define R	0u
+
+static int group_setup(void **state)
+{
+	(void)state;
+	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
+		return -1;
+	free_pfn_range(1, NR_PFNS);
+	kmalloc_init();
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	harness_ram_free();
+	return 0;
+}
+
+static void mm_new(struct mm_struct *m)
+{
+	memset(m, 0, sizeof(*m));
+	mm_init_vmas(m);
+	assert_non_null(pgd_alloc(m));
+}
+
+static int mm_setup(void **state)
+{
+	(void)state;
+	ptp0 = global_vm_stat(NR_PAGE_TABLE_PAGES);
+	anon0 = global_vm_stat(NR_ANON_PAGES);
+	free_setup = nr_free_pages();
+	mm_new(&mm);
+	memset(&child, 0, sizeof(child));
+	return 0;
+}
+
+static void mm_done(struct mm_struct *m)
+{
+	if (!m->pgd)
+		return;
+	exit_mmap_vmas(m);	/* zaps through unmap_page_range_hook */
+	assert_int_equal(get_mm_rss(m), 0);
+	free_pgtables(m);
+	assert_null(m->pgd);
+	assert_int_equal(m->nr_ptes, 0);
+}
+
+static int mm_teardown(void **state)
+{
+	(void)state;
+	mm_done(&child);
+	mm_done(&mm);
+	assert_int_equal(global_vm_stat(NR_PAGE_TABLE_PAGES), ptp0);
+	assert_int_equal(global_vm_stat(NR_ANON_PAGES), anon0);
+	/* every page back: pages, tables, pgds, VMA slabs */
+	assert_int_equal(nr_free_pages(), free_setup);
+	return 0;
+}
+
+static vm_fault_t fault(struct mm_struct *m, unsigned long addr,
+			unsigned int flags)
+{
+	return handle_mm_fault(find_vma(m, addr), addr, flags | FAULT_FLAG_USER);
+}
+
+static struct page *page_at(struct mm_struct *m, unsigned long addr)
+{
+	pte_t *pte = pte_lookup(m, addr);
+
+	if (!pte || !pte_present(*pte))
+		return NULL;
+	return vm_normal_page(NULL, addr, *pte);
+}
+
+static pte_t pte_at(struct mm_struct *m, unsigned long addr)
+{
+	pte_t *pte = pte_lookup(m, addr);
+
+	return pte ? *pte : __pte(0);
+}
+
+static void map(struct mm_struct *m, unsigned long len, unsigned long prot)
+{
+	assert_int_equal(do_mmap(m, X, len, prot, ANON | MAP_FIXED, NULL, 0),
+			 X);
+}
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void test_pgd_alloc_free(void **state)
+{
+	(void)state;
+	assert_int_equal(global_vm_stat(NR_PAGE_TABLE_PAGES), ptp0 + 1);
+	assert_int_equal(mm.nr_ptes, 0);
+	assert_null(pte_lookup(&mm, X));
+	assert_non_null(pte_alloc_map(&mm, X));
+	assert_int_equal(mm.nr_ptes, 3);	/* pud, pmd, pte */
+	assert_non_null(pte_lookup(&mm, X));
+	assert_ptr_equal(pte_lookup(&mm, X + P), pte_lookup(&mm, X) + 1);
+	assert_null(pte_alloc_map(&mm, TASK_SIZE));	/* not user */
+	assert_int_equal(global_vm_stat(NR_PAGE_TABLE_PAGES), ptp0 + 4);
+}
+
+static void test_fault_read_write_allocates(void **state)
+{
+	unsigned long faults0 = global_vm_event(PGFAULT);
+	unsigned long free0;
+	struct page *pg;
+	pte_t e;
+
+	(void)state;
+	map(&mm, 4 * P, RW);
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&mm, X + 5, R), 0);
+	assert_int_equal(nr_free_pages(), free0 - 4);	/* 3 tables + page */
+	pg = page_at(&mm, X);
+	assert_non_null(pg);
+	assert_true(PageAnon(pg));
+	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(page_count(pg), 1);
+	e = pte_at(&mm, X);
+	assert_true(pte_user(e) && pte_write(e) && !pte_exec(e));
+	assert_int_equal(fault(&mm, X + P, W), 0);
+	assert_true(pte_dirty(pte_at(&mm, X + P)));
+	assert_int_equal(nr_free_pages(), free0 - 5);
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 2);
+	assert_int_equal(get_mm_rss(&mm), 2);
+	assert_int_equal(mm.hiwater_rss, 2);
+	assert_int_equal(mm.nr_ptes, 3);
+	assert_int_equal(global_vm_event(PGFAULT), faults0 + 2);
+	assert_int_equal(global_vm_stat(NR_ANON_PAGES), anon0 + 2);
+	/* the page is zeroed */
+	assert_int_equal(((char *)page_address(pg))[100], 0);
+}
+
+static void test_second_fault_no_alloc(void **state)
+{
+	unsigned long free0;
+	struct page *pg;
+
+	(void)state;
+	map(&mm, P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	pg = page_at(&mm, X);
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_int_equal(fault(&mm, X + 8, R), 0);
+	assert_int_equal(nr_free_pages(), free0);
+	assert_ptr_equal(page_at(&mm, X), pg);
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
+}
+
+static void test_wp_reuse_after_read(void **state)
+{
+	unsigned long cow0 = global_vm_event(COW_FAULT), free0;
+	struct page *pg;
+
+	(void)state;
+	map(&mm, P, PROT_READ);
+	assert_int_equal(fault(&mm, X, R), 0);
+	assert_false(pte_write(pte_at(&mm, X)));
+	pg = page_at(&mm, X);
+	assert_int_equal(do_mprotect(&mm, X, P, RW), 0);
+	/* sole mapper: the mprotect hook made it writable already; take
+	 * write away by hand to reach do_wp_page's reuse path */
+	assert_true(pte_write(pte_at(&mm, X)));
+	set_pte(pte_lookup(&mm, X), pte_wrprotect(pte_at(&mm, X)));
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_true(pte_write(pte_at(&mm, X)));
+	assert_ptr_equal(page_at(&mm, X), pg);
+	assert_int_equal(nr_free_pages(), free0);
+	assert_int_equal(global_vm_event(COW_FAULT), cow0);
+}
+
+static void fork_one(unsigned long len)
+{
+	mm_new(&child);
+	assert_int_equal(do_mmap(&child, X, len, RW, ANON | MAP_FIXED, NULL, 0),
+			 X);
+	assert_int_equal(copy_page_range(&child, &mm, find_vma(&mm, X)), 0);
+}
+
+static void test_fork_shares_then_cow(void **state)
+{
+	unsigned long cow0 = global_vm_event(COW_FAULT);
+	struct page *pg, *np;
+
+	(void)state;
+	map(&mm, 2 * P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	((char *)page_address(page_at(&mm, X)))[7] = 42;
+	pg = page_at(&mm, X);
+	fork_one(2 * P);
+	assert_ptr_equal(page_at(&child, X), pg);
+	assert_int_equal(page_count(pg), 2);
+	assert_int_equal(pg->_mapcount, 1);
+	assert_int_equal(page_mapcount(pg), 2);
+	assert_false(pte_write(pte_at(&mm, X)));
+	assert_false(pte_write(pte_at(&child, X)));
+	assert_true(pte_none(pte_at(&child, X + P)));
+	assert_int_equal(get_mm_counter(&child, MM_ANONPAGES), 1);
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
+
+	/* child writes: a copy of its own */
+	assert_int_equal(fault(&child, X, W), 0);
+	np = page_at(&child, X);
+	assert_non_null(np);
+	assert_ptr_not_equal(np, pg);
+	assert_int_equal(((char *)page_address(np))[7], 42);
+	assert_true(pte_write(pte_at(&child, X)));
+	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(page_count(pg), 1);
+	assert_int_equal(np->_mapcount, 0);
+	assert_int_equal(global_vm_event(COW_FAULT), cow0 + 1);
+	assert_int_equal(get_mm_counter(&child, MM_ANONPAGES), 1);
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
+
+	/* parent writes: now sole mapper, reused in place */
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_ptr_equal(page_at(&mm, X), pg);
+	assert_true(pte_write(pte_at(&mm, X)));
+	assert_int_equal(global_vm_event(COW_FAULT), cow0 + 1);
+}
+
+static void test_zap_frees_everything(void **state)
+{
+	unsigned long free0, i;
+
+	(void)state;
+	map(&mm, 600 * P, RW);		/* crosses a pte table */
+	free0 = nr_free_pages();
+	for (i = 0; i < 600; i += 50)
+		assert_int_equal(fault(&mm, X + i * P, W), 0);
+	assert_int_equal(get_mm_rss(&mm), 12);
+	assert_int_equal(mm.nr_ptes, 4);
+	assert_int_equal(do_munmap(&mm, X, 300 * P), 0);
+	assert_int_equal(get_mm_rss(&mm), 6);
+	assert_null(page_at(&mm, X));
+	assert_int_equal(mm.hiwater_rss, 12);
+	exit_mmap_vmas(&mm);
+	assert_int_equal(get_mm_rss(&mm), 0);
+	free_pgtables(&mm);
+	assert_int_equal(mm.nr_ptes, 0);
+	assert_true(nr_free_pages() > free0);	/* pgd and VMA slab too */
+	assert_int_equal(nr_free_pages(), free_setup);
+}
+
+static void test_zap_page_range_direct(void **state)
+{
+	struct vm_area_struct *vma;
+
+	(void)state;
+	map(&mm, 3 * P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_int_equal(fault(&mm, X + 2 * P, W), 0);
+	vma = find_vma(&mm, X);
+	zap_page_range(vma, X + P, X + 3 * P);
+	assert_non_null(page_at(&mm, X));
+	assert_true(pte_none(pte_at(&mm, X + 2 * P)));
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
+}
+
+static void test_fork_zap_both(void **state)
+{
+	struct page *pg;
+
+	(void)state;
+	map(&mm, P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	pg = page_at(&mm, X);
+	fork_one(P);
+	assert_int_equal(do_munmap(&mm, X, P), 0);	/* parent lets go */
+	assert_int_equal(page_count(pg), 1);
+	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(get_mm_rss(&mm), 0);
+	assert_int_equal(get_mm_rss(&child), 1);
+	/* child is sole mapper now: a write reuses */
+	assert_int_equal(fault(&child, X, W), 0);
+	assert_ptr_equal(page_at(&child, X), pg);
+}
+
+static void test_mprotect_keeps_cow_readonly(void **state)
+{
+	(void)state;
+	map(&mm, 2 * P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_int_equal(fault(&mm, X + P, W), 0);
+	assert_int_equal(do_mprotect(&mm, X, 2 * P, PROT_READ), 0);
+	assert_false(pte_write(pte_at(&mm, X)));
+	assert_false(pte_write(pte_at(&mm, X + P)));
+	assert_true(pte_user(pte_at(&mm, X)));
+	assert_int_equal(fault(&mm, X, W), VM_FAULT_SIGSEGV);
+	assert_int_equal(do_mprotect(&mm, X, 2 * P, RW), 0);
+	assert_true(pte_write(pte_at(&mm, X)));
+
+	/* after fork, re-enabling write must leave shared pages read-only */
+	fork_one(2 * P);
+	assert_int_equal(do_mprotect(&mm, X, 2 * P, PROT_READ), 0);
+	assert_int_equal(do_mprotect(&mm, X, 2 * P, RW), 0);
+	assert_false(pte_write(pte_at(&mm, X)));
+	assert_int_equal(fault(&mm, X, W), 0);		/* COWs */
+	assert_true(pte_write(pte_at(&mm, X)));
+	assert_ptr_not_equal(page_at(&mm, X), page_at(&child, X));
+
+	/* PROT_NONE: present but not user-accessible, faults SIGSEGV */
+	assert_int_equal(do_mprotect(&mm, X, P, PROT_NONE), 0);
+	assert_false(pte_user(pte_at(&mm, X)));
+	assert_int_equal(fault(&mm, X, R), VM_FAULT_SIGSEGV);
+	/* exec bit follows VM_EXEC */
+	assert_int_equal(do_mprotect(&mm, X, P, PROT_READ | PROT_EXEC), 0);
+	assert_true(pte_exec(pte_at(&mm, X)) && pte_user(pte_at(&mm, X)));
+}
+
+static void test_sigsegv(void **state)
+{
+	unsigned long free0;
+
+	(void)state;
+	map(&mm, P, PROT_READ);
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&mm, X + P, R), VM_FAULT_SIGSEGV);
+	assert_int_equal(fault(&mm, X - P, R), VM_FAULT_SIGSEGV);
+	assert_int_equal(handle_mm_fault(NULL, X, R), VM_FAULT_SIGSEGV);
+	assert_int_equal(fault(&mm, X, W), VM_FAULT_SIGSEGV);
+	assert_int_equal(fault(&mm, X, FAULT_FLAG_INSTRUCTION),
+			 VM_FAULT_SIGSEGV);
+	assert_int_equal(nr_free_pages(), free0);
+	assert_int_equal(get_mm_rss(&mm), 0);
+}
+
+static void test_sigbus_shared(void **state)
+{
+	(void)state;
+	assert_int_equal(do_mmap(&mm, X, P, RW,
+				 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+				 NULL, 0), X);
+	assert_int_equal(fault(&mm, X, W), VM_FAULT_SIGBUS);
+}
+
+static struct page *hoard[NR_PFNS];
+
+static unsigned long hoard_all(void)
+{
+	unsigned long n = 0;
+	struct page *p;
+
+	while ((p = alloc_page(GFP_KERNEL)))
+		hoard[n++] = p;
+	return n;
+}
+
+static void unhoard(unsigned long n)
+{
+	while (n)
+		__free_page(hoard[--n]);
+}
+
+static void test_oom(void **state)
+{
+	unsigned long n, free0;
+
+	(void)state;
+	map(&mm, 2 * P, RW);
+	free0 = nr_free_pages();
+	/* no memory for the page tables */
+	n = hoard_all();
+	assert_int_equal(fault(&mm, X, W), VM_FAULT_OOM);
+	unhoard(n);
+	assert_int_equal(fault(&mm, X, W), 0);
+	/* tables exist, no memory for the page */
+	n = hoard_all();
+	assert_int_equal(fault(&mm, X + P, R), VM_FAULT_OOM);
+	assert_true(pte_none(pte_at(&mm, X + P)));
+	unhoard(n);
+	/* no memory for the COW copy: the shared page stays as it was */
+	fork_one(2 * P);
+	n = hoard_all();
+	assert_int_equal(fault(&child, X, W), VM_FAULT_OOM);
+	assert_false(pte_write(pte_at(&child, X)));
+	assert_int_equal(page_at(&child, X)->_mapcount, 1);
+	unhoard(n);
+	assert_int_equal(fault(&child, X, W), 0);
+	mm_done(&child);
+	mm_done(&mm);
+	assert_true(nr_free_pages() > free0);
+	assert_int_equal(nr_free_pages(), free_setup);
+}
+
+static void test_fork_copy_oom_then_teardown(void **state)
+{
+	unsigned long n;
+
+	(void)state;
+	map(&mm, P, RW);
+	assert_int_equal(fault(&mm, X, W), 0);
+	mm_new(&child);
+	assert_int_equal(do_mmap(&child, X, P, RW, ANON | MAP_FIXED, NULL, 0),
+			 X);
+	n = hoard_all();
+	assert_int_equal(copy_page_range(&child, &mm, find_vma(&mm, X)),
+			 -ENOMEM);
+	unhoard(n);
+	assert_int_equal(page_at(&mm, X)->_mapcount, 0);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, mm_setup, mm_teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_pgd_alloc_free),
+		T(test_fault_read_write_allocates),
+		T(test_second_fault_no_alloc),
+		T(test_wp_reuse_after_read),
+		T(test_fork_shares_then_cow),
+		T(test_zap_frees_everything),
+		T(test_zap_page_range_direct),
+		T(test_fork_zap_both),
+		T(test_mprotect_keeps_cow_readonly),
+		T(test_sigsegv),
+		T(test_sigbus_shared),
+		T(test_oom),
+		T(test_fork_copy_oom_then_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
