@@ -25,12 +25,7 @@ static char *map_test_user_page(void)
 
 static void unmap_test_user_page(void)
 {
-	enum pg_level level;
-	pte_t *pte = lookup_address(TEST_UVA, &level);
-
-	if (pte && level == PG_LEVEL_4K)
-		pte_clear(pte);
-	flush_tlb_page(TEST_UVA);
+	kernel_unmap_page(TEST_UVA);
 	__free_page(user_page);
 }
 

@@ -37,16 +37,6 @@ static bool user_trap(struct pt_regs *regs)
 	return true;
 }
 
-static void unmap(unsigned long va)
-{
-	enum pg_level level;
-	pte_t *pte = lookup_address(va, &level);
-
-	if (pte && level == PG_LEVEL_4K)
-		pte_clear(pte);
-	flush_tlb_page(va);
-}
-
 /* Copies code to a read-only user page, runs it; returns the trap vector. */
 static u64 run_user(const char *code, const char *end)
 {
@@ -63,8 +53,8 @@ static u64 run_user(const char *code, const char *end)
 	trap_test_hook = user_trap;
 	enter_user_mode(UCODE, USTACK, &saved_ksp);
 	trap_test_hook = NULL;
-	unmap(UCODE);
-	unmap(USTACK - PAGE_SIZE);
+	kernel_unmap_page(UCODE);
+	kernel_unmap_page(USTACK - PAGE_SIZE);
 	__free_page(code_page);
 	__free_page(stack_page);
 	return last.vector;

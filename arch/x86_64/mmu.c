@@ -92,6 +92,17 @@ void kernel_map_page(unsigned long va, phys_addr_t pa, pgprot_t prot)
 	flush_tlb_page(va);
 }
 
+/* Undoes kernel_map_page: clears a 4 KiB mapping at va and flushes it. */
+void kernel_unmap_page(unsigned long va)
+{
+	enum pg_level level;
+	pte_t *pte = lookup_address(va, &level);
+
+	if (pte && level == PG_LEVEL_4K)
+		pte_clear(pte);
+	flush_tlb_page(va);
+}
+
 /* The kernel image's physical pages, whose direct-map alias gets 4 KiB
  * pages so that single pages (the zero page) can be made read-only. */
 static phys_addr_t image_start, image_end;

@@ -12,6 +12,8 @@ extern unsigned long nr_boot_pgtables;
 void paging_init(void);
 /* Maps one 4 KiB page at va in init_pgd (user va gets user tables). */
 void kernel_map_page(unsigned long va, phys_addr_t pa, pgprot_t prot);
+/* Removes a 4 KiB mapping made by kernel_map_page (the frame is kept). */
+void kernel_unmap_page(unsigned long va);
 extern bool have_smap;
 
 enum pg_level { PG_LEVEL_NONE, PG_LEVEL_4K, PG_LEVEL_2M, PG_LEVEL_1G };
