@@ -1,6 +1,7 @@
-/* arch/x86_64/traps.c — what happens on a CPU exception: the test hook,
- * the exception table, or a full report (registers, CR2, backtrace) and stop. */
+/* arch/x86_64/traps.c — what happens on a trap: a device IRQ to do_irq; a CPU
+ * exception to the test hook, the exception table, or a full report and stop. */
 #include <asm/io.h>
+#include <asm/irq.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
@@ -138,7 +139,11 @@ int probe_write_u64(void *addr, u64 val)
 
 void do_trap(struct pt_regs *regs)
 {
+	/* Device IRQs first: they may arrive while a test hook is set. */
 	if (regs->vector >= NR_EXCEPTIONS) {
+		if (regs->vector < FIRST_EXTERNAL_VECTOR + NR_IRQS &&
+		    do_irq(regs, regs->vector - FIRST_EXTERNAL_VECTOR))
+			return;
 		pr_warn("zpk: unexpected interrupt %llu\n",
 			(unsigned long long)regs->vector);
 		return;
