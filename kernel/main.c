@@ -1,5 +1,6 @@
 /* kernel/main.c — kernel_main: the first C code, called from boot/start64.asm
  * with the multiboot2 magic and the physical address of the boot info. */
+#include <asm/irq.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
@@ -10,6 +11,7 @@
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/string.h>
+#include <zpk/time.h>
 #include <asm/io.h>
 
 bool ktest_requested(void);
@@ -83,6 +85,12 @@ void kernel_main(u32 magic, u32 info)
 	multiboot2_print();
 	mm_init();
 	initrd_init();
+	/* Device interrupts: PIC remapped and masked, then the timer and the
+	 * serial line unmask theirs, and only then the CPU takes them. */
+	init_8259A();
+	time_init();
+	serial_irq_init();
+	sti();
 
 	if (crash_mode[0])
 		do_crash();

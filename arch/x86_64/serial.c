@@ -1,6 +1,8 @@
 /* arch/x86_64/serial.c — the 16550 UART on COM1, zpk's main console.
- * Polled output (no interrupts needed to print a panic), polled input. */
+ * Polled output (no interrupts needed to print a panic); input by IRQ 4. */
 #include <asm/io.h>
+#include <asm/irq.h>
+#include <zpk/fs.h>
 #include <zpk/printk.h>
 #include <zpk/console.h>
 
@@ -42,3 +44,24 @@ int serial_getc(void)
 }
 
 struct console serial_console = { .name = "ttyS0", .write = serial_write };
+
+/* The tty layer replaces this; until then received bytes are dropped. */
+__attribute__((weak)) void tty_receive_char(char c)
+{
+	(void)c;
+}
+
+/* Drains the receive FIFO: one IRQ may stand for several bytes. */
+static void serial_interrupt(struct pt_regs *regs)
+{
+	(void)regs;
+	while (inb(COM1 + 5) & 0x01)
+		tty_receive_char(inb(COM1));
+}
+
+void serial_irq_init(void)
+{
+	outb(COM1 + 4, 0x0b);	/* DTR, RTS, OUT2 (gates the IRQ line) */
+	outb(COM1 + 1, 0x01);	/* IER: received data available */
+	request_irq(COM1_IRQ, serial_interrupt);
+}

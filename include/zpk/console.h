@@ -7,6 +7,8 @@
 
 void serial_init(void);
 int serial_getc(void);
+/* COM1 received-data interrupt on IRQ 4, bytes to tty_receive_char. */
+void serial_irq_init(void);
 void vga_init(void);
 extern struct console serial_console, vga_console;
 /* Writes n bytes to every registered console, whatever the log level:
