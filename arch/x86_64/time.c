@@ -1,5 +1,5 @@
-/* arch/x86_64/time.c — the clock hardware: PIT channel 0 ticks at HZ on
- * IRQ 0, the TSC (calibrated against the PIT) counts ns, the RTC gives the date. */
+/* arch/x86_64/time.c — the clock hardware: PIT channel 0 ticks at HZ on IRQ 0,
+ * the TSC (calibrated against the PIT) counts ns, the RTC gives the date. */
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <zpk/printk.h>
