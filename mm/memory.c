@@ -5,6 +5,7 @@
  * copy_page_range (fork), and the mmap.c hooks for munmap and mprotect. */
 #include <asm/pgtable.h>
 #include <zpk/errno.h>
+#include <zpk/fs.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
@@ -201,6 +202,13 @@ static void page_add_new_anon_rmap(struct page *page)
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
+/* A file page gets one more mapping (Linux's page_add_file_rmap). */
+static void page_add_file_rmap(struct page *page)
+{
+	get_page(page);
+	page->_mapcount++;
+}
+
 /* One more PTE maps page (fork). */
 static void page_dup_rmap(struct page *page)
 {
@@ -241,6 +249,66 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	return 0;
 }
 
+/* The page-cache page behind address in a file VMA, or NULL past EOF. */
+static struct page *file_page(struct vm_area_struct *vma,
+			      unsigned long address)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+	unsigned long pgoff = vma->vm_pgoff +
+			      ((address - vma->vm_start) >> PAGE_SHIFT);
+
+	if (pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
+		return NULL;	/* SIGBUS beyond the last page, as Linux */
+	return inode_get_page(inode, pgoff);
+}
+
+/* A write to a private file mapping: a private copy (do_cow_fault). */
+static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
+			       unsigned long address, pte_t *pte,
+			       struct page *page)
+{
+	struct page *new = alloc_page(GFP_KERNEL);
+	pte_t entry;
+
+	if (!new)
+		return VM_FAULT_OOM;
+	memcpy(page_address(new), page_address(page), PAGE_SIZE);
+	page_add_new_anon_rmap(new);
+	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
+	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
+	set_pte(pte, pte_mkdirty(entry));
+	flush_tlb_page(address & PAGE_MASK);
+	return 0;
+}
+
+/*
+ * First touch of a file page (Linux's do_fault): a read maps the page
+ * cache's page itself, read-only unless the mapping is shared; a write
+ * to a private mapping copies it.
+ */
+static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
+			   pte_t *pte, unsigned int flags)
+{
+	struct page *page = file_page(vma, address);
+	bool shared = vma->vm_flags & VM_SHARED;
+	pte_t entry;
+
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	if ((flags & FAULT_FLAG_WRITE) && !shared)
+		return do_cow_fault(vma, address, pte, page);
+	page_add_file_rmap(page);
+	inc_mm_counter(vma->vm_mm, MM_FILEPAGES);
+	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
+	if (!shared)
+		entry = pte_wrprotect(entry);
+	else if (flags & FAULT_FLAG_WRITE)
+		entry = pte_mkdirty(entry);
+	set_pte(pte, entry);
+	flush_tlb_page(address & PAGE_MASK);
+	return 0;
+}
+
 /*
  * Write to a present read-only PTE in a VM_WRITE vma. Sole mapper of an
  * anonymous page: reuse it. Otherwise (shared after fork, zero page, a
@@ -255,7 +323,9 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	struct page *new;
 
 	address &= PAGE_MASK;
-	if (old && PageAnon(old) && page_mapcount(old) == 1) {
+	/* Shared mappings write the page itself; exclusive anon reuses it. */
+	if ((old && (vma->vm_flags & VM_SHARED)) ||
+	    (old && PageAnon(old) && page_mapcount(old) == 1)) {
 		set_pte(pte, pte_mkdirty(pte_mkyoung(pte_mkwrite(entry))));
 		flush_tlb_page(address);
 		return 0;
@@ -288,7 +358,9 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		return VM_FAULT_OOM;
 	entry = *pte;
 	if (pte_none(entry))
-		return do_anonymous_page(vma, address, pte, flags);
+		return vma->vm_file ? do_fault(vma, address, pte, flags)
+				    : do_anonymous_page(vma, address, pte,
+							flags);
 	if (!pte_present(entry))
 		return VM_FAULT_SIGBUS;		/* no swap yet */
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
@@ -320,8 +392,8 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC))) {
 		return VM_FAULT_SIGSEGV;
 	}
-	if ((vm_flags & VM_SHARED) || vma->vm_file || !vma->vm_mm->pgd)
-		return VM_FAULT_SIGBUS;		/* later issues */
+	if (((vm_flags & VM_SHARED) && !vma->vm_file) || !vma->vm_mm->pgd)
+		return VM_FAULT_SIGBUS;		/* shared anon: issue 6 */
 	return handle_pte_fault(vma, address, flags);
 }
 

@@ -2,6 +2,8 @@
  * mprotect and brk on it, with splitting, merging and the *_vm counters. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/memblock.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
 
@@ -134,11 +136,14 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count++;
 }
 
-/* Unlinks and frees vma; its pages must already be accounted for. */
+/* Unlinks and frees vma; its pages must already be accounted for. Each
+ * VMA of a file holds a reference to it. */
 static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
+	if (vma->vm_file)
+		fput(vma->vm_file);
 	kmem_cache_free(vm_area_cachep, vma);
 }
 
@@ -200,6 +205,8 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	if (!new)
 		return -ENOMEM;
 	*new = *vma;
+	if (new->vm_file)
+		get_file(new->vm_file);
 	if (new_below) {
 		new->vm_end = addr;
 		vma->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
@@ -300,6 +307,11 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 	struct vm_area_struct *vma, *prev;
 	int err;
 
+	/* Linux's heuristic overcommit: no private writable mapping may be
+	 * larger than all of RAM (there is no swap). */
+	if ((vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE &&
+	    (len >> PAGE_SHIFT) > totalram_pages())
+		return -ENOMEM;
 	vma = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!vma)
 		return -ENOMEM;
@@ -322,7 +334,7 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 	vma->vm_end = end;
 	vma->vm_flags = vm_flags;
 	vma->vm_pgoff = pgoff;
-	vma->vm_file = file;
+	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_mm = mm;
 	vma_link(mm, vma);
 	return addr;
@@ -524,6 +536,27 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	return 0;
 }
 
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
+	     bool lock)
+{
+	unsigned long end = start + len, nstart, tmp, newflags;
+	struct vm_area_struct *vma;
+	int err;
+
+	for (nstart = start; nstart < end; nstart = tmp) {
+		vma = find_vma(mm, nstart);
+		if (!vma || vma->vm_start > nstart)
+			return -ENOMEM;
+		tmp = min(vma->vm_end, end);
+		newflags = lock ? vma->vm_flags | VM_LOCKED
+				: vma->vm_flags & ~VM_LOCKED;
+		err = mprotect_fixup(mm, vma, nstart, tmp, newflags);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */
 static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			unsigned long len)
@@ -561,6 +594,25 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long brk)
 set_brk:
 	mm->brk = brk;
 	return brk;
+}
+
+int expand_stack(struct vm_area_struct *vma, unsigned long address)
+{
+	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
+	unsigned long start = address & PAGE_MASK, grow;
+
+	if (!(vma->vm_flags & VM_GROWSDOWN) || start >= vma->vm_start)
+		return -EFAULT;
+	if (vma->vm_end - start > STACK_RLIMIT)
+		return -ENOMEM;
+	if (prev && (start < prev->vm_end ||
+		     start - prev->vm_end < STACK_GUARD_GAP))
+		return -ENOMEM;
+	grow = (vma->vm_start - start) >> PAGE_SHIFT;
+	vm_stat_account(vma->vm_mm, vma->vm_flags, (long)grow);
+	vma->vm_pgoff -= grow;
+	vma->vm_start = start;
+	return 0;
 }
 
 void exit_mmap_vmas(struct mm_struct *mm)

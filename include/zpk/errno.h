@@ -35,5 +35,7 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define EOVERFLOW	75
+#define ETIMEDOUT	110
 
 #endif

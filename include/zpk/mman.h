@@ -102,6 +102,10 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  */
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long prot);
+/* mlock/munlock: sets or clears VM_LOCKED on the page-aligned range,
+ * splitting and merging VMAs as mprotect does. 0 or -ENOMEM (a hole). */
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
+	     bool lock);
 /*
  * brk(2) as Linux: moves mm->brk to newbrk (growing maps anonymous RW
  * memory, shrinking unmaps) and returns the new break; on failure (below
@@ -126,6 +130,16 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 				 unsigned long addr, unsigned long end,
 				 unsigned long vm_flags, struct file *file,
 				 unsigned long pgoff);
+
+/*
+ * A fault at address below vma, a VM_GROWSDOWN stack: moves vm_start down
+ * to cover it, unless that makes the stack larger than STACK_RLIMIT or
+ * brings it within STACK_GUARD_GAP of the VMA below (Linux's rules).
+ * 0, -EFAULT (not a stack, or not below it) or -ENOMEM.
+ */
+int expand_stack(struct vm_area_struct *vma, unsigned long address);
+#define STACK_RLIMIT	(8UL << 20)	/* RLIMIT_STACK: 8 MiB */
+#define STACK_GUARD_GAP	(256UL << PAGE_SHIFT)	/* Linux's default */
 
 /* BUGs unless mm's VMAs are sorted, non-empty, page aligned, in user space,
  * non-overlapping, owned by mm, and map_count and the *_vm counters agree. */

@@ -104,3 +104,36 @@ void assert_bug_says(const char *what)
 	if (!strstr(bug_msg, what))
 		fail_msg("BUG \"%s\" does not say \"%s\"", bug_msg, what);
 }
+
+/* mm tests link mm/mmap.c without the file layer: their VMAs have no
+ * files, so these must never run. test_fs links the real ones. */
+struct file;
+__attribute__((weak)) struct file *get_file(struct file *f)
+{
+	fail_msg("get_file called in a test without files");
+	return f;
+}
+
+__attribute__((weak)) void fput(struct file *f)
+{
+	(void)f;
+	fail_msg("fput called in a test without files");
+}
+
+/* mmap's overcommit check compares with RAM: the simulation has plenty. */
+__attribute__((weak)) unsigned long totalram_pages(void)
+{
+	return 1UL << 30;
+}
+
+/* test_memory maps no files: file faults never reach the page cache. */
+struct page;
+struct inode;
+__attribute__((weak)) struct page *inode_get_page(struct inode *inode,
+						  unsigned long pgoff)
+{
+	(void)inode;
+	(void)pgoff;
+	fail_msg("inode_get_page called in a test without files");
+	return NULL;
+}
