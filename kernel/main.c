@@ -10,6 +10,7 @@
 #include <zpk/param.h>
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
+#include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <asm/io.h>
@@ -20,6 +21,9 @@ void mm_init(void);
 void initrd_init(void);
 bool bench_requested(void);
 void bench_run(void);
+void split_init_args(char *cmdline);
+void __noreturn start_init(void);
+void fpu_init(void);
 
 static char crash_mode[16];	/* test-only: crash=pf|ud|panic */
 static bool poweroff_when_idle;
@@ -74,6 +78,8 @@ static void console_init(void)
 
 void kernel_main(u32 magic, u32 info)
 {
+	static char kernel_args[1024];	/* the command line before " -- " */
+
 	console_init();
 	gdt_init();
 	idt_init();
@@ -81,9 +87,13 @@ void kernel_main(u32 magic, u32 info)
 	multiboot2_parse(magic, info);
 	pr_info("zpk %s, the zero-page kernel (x86-64)\n", ZPK_VERSION);
 	pr_info("Command line: %s\n", boot_command_line);
-	parse_kernel_params(boot_command_line);
+	strlcpy(kernel_args, boot_command_line, sizeof(kernel_args));
+	split_init_args(kernel_args);
+	parse_kernel_params(kernel_args);
 	multiboot2_print();
 	mm_init();
+	fpu_init();
+	sched_init();
 	initrd_init();
 	/* Device interrupts: PIC remapped and masked, then the timer and the
 	 * serial line unmask theirs, and only then the CPU takes them. */
@@ -103,8 +113,5 @@ void kernel_main(u32 magic, u32 info)
 					    : ZPK_EXIT_SUCCESS);
 	if (poweroff_when_idle)
 		kernel_poweroff(ZPK_EXIT_SUCCESS);
-	pr_info("zpk: boot complete; nothing to run yet, halting. "
-		"(QEMU: quit with Ctrl-A X)\n");
-	for (;;)
-		halt();
+	start_init();
 }

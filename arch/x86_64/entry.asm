@@ -6,6 +6,8 @@ bits 64
 section .text
 
 extern do_trap
+extern prepare_exit_to_usermode
+PT_REGS_CS equ 18 * 8		; offset of cs in struct pt_regs
 
 ; CPU exceptions that push an error code themselves.
 %define HAS_ERROR(v) ((v) == 8 || ((v) >= 10 && (v) <= 14) || (v) == 17 || \
@@ -33,8 +35,15 @@ trap_common:
 	cld
 	mov rdi, rsp
 	call do_trap
+; Every return to user mode passes prepare_exit_to_usermode: the one place
+; where a task is preempted and where signals are delivered.
 global trap_return
 trap_return:
+	test qword [rsp + PT_REGS_CS], 3
+	jz .restore
+	mov rdi, rsp
+	call prepare_exit_to_usermode
+.restore:
 	POP_REGS
 	test qword [rsp + 24], 3
 	jz .to_kernel

@@ -150,7 +150,11 @@ void do_trap(struct pt_regs *regs)
 	}
 	if (trap_test_hook && trap_test_hook(regs))
 		return;
-	if (!user_mode(regs) && fixup_exception(regs))
+	if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs);
+		return;
+	}
+	if (user_mode(regs) ? do_user_trap(regs) : fixup_exception(regs))
 		return;
 	die(regs);
 }

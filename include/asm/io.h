@@ -101,9 +101,17 @@ static inline void sti(void)
 }
 
 #define X86_CR0_WP	(1UL << 16)	/* supervisor writes obey R/O */
+#define X86_CR0_MP	(1UL << 1)	/* WAIT/FWAIT obey TS */
+#define X86_CR0_EM	(1UL << 2)	/* x87 emulation: must be off */
+#define X86_CR0_TS	(1UL << 3)
+#define X86_CR0_NE	(1UL << 5)	/* native x87 error reporting */
 #define X86_CR4_PGE	(1UL << 7)
+#define X86_CR4_OSFXSR	(1UL << 9)	/* FXSAVE/FXRSTOR and SSE */
+#define X86_CR4_OSXMMEXCPT (1UL << 10)	/* SIMD exceptions as #XM */
 #define X86_CR4_SMEP	(1UL << 20)
 #define X86_CR4_SMAP	(1UL << 21)
+#define X86_EFLAGS_IF	(1UL << 9)
+#define X86_EFLAGS_AC	(1UL << 18)	/* SMAP: user access allowed */
 #define MSR_EFER	0xc0000080
 #define EFER_SCE	(1UL << 0)	/* SYSCALL/SYSRET enabled */
 #define MSR_STAR	0xc0000081

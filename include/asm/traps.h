@@ -48,6 +48,10 @@ struct exception_table_entry {
 	".quad " #from ", " #to "\n"				\
 	".popsection\n"
 bool fixup_exception(struct pt_regs *regs);
+/* arch/x86_64/fault.c: the page-fault handler, and other exceptions from
+ * user mode turned into signals (false if there is none for it). */
+void do_page_fault(struct pt_regs *regs);
+bool do_user_trap(struct pt_regs *regs);
 
 /* Read 8 bytes at addr; -EFAULT instead of an oops if that faults. */
 int probe_read_u64(const void *addr, u64 *val);

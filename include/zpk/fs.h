@@ -158,6 +158,7 @@ int close_fd(int fd);
 /* The table fget() and fd_install_new() use; weak: the scheduler's
  * version (current->files) replaces this one's global. */
 struct files_struct *current_files(void);
+extern struct files_struct init_files;	/* task 0's */
 
 /* Opening by path, relative to the root (no current cwd yet); *res
  * holds a reference. 0 or a negative errno, as open(2). */

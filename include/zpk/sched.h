@@ -3,6 +3,7 @@
 #ifndef ZPK_SCHED_H
 #define ZPK_SCHED_H
 
+#include <asm/ptrace.h>
 #include <zpk/list.h>
 #include <zpk/mm_types.h>
 #include <zpk/signal.h>
@@ -50,10 +51,16 @@ struct task_struct {
 	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
 
 	unsigned long min_flt, maj_flt;	/* page faults, as getrusage */
+	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
+	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS at exit */
 	unsigned long start_time;	/* ns since boot */
 	unsigned long utime, stime;	/* ns */
 	int *clear_child_tid;
 	unsigned long ticks;		/* timer ticks this slice */
+	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
+	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
+	struct pt_regs *regs;		/* user registers, top of stack */
+	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
 };
 
 /* The running task; one CPU, so a plain variable. */
@@ -62,7 +69,10 @@ extern struct task_struct *current_task;
 
 extern struct list_head task_list;	/* all tasks, by creation */
 
+/* The boot context becomes the idle task, pid 0. */
 void sched_init(void);
+/* The idle loop: runs whatever is runnable, halts when nothing is. */
+void __noreturn cpu_idle(void);
 /* Give the CPU to the next runnable task (maybe the same one). */
 void schedule(void);
 /* Make t runnable and put it on the run queue. */
@@ -70,5 +80,35 @@ void wake_up_process(struct task_struct *t);
 /* Called from the timer interrupt. */
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(int pid);
+
+/* kernel/fork.c: a copy of current (fork), or a kernel thread running
+ * fn(arg) that becomes a user process when it execs (init). */
+struct task_struct *copy_process(void);
+int kernel_thread(int (*fn)(void *), void *arg, const char *name);
+void free_task(struct task_struct *t);
+
+/* kernel/exit.c: ends current; code is a wait4 status word. */
+void __noreturn do_exit(int code);
+
+/* kernel/exec.c: replaces current's program; 0 or -errno (before the
+ * point of no return; after it, a failure kills with SIGSEGV). */
+int kernel_execve(const char *path, const char *const *argv,
+		  const char *const *envp);
+
+/* Folds mm's peak RSS into t's ru_maxrss (exec and exit drop an mm). */
+static inline void task_update_maxrss(struct task_struct *t,
+				      const struct mm_struct *mm)
+{
+	unsigned long kb = mm->hiwater_rss * 4;
+
+	if (t->maxrss_kb < kb)
+		t->maxrss_kb = kb;
+}
+
+/* Where the user registers of t sit: the top of its kernel stack. */
+static inline struct pt_regs *task_pt_regs(struct task_struct *t)
+{
+	return (struct pt_regs *)((char *)t->stack + THREAD_SIZE) - 1;
+}
 
 #endif

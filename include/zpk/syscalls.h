@@ -19,7 +19,7 @@ struct syscall_entry {
 };
 
 #define SYSCALL(nr_, fn_)						\
-	static const struct syscall_entry __syscall_##fn_		\
+	static const struct syscall_entry __syscall_##fn_##nr_	\
 	__used __section(".syscalls") __aligned(8) = {			\
 		.nr = (nr_), .name = #fn_,				\
 		.fn = (syscall_fn_t)(void (*)(void))(fn_) }

@@ -6,8 +6,8 @@
 #include <zpk/slab.h>
 #include <zpk/string.h>
 
-/* The table used until processes have their own (boot, tests). */
-static struct files_struct init_files = { .count = 1 };
+/* The table of task 0 (boot, ktests); processes have their own. */
+struct files_struct init_files = { .count = 1 };
 
 /* current's descriptor table; the scheduler overrides this weak one. */
 __attribute__((weak)) struct files_struct *current_files(void)

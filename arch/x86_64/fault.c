@@ -1,0 +1,145 @@
+/* arch/x86_64/fault.c — page faults and other exceptions from user code:
+ * do_page_fault hands user addresses to handle_mm_fault; failures signal. */
+#include <asm/io.h>
+#include <asm/traps.h>
+#include <zpk/memory.h>
+#include <zpk/mmu.h>
+#include <zpk/mman.h>
+#include <zpk/printk.h>
+#include <zpk/sched.h>
+#include <zpk/signal.h>
+
+/* Linux's show_signal_msg: one line per unhandled fatal fault. */
+static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
+			    int sig)
+{
+	if (current->sighand[sig - 1].handler != SIG_DFL)
+		return;
+	pr_info("zpk: %s[%d]: segfault at 0x%lx ip 0x%llx sp 0x%llx error %llx\n",
+		current->comm, current->pid, addr,
+		(unsigned long long)regs->rip, (unsigned long long)regs->rsp,
+		(unsigned long long)regs->error_code);
+}
+
+/* A fault the kernel made: on a user pointer in uaccess it resumes at the
+ * fixup (-EFAULT); anything else is a kernel bug. */
+static void kernel_fault(struct pt_regs *regs)
+{
+	if (fixup_exception(regs))
+		return;
+	die(regs);
+}
+
+static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
+		     int code)
+{
+	if (!user_mode(regs)) {
+		kernel_fault(regs);
+		return;
+	}
+	show_signal_msg(regs, addr, sig);
+	force_sig_fault(sig, code, addr);
+}
+
+static unsigned int fault_flags(const struct pt_regs *regs)
+{
+	unsigned int flags = 0;
+
+	if (regs->error_code & X86_PF_WRITE)
+		flags |= FAULT_FLAG_WRITE;
+	if (regs->error_code & X86_PF_INSTR)
+		flags |= FAULT_FLAG_INSTRUCTION;
+	if (user_mode(regs))
+		flags |= FAULT_FLAG_USER;
+	return flags;
+}
+
+/* The VMA covering addr, growing a stack down to it if needed. */
+static struct vm_area_struct *fault_vma(struct mm_struct *mm,
+					unsigned long addr)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if (vma && vma->vm_start > addr && expand_stack(vma, addr))
+		return NULL;
+	return vma;
+}
+
+void do_page_fault(struct pt_regs *regs)
+{
+	unsigned long addr = read_cr2();
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	vm_fault_t ret;
+
+	/* The kernel touches user memory only inside uaccess (AC set under
+	 * SMAP); any other kernel fault is a bug, reported as one. */
+	if (addr >= TASK_SIZE || !mm ||
+	    (!user_mode(regs) && have_smap &&
+	     !(regs->rflags & X86_EFLAGS_AC))) {
+		if (user_mode(regs))
+			bad_area(regs, addr, SIGSEGV, SEGV_MAPERR);
+		else
+			kernel_fault(regs);
+		return;
+	}
+	vma = fault_vma(mm, addr);
+	ret = handle_mm_fault(vma, addr, fault_flags(regs));
+	if (!ret) {
+		current->min_flt++;
+		return;
+	}
+	if (ret & VM_FAULT_OOM) {
+		pr_err("zpk: out of memory: killed process %d (%s)\n",
+		       current->pid, current->comm);
+		send_signal(current, SIGKILL, NULL);
+		if (!user_mode(regs))
+			kernel_fault(regs);
+		return;
+	}
+	if (ret & VM_FAULT_SIGBUS)
+		bad_area(regs, addr, SIGBUS, BUS_ADRERR);
+	else
+		bad_area(regs, addr, SIGSEGV,
+			 vma && vma->vm_start <= addr ? SEGV_ACCERR
+						      : SEGV_MAPERR);
+}
+
+/* Other exceptions from user mode become signals, as on Linux. */
+static const struct {
+	int sig, code;
+	const char *what;
+} user_trap_sig[NR_EXCEPTIONS] = {
+	[0] = { SIGFPE, 1, "divide error" },		/* FPE_INTDIV */
+	[1] = { SIGTRAP, 1, "debug" },
+	[3] = { SIGTRAP, SI_KERNEL, "int3" },
+	[4] = { SIGSEGV, SI_KERNEL, "overflow" },
+	[5] = { SIGSEGV, SI_KERNEL, "bounds" },
+	[6] = { SIGILL, 2, "invalid opcode" },		/* ILL_ILLOPN */
+	[7] = { SIGSEGV, SI_KERNEL, "device not available" },
+	[12] = { SIGBUS, SI_KERNEL, "stack segment" },
+	[13] = { SIGSEGV, SI_KERNEL, "general protection fault" },
+	[16] = { SIGFPE, 0, "coprocessor error" },
+	[17] = { SIGBUS, 1, "alignment check" },	/* BUS_ADRALN */
+	[19] = { SIGFPE, 0, "simd exception" },
+};
+
+/* false: not a user-mode exception this knows (the caller dies). */
+bool do_user_trap(struct pt_regs *regs)
+{
+	unsigned int v = regs->vector;
+	int sig;
+
+	if (v >= NR_EXCEPTIONS || !user_trap_sig[v].sig)
+		return false;
+	sig = user_trap_sig[v].sig;
+	if (current->sighand[sig - 1].handler == SIG_DFL)
+		pr_info("zpk: %s[%d] trap %s ip:%llx sp:%llx error:%llx\n",
+			current->comm, current->pid, user_trap_sig[v].what,
+			(unsigned long long)regs->rip,
+			(unsigned long long)regs->rsp,
+			(unsigned long long)regs->error_code);
+	force_sig_fault(sig, user_trap_sig[v].code,
+			v == 13 ? 0 : regs->rip);
+	return true;
+}

@@ -1,0 +1,212 @@
+/* kernel/sys.c — small process system calls: ids, uname, limits, rusage,
+ * sysinfo, and the calls musl makes at start-up (set_tid_address...). */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/memblock.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/string.h>
+#include <zpk/syscalls.h>
+#include <zpk/time.h>
+#include <zpk/uaccess.h>
+#include <zpk/vmstat.h>
+
+static long sys_getpid(void) { return current->pid; }
+SYSCALL(__NR_getpid, sys_getpid);
+
+static long sys_gettid(void) { return current->pid; }
+SYSCALL(__NR_gettid, sys_gettid);
+
+static long sys_getppid(void)
+{
+	return current->parent ? current->parent->pid : 0;
+}
+SYSCALL(__NR_getppid, sys_getppid);
+
+/* Everything runs as root. */
+static long sys_getuid(void) { return 0; }
+SYSCALL(__NR_getuid, sys_getuid);
+SYSCALL(__NR_geteuid, sys_getuid);
+SYSCALL(__NR_getgid, sys_getuid);
+SYSCALL(__NR_getegid, sys_getuid);
+
+/* No process groups or sessions yet: each process is its own. */
+static long sys_getpgid(int pid)
+{
+	return pid == 0 || find_task_by_pid(pid) ? (pid ? pid : current->pid)
+						 : -ESRCH;
+}
+SYSCALL(__NR_getpgid, sys_getpgid);
+SYSCALL(__NR_getsid, sys_getpgid);
+
+static long sys_getpgrp(void) { return current->pid; }
+SYSCALL(__NR_getpgrp, sys_getpgrp);
+
+static long sys_set_tid_address(int __user *tidptr)
+{
+	current->clear_child_tid = tidptr;
+	return current->pid;
+}
+SYSCALL(__NR_set_tid_address, sys_set_tid_address);
+
+/* Robust futexes matter only with threads: accepted and ignored. */
+static long sys_set_robust_list(void __user *head, size_t len)
+{
+	(void)head;
+	return len == 24 ? 0 : -EINVAL;	/* sizeof(struct robust_list_head) */
+}
+SYSCALL(__NR_set_robust_list, sys_set_robust_list);
+
+struct new_utsname {
+	char sysname[65], nodename[65], release[65], version[65];
+	char machine[65], domainname[65];
+};
+
+static long sys_uname(struct new_utsname __user *name)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, "zpk", sizeof(u.sysname));
+	strlcpy(u.nodename, "zpk", sizeof(u.nodename));
+	strlcpy(u.release, ZPK_VERSION, sizeof(u.release));
+	strlcpy(u.version, "zpk " ZPK_VERSION " (the zero-page kernel)",
+		sizeof(u.version));
+	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
+}
+SYSCALL(__NR_uname, sys_uname);
+
+/* ---- limits ------------------------------------------------------------ */
+
+#define RLIMIT_CPU	0
+#define RLIMIT_FSIZE	1
+#define RLIMIT_DATA	2
+#define RLIMIT_STACK	3
+#define RLIMIT_CORE	4
+#define RLIMIT_NOFILE	7
+#define RLIMIT_AS	9
+#define RLIM_NLIMITS	16
+#define RLIM_INFINITY	(~0UL)
+
+struct rlimit64 {
+	u64 rlim_cur, rlim_max;
+};
+
+/* The limits zpk enforces are fixed; the rest read as unlimited. Only
+ * RLIMIT_CORE may be set (lowering it is all tests do; no cores exist). */
+static struct rlimit64 rlimit_of(unsigned int res)
+{
+	switch (res) {
+	case RLIMIT_STACK:
+		return (struct rlimit64){ STACK_RLIMIT, RLIM_INFINITY };
+	case RLIMIT_NOFILE:
+		return (struct rlimit64){ NR_OPEN_DEFAULT, NR_OPEN_DEFAULT };
+	case RLIMIT_CORE:
+		return (struct rlimit64){ 0, RLIM_INFINITY };
+	}
+	return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
+}
+
+static long sys_prlimit64(int pid, unsigned int res,
+			  const struct rlimit64 __user *new,
+			  struct rlimit64 __user *old)
+{
+	struct rlimit64 cur = rlimit_of(res), want;
+
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (pid && pid != current->pid)
+		return find_task_by_pid(pid) ? -EPERM : -ESRCH;
+	if (new) {
+		if (copy_from_user(&want, new, sizeof(want)))
+			return -EFAULT;
+		if (want.rlim_cur > want.rlim_max)
+			return -EINVAL;
+		if (res != RLIMIT_CORE && (want.rlim_cur != cur.rlim_cur ||
+					   want.rlim_max != cur.rlim_max))
+			return -EPERM;
+	}
+	if (old && copy_to_user(old, &cur, sizeof(cur)))
+		return -EFAULT;
+	return 0;
+}
+SYSCALL(__NR_prlimit64, sys_prlimit64);
+
+static long sys_getrlimit(unsigned int res, struct rlimit64 __user *old)
+{
+	return sys_prlimit64(0, res, NULL, old);
+}
+SYSCALL(__NR_getrlimit, sys_getrlimit);
+
+static long sys_setrlimit(unsigned int res, const struct rlimit64 __user *new)
+{
+	return sys_prlimit64(0, res, new, NULL);
+}
+SYSCALL(__NR_setrlimit, sys_setrlimit);
+
+/* ---- usage ------------------------------------------------------------- */
+
+struct rusage {
+	long ru_utime[2], ru_stime[2];
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
+	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
+	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+
+#define RUSAGE_SELF	0
+#define RUSAGE_CHILDREN	(-1)
+
+static long sys_getrusage(int who, struct rusage __user *ru)
+{
+	struct rusage r;
+
+	memset(&r, 0, sizeof(r));
+	if (who == RUSAGE_SELF) {
+		r.ru_minflt = (long)current->min_flt;
+		r.ru_majflt = (long)current->maj_flt;
+		if (current->mm)
+			task_update_maxrss(current, current->mm);
+		r.ru_maxrss = (long)current->maxrss_kb;
+	} else if (who == RUSAGE_CHILDREN) {
+		r.ru_minflt = (long)current->cmin_flt;
+		r.ru_majflt = (long)current->cmaj_flt;
+		r.ru_maxrss = (long)current->cmaxrss_kb;
+	} else {
+		return -EINVAL;
+	}
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+SYSCALL(__NR_getrusage, sys_getrusage);
+
+struct sysinfo {
+	long uptime;
+	unsigned long loads[3];
+	unsigned long totalram, freeram, sharedram, bufferram;
+	unsigned long totalswap, freeswap;
+	u16 procs, pad;
+	unsigned long totalhigh, freehigh;
+	u32 mem_unit;
+	char _f[4];
+};
+
+/* Exact figures in pages (mem_unit = PAGE_SIZE): the leak checks of the
+ * user tests compare freeram before and after each test. */
+static long sys_sysinfo(struct sysinfo __user *info)
+{
+	struct sysinfo s;
+	struct task_struct *t;
+
+	memset(&s, 0, sizeof(s));
+	s.uptime = (long)(ktime_get_ns() / 1000000000ULL);
+	s.totalram = totalram_pages();
+	s.freeram = nr_free_pages();
+	s.mem_unit = PAGE_SIZE;
+	list_for_each_entry(t, &task_list, tasks)
+		s.procs++;
+	return copy_to_user(info, &s, sizeof(s)) ? -EFAULT : 0;
+}
+SYSCALL(__NR_sysinfo, sys_sysinfo);
