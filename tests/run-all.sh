@@ -56,6 +56,7 @@ run ktest-32M ktests 32M
 run ktest-512M ktests 512M
 run ktest-6G ktests 6G
 run boot bash tests/qemu/boot.sh
+run user bash tests/qemu/user.sh
 run crash bash tests/qemu/crash.sh
 run gdb bash tests/qemu/gdb.sh
 
