@@ -33,7 +33,7 @@ CFLAGS	:= -std=gnu11 -ffreestanding -nostdlib -mcmodel=kernel -mno-red-zone \
 	   -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-optimize-sibling-calls -fno-asynchronous-unwind-tables \
 	   -fno-strict-aliasing -g -O2 -Wall -Wextra -Werror \
-	   -Iinclude -DZPK_VERSION='"$(VERSION)"' -MMD -MP
+	   -Iinclude -I$(B)/gen -DZPK_VERSION='"$(VERSION)"' -MMD -MP
 NASMFLAGS := -i arch/x86_64/ -f elf64 -g -F dwarf -w+all -Werror
 LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	   --no-warn-rwx-segments -T linker.ld
@@ -57,6 +57,12 @@ $(B)/k/%.o: %.asm
 	@mkdir -p $(dir $@)
 	$(call quiet,NASM    $<)
 	$(Q)$(NASM) $(NASMFLAGS) -MD $(B)/k/$*.d -MT $@ $< -o $@
+
+# System-call names for the -ENOSYS message, from the numbers' header.
+$(B)/gen/syscall_names.h: include/asm/unistd.h
+	@mkdir -p $(dir $@)
+	$(Q)sed -n 's/^#define __NR_\([a-z0-9_]*\)[[:space:]]*\([0-9][0-9]*\).*/[\2] = "\1",/p' $< > $@
+$(B)/k/arch/x86_64/syscall.o: $(B)/gen/syscall_names.h
 
 # Two-pass link, like Linux's kallsyms: pass 1 links with an empty symbol
 # table; its text symbols become a table for pass 2.  The table lives in

@@ -5,12 +5,16 @@
 #include <asm/syscall.h>
 #include <zpk/errno.h>
 #include <zpk/printk.h>
+#include <zpk/sched.h>
 #include <zpk/syscalls.h>
 
 struct percpu cpu_percpu;
 extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
 static const struct syscall_entry *sys_call_table[NR_syscalls];
-static bool enosys_logged[NR_syscalls];
+/* Linux's names, generated from asm/unistd.h by the Makefile. */
+static const char *const syscall_names[NR_syscalls] = {
+#include "syscall_names.h"
+};
 
 extern void entry_syscall_64(void);
 void tss_set_kernel_stack(u64 rsp0);
@@ -37,12 +41,16 @@ void syscall_init(void)
 	wrmsr(MSR_KERNEL_GS_BASE, 0);		/* user GS, swapped in */
 }
 
-/* Log each missing call once, by number and Linux name where known. */
+/* Logs each missing call once per process, by number and Linux name. */
 static long sys_ni_syscall(unsigned long nr)
 {
-	if (nr < NR_syscalls && !enosys_logged[nr]) {
-		enosys_logged[nr] = true;
-		pr_info("zpk: system call %lu not implemented (-ENOSYS)\n", nr);
+	u64 *logged = current->enosys_logged;
+
+	if (nr < NR_syscalls && !(logged[nr / 64] & (1ULL << (nr % 64)))) {
+		logged[nr / 64] |= 1ULL << (nr % 64);
+		pr_info("zpk: %s[%d]: system call %lu (%s) not implemented (-ENOSYS)\n",
+			current->comm, current->pid, nr,
+			syscall_names[nr] ? syscall_names[nr] : "unknown to zpk");
 	}
 	return -ENOSYS;
 }

@@ -59,7 +59,7 @@ struct task_struct {
 	unsigned long ticks;		/* timer ticks this slice */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
 	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
-	struct pt_regs *regs;		/* user registers, top of stack */
+	u64 enosys_logged[512 / 64];	/* missing calls reported once */
 	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
 };
 
