@@ -22,6 +22,7 @@ void initrd_init(void)
 	int err;
 
 	vfs_init();
+	tty_init();
 	if (!m) {
 		pr_info("initrd: none (no \"initrd\" module)\n");
 		return;

@@ -50,6 +50,7 @@
 #define __NR_uname		63
 #define __NR_fcntl		72
 #define __NR_fsync		74
+#define __NR_fdatasync		75
 #define __NR_truncate		76
 #define __NR_ftruncate		77
 #define __NR_getdents		78

@@ -34,6 +34,7 @@ typedef s64 loff_t;
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 
 struct file;
 struct inode;
@@ -151,6 +152,7 @@ struct files_struct *dup_fd(struct files_struct *old);
 void put_files_struct(struct files_struct *files);
 void do_close_on_exec(struct files_struct *files);
 int fd_install_new(struct file *f, int min_fd, bool cloexec);
+int fd_install_at(struct file *f, int fd, bool cloexec);
 /* A new file on inode with one reference; takes an inode reference. */
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 /* Closes fd of current's table: 0 or -EBADF. */
@@ -171,7 +173,16 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
 
-/* Console input from the serial interrupt. */
+/* Console input from the serial interrupt (kernel/fs/tty.c). */
 void tty_receive_char(char c);
+extern const struct file_operations tty_fops;
+bool is_tty(const struct file *f);
+void tty_init(void);
+
+/* Pipes (kernel/fs/pipe.c): two new files, read end and write end. */
+int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
+
+/* The current task's working directory (NULL: the root). */
+struct inode *current_cwd(void);
 
 #endif

@@ -139,6 +139,21 @@ int fd_install_new(struct file *f, int min_fd, bool cloexec)
 	return -EMFILE;
 }
 
+/* dup2: f at exactly fd, closing what was there; takes the reference. */
+int fd_install_at(struct file *f, int fd, bool cloexec)
+{
+	struct files_struct *files = current_files();
+
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT)
+		return -EBADF;
+	if (files->fd[fd])
+		close_slot(files, fd);
+	files->fd[fd] = f;
+	if (cloexec)
+		files->close_on_exec |= 1ULL << fd;
+	return fd;
+}
+
 /* close(2) on current's table: 0 or -EBADF. */
 int close_fd(int fd)
 {

@@ -1,0 +1,155 @@
+/* kernel/fs/pipe.c — pipes: a one-page ring buffer between a read end and a
+ * write end; readers sleep while it is empty, writers while it is full. */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/mm.h>
+#include <zpk/sched.h>
+#include <zpk/signal.h>
+#include <zpk/slab.h>
+#include <zpk/string.h>
+
+#define PIPE_SIZE	PAGE_SIZE
+#define PIPE_BUF	PAGE_SIZE	/* writes up to this size are atomic */
+
+struct pipe {
+	char *buf;
+	size_t head, len;		/* data is buf[head .. head + len) */
+	int readers, writers;
+	struct wait_queue_head wait;	/* both sides sleep here */
+};
+
+static size_t pipe_take(struct pipe *p, char *dst, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n && p->len) {
+		size_t k = min(n - done, min(p->len, PIPE_SIZE - p->head));
+
+		memcpy(dst + done, p->buf + p->head, k);
+		p->head = (p->head + k) % PIPE_SIZE;
+		p->len -= k;
+		done += k;
+	}
+	return done;
+}
+
+static size_t pipe_put(struct pipe *p, const char *src, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n && p->len < PIPE_SIZE) {
+		size_t tail = (p->head + p->len) % PIPE_SIZE;
+		size_t k = min(n - done, min(PIPE_SIZE - p->len,
+					     PIPE_SIZE - tail));
+
+		memcpy(p->buf + tail, src + done, k);
+		p->len += k;
+		done += k;
+	}
+	return done;
+}
+
+static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	struct pipe *p = f->private_data;
+	size_t got;
+
+	(void)pos;
+	if (!n)
+		return 0;
+	while (!p->len) {
+		if (!p->writers)
+			return 0;		/* end of file */
+		if (f->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (sleep_on(&p->wait))
+			return -EINTR;
+	}
+	got = pipe_take(p, buf, n);
+	wake_up(&p->wait);
+	return (ssize_t)got;
+}
+
+static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
+			  loff_t *pos)
+{
+	struct pipe *p = f->private_data;
+	size_t done = 0;
+
+	(void)pos;
+	while (done < n) {
+		if (!p->readers) {
+			send_signal(current, SIGPIPE, NULL);
+			return done ? (ssize_t)done : -EPIPE;
+		}
+		/* Small writes go in whole or wait for room. */
+		if (PIPE_SIZE - p->len >= min(n - done, (size_t)PIPE_BUF) ||
+		    n - done > PIPE_BUF) {
+			size_t k = pipe_put(p, buf + done, n - done);
+
+			done += k;
+			if (k)
+				wake_up(&p->wait);
+			if (done == n)
+				break;
+		}
+		if (f->f_flags & O_NONBLOCK)
+			return done ? (ssize_t)done : -EAGAIN;
+		if (sleep_on(&p->wait))
+			return done ? (ssize_t)done : -EINTR;
+	}
+	return (ssize_t)done;
+}
+
+static void pipe_release(struct file *f)
+{
+	struct pipe *p = f->private_data;
+
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		p->readers--;
+	else
+		p->writers--;
+	wake_up(&p->wait);
+	if (!p->readers && !p->writers) {
+		free_page((unsigned long)p->buf);
+		kfree(p);
+	}
+}
+
+static const struct file_operations pipe_fops = {
+	.read = pipe_read,
+	.write = pipe_write,
+	.release = pipe_release,
+};
+
+int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
+{
+	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct inode *inode = ramfs_new_inode(S_IFIFO | 0600);
+	int err = -ENOMEM;
+
+	*rd = *wr = NULL;
+	if (!p || !inode || !(p->buf = (char *)__get_free_page(GFP_KERNEL)))
+		goto fail;
+	inode->i_fop = &pipe_fops;
+	init_waitqueue_head(&p->wait);
+	*rd = alloc_file(inode, O_RDONLY | (flags & O_NONBLOCK));
+	*wr = alloc_file(inode, O_WRONLY | (flags & O_NONBLOCK));
+	if (!*rd || !*wr)
+		goto fail;
+	(*rd)->private_data = (*wr)->private_data = p;
+	p->readers = p->writers = 1;
+	iput(inode);			/* the files hold it now */
+	return 0;
+fail:
+	if (*rd)
+		kfree(*rd), iput(inode);
+	if (*wr)
+		kfree(*wr), iput(inode);
+	if (inode)
+		iput(inode);
+	if (p)
+		free_page((unsigned long)p->buf);
+	kfree(p);
+	return err;
+}

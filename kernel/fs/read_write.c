@@ -1,0 +1,224 @@
+/* kernel/fs/read_write.c — read, write and their relatives: data passes
+ * through a kernel page, because file operations take kernel buffers. */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/mm.h>
+#include <zpk/syscalls.h>
+#include <zpk/uaccess.h>
+
+#define SEEK_SET	0
+#define SEEK_CUR	1
+#define SEEK_END	2
+#define UIO_MAXIOV	1024
+#define MAX_RW_COUNT	0x7ffff000L	/* Linux's cap on one transfer */
+
+static bool unseekable(const struct file *f)
+{
+	return S_ISFIFO(f->f_inode->i_mode) || is_tty(f);
+}
+
+/*
+ * Makes sure every page of [ubuf, ubuf + n) can be written, by writing
+ * back one byte of each: a read must not take data from a pipe or tty it
+ * then cannot deliver. (Untouched pages are faulted in, COWed if shared.)
+ */
+static bool writeable(char __user *ubuf, size_t n)
+{
+	unsigned long a = (unsigned long)ubuf, end = a + n;
+	char c;
+
+	for (; a < end; a = (a & PAGE_MASK) + PAGE_SIZE)
+		if (copy_from_user(&c, (char __user *)a, 1) ||
+		    copy_to_user((char __user *)a, &c, 1))
+			return false;
+	return true;
+}
+
+/*
+ * One read or write of n user bytes at *pos, a page at a time. Stops at
+ * a short transfer (end of file, a pipe's worth) so that, as on Linux,
+ * the caller sees how much moved; -EFAULT only if nothing did.
+ */
+static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
+		     loff_t *pos, bool write)
+{
+	char *kbuf;
+	ssize_t done = 0, r = 0;
+
+	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
+		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	if (write ? !f->f_op->write : !f->f_op->read)
+		return -EINVAL;
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	if (n > MAX_RW_COUNT)
+		n = MAX_RW_COUNT;
+	kbuf = (char *)__get_free_page(GFP_KERNEL);
+	if (!kbuf)
+		return -ENOMEM;
+	while ((size_t)done < n) {
+		size_t k = min(n - done, (size_t)PAGE_SIZE);
+
+		if (write) {
+			if (copy_from_user(kbuf, ubuf + done, k)) {
+				r = -EFAULT;
+				break;
+			}
+			r = f->f_op->write(f, kbuf, k, pos);
+		} else {
+			if (!writeable(ubuf + done, k)) {
+				r = -EFAULT;
+				break;
+			}
+			r = f->f_op->read(f, kbuf, k, pos);
+			if (r > 0 && copy_to_user(ubuf + done, kbuf, r)) {
+				r = -EFAULT;
+				break;
+			}
+		}
+		if (r <= 0)
+			break;
+		done += r;
+		if ((size_t)r < k)
+			break;
+	}
+	free_page((unsigned long)kbuf);
+	return done ? done : r;
+}
+
+static long sys_read(int fd, char __user *buf, size_t n)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = do_rw(f, buf, n, &f->f_pos, false);
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_read, sys_read);
+
+static long sys_write(int fd, const char __user *buf, size_t n)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = do_rw(f, (char __user *)buf, n, &f->f_pos, true);
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_write, sys_write);
+
+static long do_prw(int fd, char __user *buf, size_t n, loff_t pos,
+		   bool write)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	if (unseekable(f))
+		r = -ESPIPE;
+	else if (pos < 0)
+		r = -EINVAL;
+	else
+		r = do_rw(f, buf, n, &pos, write);
+	fput(f);
+	return r;
+}
+
+static long sys_pread64(int fd, char __user *buf, size_t n, loff_t pos)
+{
+	return do_prw(fd, buf, n, pos, false);
+}
+SYSCALL(__NR_pread64, sys_pread64);
+
+static long sys_pwrite64(int fd, const char __user *buf, size_t n, loff_t pos)
+{
+	return do_prw(fd, (char __user *)buf, n, pos, true);
+}
+SYSCALL(__NR_pwrite64, sys_pwrite64);
+
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
+static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
+		   bool write)
+{
+	struct file *f;
+	long total = 0, r = 0;
+
+	if (cnt < 0 || cnt > UIO_MAXIOV)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	for (int i = 0; i < cnt; i++) {
+		struct iovec v;
+
+		if (copy_from_user(&v, uiov + i, sizeof(v))) {
+			r = -EFAULT;
+			break;
+		}
+		if ((long)v.iov_len < 0) {
+			r = -EINVAL;
+			break;
+		}
+		if (!v.iov_len)
+			continue;
+		r = do_rw(f, v.iov_base, v.iov_len, &f->f_pos, write);
+		if (r <= 0)
+			break;
+		total += r;
+		if ((size_t)r < v.iov_len)
+			break;
+	}
+	fput(f);
+	return total ? total : r;
+}
+
+static long sys_readv(int fd, const struct iovec __user *iov, int cnt)
+{
+	return do_rwv(fd, iov, cnt, false);
+}
+SYSCALL(__NR_readv, sys_readv);
+
+static long sys_writev(int fd, const struct iovec __user *iov, int cnt)
+{
+	return do_rwv(fd, iov, cnt, true);
+}
+SYSCALL(__NR_writev, sys_writev);
+
+static long sys_lseek(int fd, loff_t off, int whence)
+{
+	struct file *f = fget(fd);
+	loff_t base, pos;
+	long r;
+
+	if (!f)
+		return -EBADF;
+	switch (whence) {
+	case SEEK_SET: base = 0; break;
+	case SEEK_CUR: base = f->f_pos; break;
+	case SEEK_END: base = (loff_t)f->f_inode->i_size; break;
+	default: base = -1; break;
+	}
+	pos = base + off;
+	if (unseekable(f))
+		r = -ESPIPE;
+	else if (base < 0 || pos < 0)
+		r = -EINVAL;
+	else if (S_ISCHR(f->f_inode->i_mode))
+		r = 0;			/* /dev/null, /dev/zero: always 0 */
+	else
+		r = f->f_pos = pos;
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_lseek, sys_lseek);
