@@ -203,9 +203,12 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	    && clear_user((void __user *)file_end,
 			  PAGE_ALIGN(file_end) - file_end))
 		return -EFAULT;
+	/* .bss is always read-write data, as Linux's vm_brk_flags maps it
+	 * (so it is subject to the overcommit check). */
 	if (PAGE_ALIGN(mem_end) > PAGE_ALIGN(file_end)) {
 		r = do_mmap(mm, PAGE_ALIGN(file_end),
-			    PAGE_ALIGN(mem_end) - PAGE_ALIGN(file_end), prot,
+			    PAGE_ALIGN(mem_end) - PAGE_ALIGN(file_end),
+			    PROT_READ | PROT_WRITE | (prot & PROT_EXEC),
 			    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, NULL, 0);
 		if (IS_ERR_VALUE(r))
 			return (int)r;

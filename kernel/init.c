@@ -60,11 +60,26 @@ static void build_argv(void)
 	init_argv[n] = NULL;
 }
 
+/* fds 0, 1, 2 on the console, as Linux's console_on_rootfs does. */
+static void open_console(void)
+{
+	struct file *f;
+
+	if (vfs_open("/dev/console", O_RDWR, 0, &f)) {
+		pr_warn("zpk: warning: unable to open an initial console\n");
+		return;
+	}
+	fd_install_new(f, 0, false);
+	fd_install_new(get_file(f), 1, false);
+	fd_install_new(get_file(f), 2, false);
+}
+
 static int run_init(void *unused)
 {
 	int err;
 
 	(void)unused;
+	open_console();
 	build_argv();
 	err = kernel_execve(init_path, init_argv, init_envp);
 	if (err) {

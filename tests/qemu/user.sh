@@ -19,3 +19,13 @@ boot "$log" 64M init=/bin/no-such-program
 expect_in "$log" "a missing init is reported by name" \
 	"zpk: cannot run init /bin/no-such-program: error -2"
 expect_status "... and QEMU's status is failure (1)" 1
+
+# The user tests: /tests/runner as PID 1 runs each test binary in a child
+# and checks after each that every page came back. Its TAP lines count
+# here; each test's own lines are indented under it.
+log=$LOGDIR/user-runner.log
+boot "$log" 512M init=/tests/runner
+tr -d '\r' <"$log" | sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
+	grep -E '^(ok|not ok|    )'
+expect_status "the runner (PID 1) exited 0: every user test passed" 0
+[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
