@@ -29,3 +29,41 @@ tr -d '\r' <"$log" | sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
 	grep -E '^(ok|not ok|    )'
 expect_status "the runner (PID 1) exited 0: every user test passed" 0
 [ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+
+# scripts/zpk-run with a program built here, outside user/: any static
+# musl binary runs as PID 1, and its exit status becomes zpk-run's.
+src=$LOGDIR/outside.c
+cat >"$src" <<'C'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	printf("hello from outside, argc %d, last %s\n", argc, argv[argc - 1]);
+	return argc == 3 ? 42 : 1;
+}
+C
+if musl-gcc -static -O2 -o "$LOGDIR/outside" "$src"; then
+	out=$(scripts/zpk-run --timeout 60 --add "$LOGDIR/outside:/bin/outside" \
+		outside one two 2>&1)
+	rc=$?
+	tap "zpk-run --add runs a static musl program built elsewhere" \
+		"$([ "$out" = "hello from outside, argc 3, last two" ] && echo 1)" \
+		"output was: $out"
+	tap "zpk-run exits with the program's status (42)" \
+		"$([ $rc = 42 ] && echo 1)" "status $rc"
+else
+	tap "zpk-run --add runs a static musl program built elsewhere" 0 \
+		"musl-gcc failed"
+fi
+
+# The shell: pipes, quotes, $?, redirection into /tmp, cd (/etc/sh-test).
+out=$(scripts/zpk-run --timeout 60 sh /etc/sh-test 2>&1)
+want="hi
+single  quoted double 0
+status 1
+into-a-file
+sh-test.out"
+tap "sh runs /etc/sh-test: pipes, quotes, \$?, redirection, cd" \
+	"$([ "$(echo "$out" | head -5)" = "$want" ] && echo 1)" \
+	"output was: $(echo "$out" | head -5 | tr '\n' '|')"
+tap "ls /bin | cat lists the programs" \
+	"$(echo "$out" | grep -qx hello && echo "$out" | grep -qx sh && echo 1)"
