@@ -160,6 +160,30 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
 	return walk_pte(mm, addr, false, NULL);
 }
 
+/*
+ * Calls fn for every PTE slot in [start, end) whose tables exist and
+ * which is not none, skipping empty tables whole. A non-zero return from
+ * fn stops the walk and is returned. The one read-only walk for /proc,
+ * mm_verify and the tools; the fault and range code below use walk_pte.
+ */
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	unsigned long addr, next;
+	int ret;
+
+	for (addr = start & PAGE_MASK; addr < end; addr = next) {
+		pte_t *pte = walk_pte(mm, addr, false, &next);
+
+		if (!pte || pte_none(*pte))
+			continue;
+		ret = fn(pte, addr, priv);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* ---- pages behind PTEs ---------------------------------------------- */
 
 pgprot_t vm_get_page_prot(unsigned long vm_flags)

@@ -81,6 +81,11 @@ pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr);
 /* The PTE for user addr if its tables exist, else NULL. */
 pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
 
+/* walk_page_range's callback: one existing, non-none PTE at addr. */
+typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv);
+
 /* The PTE protection bits for vm_flags (user, RW iff VM_WRITE, NX unless
  * VM_EXEC; no VM_READ/WRITE/EXEC: present but not user-accessible). */
 pgprot_t vm_get_page_prot(unsigned long vm_flags);
