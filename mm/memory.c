@@ -213,9 +213,15 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 	return pfn_to_page(pfn);
 }
 
-static int mm_counter(struct page *page)
+/* Which RSS counter a page mapped by a PTE counts in (Linux's names). */
+static int mm_counter_file(struct page *page)
 {
-	return PageAnon(page) ? MM_ANONPAGES : MM_FILEPAGES;
+	return PageSwapBacked(page) ? MM_SHMEMPAGES : MM_FILEPAGES;
+}
+
+int mm_counter(struct page *page)
+{
+	return PageAnon(page) ? MM_ANONPAGES : mm_counter_file(page);
 }
 
 /* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
@@ -226,11 +232,13 @@ static void page_add_new_anon_rmap(struct page *page)
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
-/* A file page gets one more mapping (Linux's page_add_file_rmap). */
+/* A file page gets one more mapping (Linux's page_add_file_rmap); the
+ * page cache keeps its own reference, so mapped = _refcount - 1. */
 static void page_add_file_rmap(struct page *page)
 {
 	get_page(page);
-	page->_mapcount++;
+	if (++page->_mapcount == 0)
+		inc_vm_stat(NR_FILE_MAPPED);
 }
 
 /* One more PTE maps page (fork). */
@@ -245,9 +253,13 @@ static void page_remove_rmap(struct page *page)
 	if (unlikely(page->_mapcount < 0))
 		BUGF("page_remove_rmap: pfn %#lx not mapped",
 		     page_to_pfn(page));
-	if (--page->_mapcount < 0 && PageAnon(page)) {
+	if (--page->_mapcount >= 0)
+		return;
+	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
 		dec_vm_stat(NR_ANON_PAGES);
+	} else {
+		dec_vm_stat(NR_FILE_MAPPED);
 	}
 }
 
@@ -322,7 +334,7 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 	if ((flags & FAULT_FLAG_WRITE) && !shared)
 		return do_cow_fault(vma, address, pte, page);
 	page_add_file_rmap(page);
-	inc_mm_counter(vma->vm_mm, MM_FILEPAGES);
+	inc_mm_counter(vma->vm_mm, mm_counter_file(page));
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (!shared)
 		entry = pte_wrprotect(entry);
@@ -416,8 +428,8 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC))) {
 		return VM_FAULT_SIGSEGV;
 	}
-	if (((vm_flags & VM_SHARED) && !vma->vm_file) || !vma->vm_mm->pgd)
-		return VM_FAULT_SIGBUS;		/* shared anon: issue 6 */
+	if (!vma->vm_mm->pgd)
+		return VM_FAULT_SIGBUS;
 	return handle_pte_fault(vma, address, flags);
 }
 

@@ -340,6 +340,28 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 	return addr;
 }
 
+/* A file open for reading only (or on the read-only initrd). */
+static bool file_may_write(struct file *file)
+{
+	return (file->f_flags & O_ACCMODE) != O_RDONLY &&
+	       !file->f_inode->i_readonly;
+}
+
+/* MAP_SHARED|MAP_ANONYMOUS: a mapping of a fresh shmem file, as Linux's
+ * shmem_zero_setup, so that fork shares the pages and not copies. */
+static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
+			     unsigned long len, unsigned long vm_flags)
+{
+	struct file *file = shmem_file_setup(len);
+	long ret;
+
+	if (!file)
+		return -ENOMEM;
+	ret = mmap_region(mm, addr, len, vm_flags, file, 0);
+	fput(file);		/* the VMA holds its own reference */
+	return ret;
+}
+
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
 	     unsigned long pgoff)
@@ -369,6 +391,12 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		vm_flags |= VM_SHARED | VM_MAYSHARE;
 		if (!file)
 			pgoff = 0;
+		else if (!file_may_write(file)) {
+			/* Linux: never writable, so not really shared. */
+			if (prot & PROT_WRITE)
+				return -EACCES;
+			vm_flags &= ~(VM_MAYWRITE | VM_SHARED);
+		}
 		break;
 	case MAP_PRIVATE:
 		/* Anonymous pgoff is the page number: neighbours continue. */
@@ -394,6 +422,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	/* The hint said nothing about where: now the page number is known. */
 	if (!file && !(vm_flags & VM_SHARED))
 		pgoff = addr >> PAGE_SHIFT;
+	if (!file && (vm_flags & VM_SHARED))
+		return mmap_shared_anon(mm, addr, len, vm_flags);
 	return mmap_region(mm, addr, len, vm_flags, file, pgoff);
 }
 

@@ -20,9 +20,10 @@ static long sys_mmap(unsigned long addr, unsigned long len,
 		file = fget(fd);
 		if (!file)
 			return -EBADF;
-		/* MAP_PRIVATE of /dev/zero is anonymous memory, as on Linux. */
+		/* /dev/zero maps anonymous memory, private or shared, as on
+		 * Linux. */
 		if (S_ISCHR(file->f_inode->i_mode) &&
-		    (flags & MAP_TYPE) == MAP_PRIVATE) {
+		    file->f_inode->i_rdev == MKDEV(1, 5)) {
 			fput(file);
 			file = NULL;
 			flags |= MAP_ANONYMOUS;

@@ -14,6 +14,7 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[NR_SLAB]		= "nr_slab_unreclaimable",
 	[NR_ANON_PAGES]		= "nr_anon_pages",
 	[NR_FILE_MAPPED]	= "nr_mapped",
+	[NR_SHMEM]		= "nr_shmem",
 	[NR_KERNEL_STACK]	= "nr_kernel_stack",
 #define EV(item) NR_VM_STAT_ITEMS + (item)
 	[EV(PGALLOC)]		= "pgalloc_normal",

@@ -63,6 +63,7 @@ struct inode {
 	struct page **i_pages;
 	unsigned long i_nr_pages;	/* capacity of i_pages */
 	bool i_readonly;		/* initrd files */
+	bool i_shmem;			/* behind MAP_SHARED|MAP_ANONYMOUS */
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
 };
@@ -168,6 +169,10 @@ int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
+
+/* The unnamed file behind a shared anonymous mapping of len bytes (Linux's
+ * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
+struct file *shmem_file_setup(unsigned long len);
 
 /* Boot: an empty root, then the initrd's files; /dev, /tmp, /proc. */
 void vfs_init(void);

@@ -81,6 +81,10 @@ pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr);
 /* The PTE for user addr if its tables exist, else NULL. */
 pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
 
+/* The RSS counter a mapped page counts in: MM_ANONPAGES for private
+ * anonymous pages, MM_SHMEMPAGES for shared anonymous, else MM_FILEPAGES. */
+int mm_counter(struct page *page);
+
 /* walk_page_range's callback: one existing, non-none PTE at addr. */
 typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
 int walk_page_range(struct mm_struct *mm, unsigned long start,
@@ -102,9 +106,9 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 
 /*
  * Resolves a fault at address in vma (NULL, or a vma not containing
- * address, is VM_FAULT_SIGSEGV, as is an access vm_flags forbid). Private
- * anonymous memory only: shared or file VMAs give VM_FAULT_SIGBUS. 0 when
- * the access can be retried. Counts PGFAULT.
+ * address, is VM_FAULT_SIGSEGV, as is an access vm_flags forbid; a file
+ * page past EOF is VM_FAULT_SIGBUS). 0 when the access can be retried.
+ * Counts PGFAULT.
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);

@@ -18,6 +18,7 @@ enum pageflags {
 	PG_dirty,
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
+	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
 	NR_PAGEFLAGS
 };
 
@@ -111,5 +112,6 @@ struct mm_struct {
 #define PageZero(p)	page_test_flag(p, PG_zero)
 #define PageAnon(p)	page_test_flag(p, PG_anon)
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
+#define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
 
 #endif

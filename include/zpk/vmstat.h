@@ -17,7 +17,8 @@ enum vm_stat_item {
 	NR_PAGE_TABLE_PAGES,
 	NR_SLAB,		/* "nr_slab_unreclaimable": no reclaim */
 	NR_ANON_PAGES,
-	NR_FILE_MAPPED,
+	NR_FILE_MAPPED,		/* file/shmem pages mapped at least once */
+	NR_SHMEM,		/* pages of shared anonymous memory */
 	NR_KERNEL_STACK,
 	NR_VM_STAT_ITEMS
 };

@@ -5,6 +5,7 @@
 #include <zpk/mm.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
+#include <zpk/vmstat.h>
 
 /* Files are capped so that i_pages stays a modest kmalloc. */
 #define RAMFS_MAX_PAGES	(64UL << 20 >> PAGE_SHIFT)	/* 64 MiB */
@@ -32,9 +33,16 @@ struct inode *ramfs_new_inode(u32 mode)
 static void free_pages_from(struct inode *inode, unsigned long first)
 {
 	for (unsigned long i = first; i < inode->i_nr_pages; i++) {
-		if (inode->i_pages[i])
-			put_page(inode->i_pages[i]);
+		struct page *page = inode->i_pages[i];
+
+		if (!page)
+			continue;
 		inode->i_pages[i] = NULL;
+		/* PG_swapbacked stays until the free: a mapping that still
+		 * holds the page keeps counting it as shmem. */
+		if (PageSwapBacked(page))
+			dec_vm_stat(NR_SHMEM);
+		put_page(page);
 	}
 }
 
@@ -154,6 +162,10 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
 		return NULL;
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (page && inode->i_shmem) {
+		page_set_flag(page, PG_swapbacked);
+		inc_vm_stat(NR_SHMEM);
+	}
 	inode->i_pages[pgoff] = page;
 	return page;
 }
@@ -286,3 +298,19 @@ const struct file_operations ramfs_file_ops = {
 const struct file_operations ramfs_dir_ops = {
 	.read = dir_read,
 };
+
+/* Shared anonymous memory is an unnamed ramfs file of the mapping's size,
+ * as Linux backs it with shmem: fork shares its pages like a file's. */
+struct file *shmem_file_setup(unsigned long len)
+{
+	struct inode *inode = ramfs_new_inode(S_IFREG | 0600);
+	struct file *f;
+
+	if (!inode)
+		return NULL;
+	inode->i_shmem = true;
+	inode->i_size = len;
+	f = alloc_file(inode, O_RDWR);
+	iput(inode);		/* the file holds the inode now */
+	return f;
+}

@@ -137,3 +137,11 @@ __attribute__((weak)) struct page *inode_get_page(struct inode *inode,
 	fail_msg("inode_get_page called in a test without files");
 	return NULL;
 }
+
+/* Shared anonymous mappings need the file layer: not in the mm tests. */
+__attribute__((weak)) struct file *shmem_file_setup(unsigned long len)
+{
+	(void)len;
+	fail_msg("shmem_file_setup called in a test without files");
+	return NULL;
+}

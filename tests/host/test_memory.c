@@ -368,15 +368,6 @@ static void test_sigsegv(void **state)
 	assert_int_equal(get_mm_rss(&mm), 0);
 }
 
-static void test_sigbus_shared(void **state)
-{
-	(void)state;
-	assert_int_equal(do_mmap(&mm, X, P, RW,
-				 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
-				 NULL, 0), X);
-	assert_int_equal(fault(&mm, X, W), VM_FAULT_SIGBUS);
-}
-
 static struct page *hoard[NR_PFNS];
 
 static unsigned long hoard_all(void)
@@ -458,7 +449,6 @@ int main(void)
 		T(test_fork_zap_both),
 		T(test_mprotect_keeps_cow_readonly),
 		T(test_sigsegv),
-		T(test_sigbus_shared),
 		T(test_oom),
 		T(test_fork_copy_oom_then_teardown),
 	};

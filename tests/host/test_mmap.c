@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <zpk/errno.h>
+#include <zpk/fs.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/printk.h>
@@ -22,6 +23,32 @@
 #define NR_PFNS		2048UL
 
 /* ---- hooks: record what the page-table code would be told ------------ */
+
+/* Shared anonymous maps get a file each: plain counted stand-ins here. */
+static struct file shmem_files[64];
+static int nr_shmem_files;
+
+struct file *shmem_file_setup(unsigned long len)
+{
+	struct file *f = &shmem_files[nr_shmem_files++ % 64];
+
+	(void)len;
+	f->f_count = 1;
+	return f;
+}
+
+struct file *get_file(struct file *f)
+{
+	assert_true(f->f_count > 0);
+	f->f_count++;
+	return f;
+}
+
+void fput(struct file *f)
+{
+	assert_true(f->f_count > 0);
+	f->f_count--;
+}
 
 static unsigned long unmapped_pages;	/* summed over all hook calls */
 static unsigned long last_unmap_start, last_unmap_end;

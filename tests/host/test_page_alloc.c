@@ -661,7 +661,7 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 	static const char *const want[] = {
 		"nr_free_pages", "nr_page_table_pages",
 		"nr_slab_unreclaimable", "nr_anon_pages", "nr_mapped",
-		"nr_kernel_stack", "pgalloc_normal", "pgfree", "pgzero",
+		"nr_shmem", "nr_kernel_stack", "pgalloc_normal", "pgfree", "pgzero",
 		"pgfault", "pgmajfault", "cow_fault", "zero_page_map",
 		"zero_page_cow", "zero_page_unmap", "zero_page_fork_copy",
 		"zero_page_refcount_ops",
@@ -683,6 +683,7 @@ static void test_vmstat_format_lines(void **state)
 		"nr_slab_unreclaimable 0\n"
 		"nr_anon_pages 1\n"
 		"nr_mapped 0\n"
+		"nr_shmem 0\n"
 		"nr_kernel_stack 4\n"
 		"pgalloc_normal 0\n"
 		"pgfree 0\n"
