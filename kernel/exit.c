@@ -5,6 +5,7 @@
 #include <zpk/fs.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
+#include <zpk/mm_verify.h>
 #include <zpk/mmu.h>
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
@@ -21,9 +22,15 @@ static void exit_mm(void)
 	if (!mm)
 		return;
 	task_update_maxrss(current, mm);
+	/* mm_verify=exit: the counters before the teardown, then that the
+	 * teardown left every other page's counts right. */
+	if (mm_verify_on_exit)
+		mm_verify_all();
 	write_cr3(__pa(init_pgd));
 	current->mm = NULL;
 	mmput(mm);
+	if (mm_verify_on_exit)
+		mm_verify_all();
 }
 
 static void exit_files(void)

@@ -5,9 +5,11 @@
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
+#include <zpk/mm_verify.h>
 #include <zpk/mmu.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
 
 #define P	PAGE_SIZE
 #define X	0x40000000UL
@@ -73,4 +75,52 @@ out:
 	free_pgtables(mm);
 	KEXPECT_EQ(global_vm_stat(NR_PAGE_TABLE_PAGES), ptp0);
 	KEXPECT_EQ(nr_free_pages(), free0);
+}
+
+/* The checker itself: clean on a correct mm, and it names a counter or a
+ * page count that was corrupted on purpose (then put back). */
+KTEST(memory, mm_verify_catches_corruption)
+{
+	struct mm_struct *mm = &kt_parent;
+	struct mm_verify_report r = { 0 };
+	struct page *pg;
+
+	memset(mm, 0, sizeof(*mm));
+	mm_init_vmas(mm);
+	KEXPECT_NOT_NULL(pgd_alloc(mm));
+	if (!mm->pgd)
+		return;
+	KEXPECT_EQ(do_mmap(mm, X, 2 * P, PROT_READ | PROT_WRITE, ANONF,
+			   NULL, 0), X);
+	KEXPECT_EQ(handle_mm_fault(find_vma(mm, X), X, FAULT_FLAG_WRITE |
+				   FAULT_FLAG_USER), 0);
+	KEXPECT_EQ(mm_verify_report(mm, &r), 0);
+	KEXPECT_EQ(mm_verify_pages_report(&mm, 1, &r), 0);
+
+	mm->rss_stat[MM_ANONPAGES]++;	/* and so above hiwater_rss too */
+	KEXPECT_EQ(mm_verify_report(mm, &r), 2);
+	KEXPECT_TRUE(strstr(r.first, "MM_ANONPAGES is 2 but the page tables map 1") != NULL);
+	mm->rss_stat[MM_ANONPAGES]--;
+
+	pg = kt_page(mm, X);
+	KEXPECT_NOT_NULL(pg);
+	if (pg) {
+		r.errors = 0;
+		pg->_mapcount++;
+		KEXPECT_TRUE(mm_verify_pages_report(&mm, 1, &r) >= 1);
+		KEXPECT_TRUE(strstr(r.first, "_mapcount says 1 mappings more") != NULL);
+		pg->_mapcount--;
+		r.errors = 0;
+		set_pte(pte_lookup(mm, X), pte_mkwrite(pfn_pte(zero_pfn,
+			vm_get_page_prot(VM_READ | VM_WRITE))));
+		KEXPECT_TRUE(mm_verify_report(mm, &r) >= 1);
+		KEXPECT_TRUE(strstr(r.first, "zero page mapped writable at 0x40000000") != NULL);
+		set_pte(pte_lookup(mm, X), pfn_pte(page_to_pfn(pg),
+			vm_get_page_prot(VM_READ | VM_WRITE)));
+	}
+	r.errors = 0;
+	KEXPECT_EQ(mm_verify_report(mm, &r), 0);
+	KEXPECT_EQ(mm_verify_pages_report(&mm, 1, &r), 0);
+	exit_mmap_vmas(mm);
+	free_pgtables(mm);
 }

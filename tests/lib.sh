@@ -45,6 +45,13 @@ expect_in() {
 	fi
 }
 
+# expect_not_in LOG NAME FIXED-STRING — the log must not contain it.
+expect_not_in() {
+	if ! grep -qF -- "$3" "$1"; then tap "$2" 1
+	else tap "$2" 0 "\"$(grep -F -m1 -- "$3" "$1")\" in $1"
+	fi
+}
+
 # expect_status NAME WANT — the last boot ended with this decoded status.
 expect_status() {
 	if [ "$BOOT_STATUS" = "$2" ]; then tap "$1" 1

@@ -22,13 +22,15 @@ expect_status "... and QEMU's status is failure (1)" 1
 
 # The user tests: /tests/runner as PID 1 runs each test binary in a child
 # and checks after each that every page came back. Its TAP lines count
-# here; each test's own lines are indented under it.
+# here; each test's own lines are indented under it. mm_verify=exit
+# checks every counter and page count at each process's exit.
 log=$LOGDIR/user-runner.log
-boot "$log" 512M init=/tests/runner
+boot "$log" 512M init=/tests/runner mm_verify=exit
 tr -d '\r' <"$log" | sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
 	grep -E '^(ok|not ok|    )'
 expect_status "the runner (PID 1) exited 0: every user test passed" 0
 [ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+expect_not_in "$log" "mm_verify found nothing wrong at any exit" "mm_verify:"
 
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.

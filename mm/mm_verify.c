@@ -1,0 +1,255 @@
+/* mm/mm_verify.c — the invariant checker: recomputes every RSS counter and
+ * every mapped page's _mapcount/_refcount from the page tables themselves. */
+#include <zpk/bug.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mm_verify.h>
+#include <zpk/mman.h>
+#include <zpk/param.h>
+#include <zpk/printk.h>
+#include <zpk/sched.h>
+#include <zpk/slab.h>
+#include <zpk/sprintf.h>
+#include <zpk/string.h>
+#include <zpk/zero_page.h>
+
+bool mm_verify_on_exit;
+
+static int __used setup_mm_verify(const char *val)
+{
+	if (val && !strcmp(val, "exit"))
+		mm_verify_on_exit = true;
+	else if (val && !strcmp(val, "off"))
+		mm_verify_on_exit = false;
+	else
+		return -1;
+	return 0;
+}
+early_param("mm_verify", setup_mm_verify,
+	    "exit: check every mm's counters and page counts at each exit");
+
+static const char *const counter_name[NR_MM_COUNTERS] = {
+	[MM_FILEPAGES] = "MM_FILEPAGES", [MM_ANONPAGES] = "MM_ANONPAGES",
+	[MM_SHMEMPAGES] = "MM_SHMEMPAGES", [MM_ZEROPAGES] = "MM_ZEROPAGES",
+};
+
+/* Records one difference: the first is kept for the caller, a few are
+ * printed, the rest only counted. */
+static void __printf(2, 3) report(struct mm_verify_report *r,
+				  const char *fmt, ...)
+{
+	char line[sizeof(r->first)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (!r->errors)
+		strlcpy(r->first, line, sizeof(r->first));
+	if (r->errors++ < 8)
+		pr_err("mm_verify: %s\n", line);
+}
+
+/* A PTE that holds a page reference: normal pages, and zero-page PTEs
+ * made under zero_page=refcount (not special). */
+static struct page *counted_page(struct vm_area_struct *vma,
+				 unsigned long addr, pte_t pte)
+{
+	struct page *page = vm_normal_page(vma, addr, pte);
+
+	if (!page && pte_present(pte) && is_zero_pfn(pte_pfn(pte)) &&
+	    !pte_special(pte))
+		page = pfn_to_page(zero_pfn);
+	return page;
+}
+
+/* ---- one mm: counters and PTE sanity ----------------------------------- */
+
+struct walk_ctx {
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;	/* cursor: the VMA at or after addr */
+	long rss[NR_MM_COUNTERS];
+	struct mm_verify_report *r;
+};
+
+/* The VMA containing addr, moving the cursor forward (PTEs come in
+ * address order), or NULL for a PTE outside every VMA. */
+static struct vm_area_struct *vma_at(struct walk_ctx *c, unsigned long addr)
+{
+	while (c->vma && c->vma->vm_end <= addr)
+		c->vma = c->vma->vm_list.next == &c->mm->mmap ? NULL :
+			 list_entry(c->vma->vm_list.next,
+				    struct vm_area_struct, vm_list);
+	return c->vma && c->vma->vm_start <= addr ? c->vma : NULL;
+}
+
+static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct walk_ctx *c = priv;
+	struct vm_area_struct *vma = vma_at(c, addr);
+	pte_t pte = *ptep;
+	struct page *page;
+
+	if (!vma)
+		report(c->r, "PTE %#lx at %#lx outside every VMA",
+		       (unsigned long)pte_val(pte), addr);
+	if (!pte_present(pte)) {
+		report(c->r, "non-present PTE %#lx at %#lx (zpk has no swap)",
+		       (unsigned long)pte_val(pte), addr);
+		return 0;
+	}
+	if (is_zero_pfn(pte_pfn(pte))) {
+		if (pte_write(pte))
+			report(c->r, "zero page mapped writable at %#lx", addr);
+		c->rss[MM_ZEROPAGES]++;
+		if (!pte_special(pte))
+			c->rss[MM_FILEPAGES]++;	/* refcount: as 2.6.23 */
+		return 0;
+	}
+	page = vm_normal_page(vma, addr, pte);
+	if (!page) {
+		report(c->r, "PTE at %#lx maps pfn %#lx outside mem_map", addr,
+		       pte_pfn(pte));
+		return 0;
+	}
+	if (PageBuddy(page) || page_count(page) <= 0)
+		report(c->r, "PTE at %#lx maps free pfn %#lx", addr,
+		       page_to_pfn(page));
+	if (pte_write(pte) && PageAnon(page) && page_mapcount(page) > 1)
+		report(c->r, "COW-shared pfn %#lx writable at %#lx",
+		       page_to_pfn(page), addr);
+	c->rss[mm_counter(page)]++;
+	return 0;
+}
+
+int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
+{
+	struct walk_ctx c = { .mm = mm, .r = r };
+	int errors = r->errors;
+
+	if (!list_empty(&mm->mmap))
+		c.vma = list_first_entry(&mm->mmap, struct vm_area_struct,
+					 vm_list);
+	walk_page_range(mm, 0, TASK_SIZE, count_pte, &c);
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		if (c.rss[i] != mm->rss_stat[i])
+			report(r, "mm %p: %s is %ld but the page tables map %ld",
+			       mm, counter_name[i], mm->rss_stat[i], c.rss[i]);
+	if (mm->hiwater_rss < get_mm_rss(mm))
+		report(r, "mm %p: hiwater_rss %lu below rss %lu", mm,
+		       mm->hiwater_rss, get_mm_rss(mm));
+	return r->errors - errors;
+}
+
+/* ---- every mm at once: _mapcount and _refcount of each page ------------ */
+
+/*
+ * _mapcount is used as the tally itself: every counted PTE takes one off,
+ * so a page the page tables account for exactly ends at -1; a second walk
+ * puts every one back. No allocation, and exact whatever max_pfn is.
+ */
+static int tally_pte(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct page *page = counted_page(NULL, addr, *ptep);
+
+	if (page)
+		page->_mapcount += *(int *)priv;
+	return 0;
+}
+
+static void tally(struct mm_struct **mms, int n, int delta)
+{
+	for (int i = 0; i < n; i++)
+		walk_page_range(mms[i], 0, TASK_SIZE, tally_pte, &delta);
+}
+
+/* The references a page must hold besides its mappings: a page-cache
+ * page one (its file's), the reserved zero page one (its own). */
+static int base_refs(struct page *page)
+{
+	return PageAnon(page) ? 0 : 1;
+}
+
+int mm_verify_pages_report(struct mm_struct **mms, int n,
+			   struct mm_verify_report *r)
+{
+	int errors = r->errors;
+	unsigned long pfn;
+
+	tally(mms, n, -1);
+	for (pfn = 0; pfn < max_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (page->_mapcount != -1)
+			report(r, "pfn %#lx: _mapcount says %d mappings more than the page tables hold",
+			       pfn, page->_mapcount + 1);
+	}
+	tally(mms, n, +1);
+	for (pfn = 0; pfn < max_pfn; pfn++) {
+		struct page *page = pfn_to_page(pfn);
+		int maps = page_mapcount(page);
+
+		if (maps > 0 && page_count(page) < maps + base_refs(page))
+			report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
+			       pfn, page_count(page), maps, base_refs(page));
+		if (maps > 0 && PageAnon(page) &&
+		    page_count(page) != maps)
+			report(r, "anon pfn %#lx: _refcount %d but %d mappings",
+			       pfn, page_count(page), maps);
+	}
+	return r->errors - errors;
+}
+
+void mm_verify_bug(struct mm_verify_report *r)
+{
+	if (r->errors)
+		BUGF("mm_verify: %d difference%s, first: %s", r->errors,
+		     r->errors == 1 ? "" : "s", r->first);
+}
+
+void mm_verify(struct mm_struct *mm)
+{
+	struct mm_verify_report r = { 0 };
+
+	mm_verify_report(mm, &r);
+	mm_verify_bug(&r);
+}
+
+/* The distinct mms of all tasks into mms (room for max); their number. */
+static int collect_mms(struct mm_struct **mms, int max)
+{
+	struct task_struct *t;
+	int n = 0, i;
+
+	list_for_each_entry(t, &task_list, tasks) {
+		if (!t->mm)
+			continue;
+		for (i = 0; i < n && mms[i] != t->mm; i++)
+			;
+		if (i == n && n < max)
+			mms[n++] = t->mm;
+	}
+	return n;
+}
+
+void mm_verify_all(void)
+{
+	struct mm_verify_report r = { 0 };
+	struct task_struct *t;
+	struct mm_struct **mms;
+	int max = 0, n;
+
+	list_for_each_entry(t, &task_list, tasks)
+		max++;
+	mms = kmalloc(max * sizeof(*mms) + 1, GFP_KERNEL);
+	if (!mms) {
+		pr_warn("mm_verify: no memory for the check, skipped\n");
+		return;
+	}
+	n = collect_mms(mms, max);
+	for (int i = 0; i < n; i++)
+		mm_verify_report(mms[i], &r);
+	mm_verify_pages_report(mms, n, &r);
+	kfree(mms);
+	mm_verify_bug(&r);
+}
