@@ -263,16 +263,81 @@ static void page_remove_rmap(struct page *page)
 	}
 }
 
+/* A PTE of zero_pfn: made by a read fault under special or refcount. */
+static bool is_zero_pte(pte_t pte)
+{
+	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
+}
+
+/* One more zero-page PTE in mm, of the kind entry is (special or not). */
+static void zero_pte_add(struct mm_struct *mm, pte_t entry)
+{
+	inc_mm_counter(mm, MM_ZEROPAGES);
+	if (pte_special(entry))
+		return;
+	/* 2.6.23: a reference, and counted as a file page (seed 003). */
+	zero_page_get();
+	inc_mm_counter(mm, MM_FILEPAGES);
+}
+
+/* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
+static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
+{
+	dec_mm_counter(mm, MM_ZEROPAGES);
+	if (pte_special(entry))
+		return;
+	dec_mm_counter(mm, MM_FILEPAGES);
+	zero_page_put();
+}
+
+/* Sets a PTE that maps a page writable only if the VMA is (Linux's
+ * maybe_mkwrite): FOLL_FORCE copies stay read-only to the user. */
+static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_WRITE ? pte_mkwrite(entry) : entry;
+}
+
+/* Private and could be written: its pages are copied on write. */
+static bool is_cow_mapping(unsigned long flags)
+{
+	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
+}
+
 /* ---- faults --------------------------------------------------------- */
 
-/* First touch of a private anonymous page: a zeroed page of its own. */
+/*
+ * A read of untouched private anonymous memory maps the zero page read-
+ * only (Linux's do_anonymous_page zero-page branch): special marks the
+ * PTE so that vm_normal_page skips it; refcount takes a reference.
+ */
+static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
+				  unsigned long address, pte_t *pte)
+{
+	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
+					    vm_get_page_prot(vma->vm_flags)));
+
+	if (zero_page_policy == ZERO_PAGE_SPECIAL)
+		entry = pte_mkspecial(entry);
+	zero_pte_add(vma->vm_mm, entry);
+	count_vm_event(ZERO_PAGE_MAP);
+	set_pte(pte, entry);
+	flush_tlb_page(address & PAGE_MASK);
+	return 0;
+}
+
+/* First touch of a private anonymous page: the zero page for a read
+ * (unless zero_page=off), else a zeroed page of its own. */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 				    unsigned long address, pte_t *pte,
 				    unsigned int flags)
 {
-	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	struct page *page;
 	pte_t entry;
 
+	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
+	    zero_page_policy != ZERO_PAGE_OFF)
+		return do_anon_zeromap(vma, address, pte);
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
 	page_add_new_anon_rmap(page);
@@ -312,7 +377,7 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
-	set_pte(pte, pte_mkdirty(entry));
+	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
 	flush_tlb_page(address & PAGE_MASK);
 	return 0;
 }
@@ -346,36 +411,44 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 }
 
 /*
- * Write to a present read-only PTE in a VM_WRITE vma. Sole mapper of an
- * anonymous page: reuse it. Otherwise (shared after fork, zero page, a
- * page without struct page) copy it into a new private page.
+ * Write to a present read-only PTE. Sole mapper of an anonymous page:
+ * reuse it. A zero-page PTE: a fresh zeroed page, no copy (seed 003).
+ * Otherwise (shared after fork, a file page) copy into a private page.
  */
 static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 			     unsigned long address, pte_t *pte)
 {
 	struct mm_struct *mm = vma->vm_mm;
-	pte_t entry = *pte;
-	struct page *old = vm_normal_page(vma, address, entry);
+	pte_t orig = *pte;
+	struct page *old = vm_normal_page(vma, address, orig);
+	bool zero = is_zero_pte(orig);
 	struct page *new;
+	pte_t entry;
 
 	address &= PAGE_MASK;
 	/* Shared mappings write the page itself; exclusive anon reuses it. */
 	if ((old && (vma->vm_flags & VM_SHARED)) ||
 	    (old && PageAnon(old) && page_mapcount(old) == 1)) {
-		set_pte(pte, pte_mkdirty(pte_mkyoung(pte_mkwrite(entry))));
+		entry = maybe_mkwrite(pte_mkdirty(pte_mkyoung(orig)), vma);
+		set_pte(pte, entry);
 		flush_tlb_page(address);
 		return 0;
 	}
-	new = alloc_page(GFP_KERNEL);
+	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
-	memcpy(page_address(new), __va(PFN_PHYS(pte_pfn(entry))), PAGE_SIZE);
+	if (!zero)
+		memcpy(page_address(new), __va(PFN_PHYS(pte_pfn(orig))),
+		       PAGE_SIZE);
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
-	set_pte(pte, pte_mkdirty(pte_mkwrite(entry)));
+	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
 	flush_tlb_page(address);
-	if (old) {
+	if (zero) {
+		zero_pte_remove(mm, orig);
+		count_vm_event(ZERO_PAGE_COW);
+	} else if (old) {
 		dec_mm_counter(mm, mm_counter(old));
 		page_remove_rmap(old);
 		put_page(old);
@@ -420,7 +493,10 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		return VM_FAULT_SIGSEGV;
 	vm_flags = vma->vm_flags;
 	if (flags & FAULT_FLAG_WRITE) {
-		if (!(vm_flags & VM_WRITE))
+		/* FOLL_FORCE may write a private mapping it could make
+		 * writable: the write lands in a private copy. */
+		if (!(vm_flags & VM_WRITE) &&
+		    !((flags & FAULT_FLAG_FORCE) && is_cow_mapping(vm_flags)))
 			return VM_FAULT_SIGSEGV;
 	} else if (flags & FAULT_FLAG_INSTRUCTION) {
 		if (!(vm_flags & VM_EXEC))
@@ -452,6 +528,11 @@ static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			continue;
 		pte_clear(pte);
 		flush_tlb_page(addr);
+		if (is_zero_pte(entry)) {
+			zero_pte_remove(mm, entry);
+			count_vm_event(ZERO_PAGE_UNMAP);
+			continue;
+		}
 		page = vm_normal_page(vma, addr, entry);
 		if (!page)
 			continue;
@@ -499,11 +580,6 @@ void change_protection_hook(struct mm_struct *mm, unsigned long start,
 	}
 }
 
-static bool is_cow_mapping(unsigned long flags)
-{
-	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
-}
-
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma)
 {
@@ -532,6 +608,11 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 			get_page(page);
 			page_dup_rmap(page);
 			inc_mm_counter(dst, mm_counter(page));
+		} else if (is_zero_pte(entry)) {
+			/* As it is: special stays special, refcount takes
+			 * a reference; nothing is allocated. */
+			zero_pte_add(dst, entry);
+			count_vm_event(ZERO_PAGE_FORK_COPY);
 		}
 		set_pte(dst_pte, entry);
 	}

@@ -192,6 +192,9 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 		if (maps > 0 && page_count(page) < maps + base_refs(page))
 			report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
 			       pfn, page_count(page), maps, base_refs(page));
+		if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
+			report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
+			       page_count(page), maps);
 		if (maps > 0 && PageAnon(page) &&
 		    page_count(page) != maps)
 			report(r, "anon pfn %#lx: _refcount %d but %d mappings",

@@ -1,10 +1,18 @@
 /* mm/zero_page.c — empty_zero_page: one page of zeros shared by every
  * zero-page mapping; read-only in both its kernel mappings (see mmu.c). */
 #include <zpk/bug.h>
+#include <zpk/errno.h>
+#include <zpk/param.h>
+#include <zpk/printk.h>
+#include <zpk/sprintf.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
 
 /* Its own section so the linker gives it a page alone: mmu.c maps exactly
  * this page read-only in the image map and in the direct map. */
+static const char *const policy_name[3];
+
 char empty_zero_page[PAGE_SIZE]
 	__section(".bss..zero_page") __aligned(PAGE_SIZE);
 unsigned long zero_pfn;
@@ -17,6 +25,8 @@ void zero_page_init(void)
 	page = pfn_to_page(zero_pfn);
 	page_set_flag(page, PG_zero);
 	page_set_flag(page, PG_reserved);
+	pr_info("zpk: zero page at pfn %#lx, zero_page=%s\n", zero_pfn,
+		policy_name[zero_page_policy]);
 }
 
 long zero_page_first_nonzero(void)
@@ -38,4 +48,78 @@ void zero_page_verify(void)
 	if (off >= 0)
 		BUGF("zero page (pfn %#lx) corrupted: byte %#lx is %#x",
 		     zero_pfn, off, (u8)empty_zero_page[off]);
+}
+
+/* ---- the policy ------------------------------------------------------ */
+
+enum zero_page_policy zero_page_policy = ZERO_PAGE_SPECIAL;
+
+static const char *const policy_name[3] = {
+	[ZERO_PAGE_SPECIAL] = "special",
+	[ZERO_PAGE_REFCOUNT] = "refcount",
+	[ZERO_PAGE_OFF] = "off",
+};
+
+int zero_page_set_policy(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && name[len - 1] == '\n')
+		len--;
+	for (unsigned int i = 0; i < ARRAY_SIZE(policy_name); i++)
+		if (strlen(policy_name[i]) == len &&
+		    !memcmp(policy_name[i], name, len)) {
+			zero_page_policy = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int zero_page_policy_show(char *buf, size_t size)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(policy_name); i++)
+		n += snprintf(buf + n, size > (size_t)n ? size - n : 0,
+			      i == zero_page_policy ? "%s[%s]" : "%s%s",
+			      i ? " " : "", policy_name[i]);
+	n += snprintf(buf + n, size > (size_t)n ? size - n : 0, "\n");
+	return n;
+}
+
+static int __used setup_zero_page(const char *val)
+{
+	return val && !zero_page_set_policy(val) ? 0 : -1;
+}
+early_param("zero_page", setup_zero_page,
+	    "special|refcount|off: how read faults use the zero page");
+
+/* ---- zero_page=refcount: the one shared counter ------------------------- */
+
+/* Every call touches the zero page's struct page: on an SMP machine this
+ * is the cache line that bounced between CPUs (the seeds' article). */
+void zero_page_get(void)
+{
+	struct page *page = ZERO_PAGE(0);
+
+	get_page(page);
+	page->_mapcount++;
+	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+}
+
+void zero_page_put(void)
+{
+	struct page *page = ZERO_PAGE(0);
+
+	if (page->_mapcount < 0 || page_count(page) <= 1)
+		BUGF("zero_page_put: zero page has _refcount %d, _mapcount %d",
+		     page_count(page), page->_mapcount);
+	page->_mapcount--;
+	page_ref_add(page, -1);	/* never the last: the page holds one */
+	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+}
+
+int zero_page_refcount(void)
+{
+	return page_count(ZERO_PAGE(0));
 }

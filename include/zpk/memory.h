@@ -11,6 +11,10 @@
 #define FAULT_FLAG_WRITE	0x001
 #define FAULT_FLAG_USER		0x040
 #define FAULT_FLAG_INSTRUCTION	0x100
+/* zpk's own, for get_user_pages: FOLL_FORCE may write a private mapping
+ * that is not VM_WRITE (a private copy); FOLL_NOZERO wants a real page. */
+#define FAULT_FLAG_FORCE	0x10000
+#define FAULT_FLAG_NOZERO	0x20000
 
 typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001

@@ -15,6 +15,27 @@ static inline bool is_zero_pfn(unsigned long pfn)
 	return pfn == zero_pfn;
 }
 
+/*
+ * How read faults of untouched private anonymous memory are served, one
+ * policy for each era of Linux: special (2.6.32 on: the zero page behind
+ * a special PTE, no refcount), refcount (up to 2.6.23: the zero page as a
+ * normal page with a shared refcount), off (2.6.24-2.6.31: a fresh page).
+ */
+enum zero_page_policy { ZERO_PAGE_SPECIAL, ZERO_PAGE_REFCOUNT, ZERO_PAGE_OFF };
+extern enum zero_page_policy zero_page_policy;
+/* Switches by name ("special", "refcount", "off"; a trailing newline is
+ * fine): 0, or -EINVAL. New faults follow it; old PTEs keep their kind. */
+int zero_page_set_policy(const char *name);
+/* "[special] refcount off\n" with the active one bracketed, into buf. */
+int zero_page_policy_show(char *buf, size_t size);
+
+/* zero_page=refcount's reference and mapping for one PTE (get_page and
+ * _mapcount++), and their undoing; each counts ZERO_PAGE_REFCOUNT_OPS. */
+void zero_page_get(void);
+void zero_page_put(void);
+/* The zero page's _refcount: 1 (its own) + the refcounted PTEs. */
+int zero_page_refcount(void);
+
 /* Marks the zero page's struct page PG_zero|PG_reserved; after mem_map. */
 void zero_page_init(void);
 /* BUGs, naming the first non-zero byte, unless the page is all zeros. */

@@ -1,4 +1,4 @@
-/* host-test-sources: mm/memory.c mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
+/* host-test-sources: mm/memory.c mm/zero_page.c mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
 /* tests/host/test_memory.c — mm/memory.c on the real buddy and slab
  * allocators and mm/mmap.c's VMAs: faults, COW, fork, zap, mprotect, OOM. */
 #include <setjmp.h>
@@ -23,10 +23,10 @@
 
 #define NR_PFNS		2048UL
 
-/* Not linked here (arch/x86_64/mmu.c, mm/zero_page.c): pfn 0 stays
- * reserved and plays the zero page; there is no kernel half to copy. */
+/* arch/x86_64/mmu.c is not linked here: there is no kernel half to copy.
+ * mm/zero_page.c is, uninitialised: zero_pfn stays 0, and pfn 0 (always
+ * reserved here) plays the zero page. */
 pgd_t *init_pgd;
-unsigned long zero_pfn;
 
 static struct mm_struct mm, child;
 static unsigned long ptp0, anon0, free_setup;
@@ -68,6 +68,7 @@ static int mm_setup(void **state)
 	ptp0 = global_vm_stat(NR_PAGE_TABLE_PAGES);
 	anon0 = global_vm_stat(NR_ANON_PAGES);
 	free_setup = nr_free_pages();
+	zero_page_policy = ZERO_PAGE_SPECIAL;	/* the default; tests change it */
 	mm_new(&mm);
 	memset(&child, 0, sizeof(child));
 	return 0;
@@ -79,6 +80,7 @@ static void mm_done(struct mm_struct *m)
 		return;
 	exit_mmap_vmas(m);	/* zaps through unmap_page_range_hook */
 	assert_int_equal(get_mm_rss(m), 0);
+	assert_int_equal(get_mm_counter(m, MM_ZEROPAGES), 0);
 	free_pgtables(m);
 	assert_null(m->pgd);
 	assert_int_equal(m->nr_ptes, 0);
@@ -148,6 +150,7 @@ static void test_fault_read_write_allocates(void **state)
 	pte_t e;
 
 	(void)state;
+	zero_page_policy = ZERO_PAGE_OFF;	/* 2.6.24: reads allocate too */
 	map(&mm, 4 * P, RW);
 	free0 = nr_free_pages();
 	assert_int_equal(fault(&mm, X + 5, R), 0);
@@ -195,6 +198,7 @@ static void test_wp_reuse_after_read(void **state)
 	struct page *pg;
 
 	(void)state;
+	zero_page_policy = ZERO_PAGE_OFF;	/* a real page behind the read */
 	map(&mm, P, PROT_READ);
 	assert_int_equal(fault(&mm, X, R), 0);
 	assert_false(pte_write(pte_at(&mm, X)));
@@ -368,6 +372,138 @@ static void test_sigsegv(void **state)
 	assert_int_equal(get_mm_rss(&mm), 0);
 }
 
+
+/* ---- the zero page under each policy ---------------------------------- */
+
+static bool maps_zero(struct mm_struct *m, unsigned long addr)
+{
+	pte_t e = pte_at(m, addr);
+
+	return pte_present(e) && pte_pfn(e) == zero_pfn && !pte_write(e);
+}
+
+/* special: reads map zero_pfn behind special PTEs, touching no counts but
+ * MM_ZEROPAGES; fork copies them; a write gets a fresh zeroed page. */
+static void test_zero_special_read_fork_cow_zap(void **state)
+{
+	unsigned long map0 = global_vm_event(ZERO_PAGE_MAP);
+	unsigned long fork0 = global_vm_event(ZERO_PAGE_FORK_COPY);
+	unsigned long cow0 = global_vm_event(ZERO_PAGE_COW);
+	unsigned long unmap0 = global_vm_event(ZERO_PAGE_UNMAP);
+	struct page *zp = pfn_to_page(zero_pfn), *pg;
+	int ref0 = page_count(zp);
+	unsigned long free0;
+
+	(void)state;
+	map(&mm, 4 * P, RW);
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&mm, X, R), 0);
+	assert_int_equal(fault(&mm, X + P, R), 0);
+	assert_true(maps_zero(&mm, X) && pte_special(pte_at(&mm, X)));
+	assert_null(page_at(&mm, X));		/* vm_normal_page skips it */
+	assert_int_equal(nr_free_pages(), free0 - 3);	/* tables only */
+	assert_int_equal(get_mm_counter(&mm, MM_ZEROPAGES), 2);
+	assert_int_equal(get_mm_rss(&mm), 0);
+	assert_int_equal(global_vm_event(ZERO_PAGE_MAP), map0 + 2);
+	assert_int_equal(page_count(zp), ref0);
+	assert_int_equal(zp->_mapcount, -1);
+
+	fork_one(4 * P);
+	assert_true(maps_zero(&child, X) && maps_zero(&child, X + P));
+	assert_int_equal(get_mm_counter(&child, MM_ZEROPAGES), 2);
+	assert_int_equal(global_vm_event(ZERO_PAGE_FORK_COPY), fork0 + 2);
+
+	free0 = nr_free_pages();
+	assert_int_equal(fault(&child, X + 8, W), 0);
+	pg = page_at(&child, X);
+	assert_non_null(pg);
+	assert_true(PageAnon(pg) && pte_write(pte_at(&child, X)));
+	assert_int_equal(((char *)page_address(pg))[8], 0);
+	assert_int_equal(nr_free_pages(), free0 - 1);
+	assert_int_equal(get_mm_counter(&child, MM_ZEROPAGES), 1);
+	assert_int_equal(get_mm_counter(&child, MM_ANONPAGES), 1);
+	assert_true(maps_zero(&mm, X));		/* the parent keeps zeros */
+	assert_int_equal(global_vm_event(ZERO_PAGE_COW), cow0 + 1);
+
+	mm_done(&child);
+	mm_done(&mm);
+	assert_int_equal(global_vm_event(ZERO_PAGE_UNMAP), unmap0 + 3);
+	assert_int_equal(page_count(zp), ref0);
+}
+
+/* refcount: each zero PTE holds a reference and a mapping and counts in
+ * MM_FILEPAGES, as 2.6.23; every one is given back. */
+static void test_zero_refcount_counts(void **state)
+{
+	unsigned long ops0 = global_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+	struct page *zp = pfn_to_page(zero_pfn);
+	int ref0 = page_count(zp);
+
+	(void)state;
+	zero_page_policy = ZERO_PAGE_REFCOUNT;
+	map(&mm, 4 * P, RW);
+	assert_int_equal(fault(&mm, X, R), 0);
+	assert_int_equal(fault(&mm, X + P, R), 0);
+	assert_true(maps_zero(&mm, X) && !pte_special(pte_at(&mm, X)));
+	assert_int_equal(page_count(zp), ref0 + 2);
+	assert_int_equal(page_mapcount(zp), 2);
+	assert_int_equal(get_mm_counter(&mm, MM_FILEPAGES), 2);
+	assert_int_equal(get_mm_counter(&mm, MM_ZEROPAGES), 2);
+	fork_one(4 * P);
+	assert_int_equal(page_count(zp), ref0 + 4);
+	assert_int_equal(get_mm_counter(&child, MM_FILEPAGES), 2);
+	assert_int_equal(fault(&child, X, W), 0);	/* COW from zero */
+	assert_int_equal(page_count(zp), ref0 + 3);
+	assert_int_equal(get_mm_counter(&child, MM_FILEPAGES), 1);
+	assert_int_equal(get_mm_counter(&child, MM_ANONPAGES), 1);
+	assert_int_equal(global_vm_event(ZERO_PAGE_REFCOUNT_OPS), ops0 + 5);
+	mm_done(&child);
+	mm_done(&mm);
+	assert_int_equal(page_count(zp), ref0);
+	assert_int_equal(zp->_mapcount, -1);
+}
+
+/* A zero PTE never becomes writable: mprotect keeps it read-only and the
+ * next write copies it away. */
+static void test_zero_mprotect_stays_readonly(void **state)
+{
+	(void)state;
+	map(&mm, P, PROT_READ);
+	assert_int_equal(fault(&mm, X, R), 0);
+	assert_true(maps_zero(&mm, X));
+	assert_int_equal(do_mprotect(&mm, X, P, RW), 0);
+	assert_true(maps_zero(&mm, X));
+	assert_int_equal(fault(&mm, X, W), 0);
+	assert_non_null(page_at(&mm, X));
+	assert_true(pte_write(pte_at(&mm, X)));
+	assert_int_equal(get_mm_counter(&mm, MM_ZEROPAGES), 0);
+}
+
+/* PTEs made under one policy stay what they are after a switch. */
+static void test_zero_policy_switch(void **state)
+{
+	struct page *zp = pfn_to_page(zero_pfn);
+	int ref0 = page_count(zp);
+
+	(void)state;
+	map(&mm, 3 * P, RW);
+	zero_page_policy = ZERO_PAGE_REFCOUNT;
+	assert_int_equal(fault(&mm, X, R), 0);
+	zero_page_policy = ZERO_PAGE_SPECIAL;
+	assert_int_equal(fault(&mm, X + P, R), 0);
+	zero_page_policy = ZERO_PAGE_OFF;
+	assert_int_equal(fault(&mm, X + 2 * P, R), 0);
+	assert_false(pte_special(pte_at(&mm, X)));
+	assert_true(pte_special(pte_at(&mm, X + P)));
+	assert_non_null(page_at(&mm, X + 2 * P));
+	assert_int_equal(page_count(zp), ref0 + 1);
+	assert_int_equal(get_mm_counter(&mm, MM_ZEROPAGES), 2);
+	assert_int_equal(get_mm_counter(&mm, MM_FILEPAGES), 1);
+	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
+	mm_done(&mm);
+	assert_int_equal(page_count(zp), ref0);
+}
+
 static struct page *hoard[NR_PFNS];
 
 static unsigned long hoard_all(void)
@@ -391,6 +527,7 @@ static void test_oom(void **state)
 	unsigned long n, free0;
 
 	(void)state;
+	zero_page_policy = ZERO_PAGE_OFF;	/* reads need memory too */
 	map(&mm, 2 * P, RW);
 	free0 = nr_free_pages();
 	/* no memory for the page tables */
@@ -449,6 +586,10 @@ int main(void)
 		T(test_fork_zap_both),
 		T(test_mprotect_keeps_cow_readonly),
 		T(test_sigsegv),
+		T(test_zero_special_read_fork_cow_zap),
+		T(test_zero_refcount_counts),
+		T(test_zero_mprotect_stays_readonly),
+		T(test_zero_policy_switch),
 		T(test_oom),
 		T(test_fork_copy_oom_then_teardown),
 	};

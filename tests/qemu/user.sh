@@ -23,14 +23,21 @@ expect_status "... and QEMU's status is failure (1)" 1
 # The user tests: /tests/runner as PID 1 runs each test binary in a child
 # and checks after each that every page came back. Its TAP lines count
 # here; each test's own lines are indented under it. mm_verify=exit
-# checks every counter and page count at each process's exit.
-log=$LOGDIR/user-runner.log
-boot "$log" 512M init=/tests/runner mm_verify=exit
-tr -d '\r' <"$log" | sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
-	grep -E '^(ok|not ok|    )'
-expect_status "the runner (PID 1) exited 0: every user test passed" 0
-[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
-expect_not_in "$log" "mm_verify found nothing wrong at any exit" "mm_verify:"
+# checks every counter and page count at each process's exit. Once per
+# zero-page policy: each must keep every test and the checker happy.
+for policy in special refcount off; do
+	log=$LOGDIR/user-runner-$policy.log
+	boot "$log" 512M init=/tests/runner mm_verify=exit zero_page=$policy
+	tr -d '\r' <"$log" |
+		sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
+		grep -E '^(ok|not ok|    )' | sed "s/^\(ok\|not ok\) /\1 [$policy] /"
+	expect_status "[$policy] the runner (PID 1) exited 0: every user test passed" 0
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+	expect_not_in "$log" "[$policy] mm_verify found nothing wrong at any exit" \
+		"mm_verify:"
+	expect_not_in "$log" "[$policy] zero_page=$policy is a known parameter" \
+		"unknown kernel parameter"
+done
 
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.
