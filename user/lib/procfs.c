@@ -319,7 +319,10 @@ static const char *const kpf_name[] = {
 	"active", "slab", "writeback", "reclaim", "buddy", "mmap", "anon",
 	"swapcache", "swapbacked", "compound_head", "compound_tail", "huge",
 	"unevictable", "hwpoison", "nopage", "ksm", "thp", "offline",
-	"zero_page", "idle", "pgtable",
+	"zero_page", "idle", "pgtable", NULL, NULL, NULL, NULL, NULL,
+	/* 32..: Linux's kernel-internal bits, shown to root. */
+	"reserved", "mlocked", "mappedtodisk", "private", "private_2",
+	"owner_private", "arch", "uncached", "softdirty", "arch_2", "arch_3",
 };
 
 const char *kpf_names(uint64_t flags, char *buf, size_t n)
@@ -331,7 +334,7 @@ const char *kpf_names(uint64_t flags, char *buf, size_t n)
 	for (i = 0; i < 64 && o < n; i++) {
 		if (!(flags >> i & 1))
 			continue;
-		if (i < sizeof(kpf_name) / sizeof(kpf_name[0]))
+		if (i < sizeof(kpf_name) / sizeof(kpf_name[0]) && kpf_name[i])
 			o += snprintf(buf + o, n - o, "%s%s", o ? "," : "",
 				      kpf_name[i]);
 		else
