@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "ulib.h"
 
 static int tap_planned, tap_count, tap_failed, tap_skipped;
@@ -181,4 +182,33 @@ const char *status_str(int status)
 	else
 		snprintf(buf, sizeof(buf), "status %#x", status);
 	return buf;
+}
+
+void need_proc(void)
+{
+	int err;
+
+	if (access("/proc/self/status", R_OK) == 0)
+		return;
+	err = errno;
+	tap_plan(1);
+	if (is_zpk())
+		tap_skip("skip: no /proc on this kernel yet");
+	else
+		tap_ok(0, "/proc/self/status is readable (%s)", strerror(err));
+	tap_done();
+}
+
+long long self_kb(const char *key)
+{
+	return proc_kb("/proc/self/status", key);
+}
+
+int kb_near(long long got, long long want)
+{
+	long long d = got - want;
+
+	if (is_zpk())
+		return d == 0;
+	return d <= LINUX_RSS_SLACK_KB && d >= -LINUX_RSS_SLACK_KB;
 }

@@ -43,4 +43,19 @@ unsigned char peek(const volatile void *addr);
 /* A wait status as text: "exit 3", "signal 11 (Segmentation fault)". */
 const char *status_str(int status);
 
+/* Tests that read /proc start with this.  /proc has not merged into zpk
+ * yet: there, with no /proc/self/status, the whole test is one skip ("skip:
+ * no /proc on this kernel yet"; remove once /proc lands).  On Linux a
+ * missing /proc fails the test. */
+void need_proc(void);
+
+/* A "Key: N kB" field of /proc/self/status, or -1 if absent. */
+long long self_kb(const char *key);
+
+/* RSS figures must agree exactly on zpk.  Linux before 6.2 caches RSS
+ * per task and folds it into the mm every 64 faults (6.2..6.15: per-CPU
+ * counters, read unsummed), so /proc may lag by up to 64 pages there. */
+#define LINUX_RSS_SLACK_KB	(64 * 4)
+int kb_near(long long got, long long want);
+
 #endif

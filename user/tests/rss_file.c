@@ -1,0 +1,150 @@
+/* user/tests/rss_file.c — RssFile and RssShmem follow file and shared
+ * mappings: reads map file pages, a private write moves one to RssAnon. */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "ulib.h"
+
+#define NS	64	/* shared anonymous pages */
+
+/* Our own executable is a file on a real file system on both kernels
+ * (/tmp may be tmpfs on Linux, whose pages count as RssShmem). */
+static void file_checks(const char *path)
+{
+	long long f0, f1, f2, a1, a2;
+	int fd, i, np, ok_pm = 1;
+	uint64_t e[256];
+	struct stat st;
+	char *p, c;
+
+	fd = open(path, O_RDONLY);
+	if (!tap_ok(fd >= 0 && fstat(fd, &st) == 0, "open %s read-only", path))
+		tap_done();
+	np = (st.st_size + PAGE_SIZE - 1) / PAGE_SIZE;
+	if (np > 256)
+		np = 256;
+	p = mmap(NULL, np * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+		 fd, 0);
+	if (!tap_ok(p != MAP_FAILED, "mmap MAP_PRIVATE its %d pages", np))
+		tap_done();
+	f0 = self_kb("RssFile");
+	for (i = 0; i < np; i++)
+		peek(p + (long)i * PAGE_SIZE);
+	f1 = self_kb("RssFile");
+	tap_ok(kb_near(f1 - f0, np * 4LL), "reading %d file pages raises "
+	       "RssFile by %d kB (%+lld)", np, np * 4, f1 - f0);
+	if (pagemap_read(0, (unsigned long)p, e, np) != np)
+		ok_pm = 0;
+	for (i = 0; ok_pm && i < np; i++)
+		ok_pm = (e[i] & PM_PRESENT) && (e[i] & PM_FILE);
+	tap_ok(ok_pm, "pagemap: every page present with the file bit (61)");
+
+	a1 = self_kb("RssAnon");
+	c = peek(p + PAGE_SIZE);
+	poke(p + PAGE_SIZE, c ^ 0xff);
+	f2 = self_kb("RssFile");
+	a2 = self_kb("RssAnon");
+	tap_ok(kb_near(f2, f1 - 4) && kb_near(a2, a1 + 4), "a write moves the "
+	       "page from RssFile to RssAnon (file %+lld, anon %+lld kB)",
+	       f2 - f1, a2 - a1);
+	ok_pm = pagemap_read(0, (unsigned long)p + PAGE_SIZE, e, 1) == 1 &&
+		(e[0] & PM_PRESENT) && !(e[0] & PM_FILE) &&
+		(e[0] & PM_EXCLUSIVE);
+	tap_ok(ok_pm, "pagemap: the written page is anonymous, exclusive "
+	       "(%#llx)", (unsigned long long)e[0]);
+	tap_ok(pread(fd, &c, 1, PAGE_SIZE) == 1 &&
+	       c != (char)peek(p + PAGE_SIZE), "the file itself is unchanged");
+	munmap(p, np * PAGE_SIZE);
+	close(fd);
+	tap_ok(kb_near(self_kb("RssFile"), f0), "munmap lowers RssFile back "
+	       "(%lld kB, was %lld)", self_kb("RssFile"), f0);
+}
+
+/* Every page i of p holds v + i in its first byte? */
+static int holds(char *p, int v)
+{
+	int i;
+
+	for (i = 0; i < NS; i++)
+		if (p[(long)i * PAGE_SIZE] != (char)(v + i))
+			return 0;
+	return 1;
+}
+
+static void fill(char *p, int v)
+{
+	int i;
+
+	for (i = 0; i < NS; i++)
+		p[(long)i * PAGE_SIZE] = v + i;
+}
+
+static void shared_checks(void)
+{
+	long long s0, s1;
+	int go[2], back[2], st = -1, seen = 0;
+	uint64_t e;
+	char *p, c = 0;
+	pid_t pid;
+
+	p = mmap(NULL, NS * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!tap_ok(p != MAP_FAILED, "mmap MAP_SHARED|MAP_ANONYMOUS %d pages",
+		    NS))
+		tap_done();
+	s0 = self_kb("RssShmem");
+	fill(p, 1);
+	s1 = self_kb("RssShmem");
+	tap_ok(kb_near(s1 - s0, NS * 4LL), "writing them raises RssShmem by "
+	       "%d kB (%+lld)", NS * 4, s1 - s0);
+	tap_ok(pagemap_read(0, (unsigned long)p, &e, 1) == 1 &&
+	       (e & PM_PRESENT) && (e & PM_FILE), "pagemap: a shared anonymous "
+	       "page has the file/shared bit (61)");
+
+	pipe(go);
+	pipe(back);
+	pid = fork();
+	if (pid == 0) {
+		/* Report what we see, write our own values, report done. */
+		c = holds(p, 1);
+		fill(p, 50);
+		write(back[1], &c, 1);
+		read(go[0], &c, 1);
+		c = holds(p, 100);
+		write(back[1], &c, 1);
+		_exit(0);
+	}
+	read(back[0], &c, 1);
+	seen = holds(p, 50);
+	tap_ok(c == 1, "the child sees the parent's writes");
+	tap_ok(seen, "the parent sees the child's writes");
+	fill(p, 100);
+	write(go[1], "g", 1);
+	c = 0;
+	read(back[0], &c, 1);
+	waitpid(pid, &st, 0);
+	tap_ok(c == 1 && st == 0, "the child sees the parent's later writes "
+	       "(%s)", status_str(st));
+	munmap(p, NS * PAGE_SIZE);
+	tap_ok(kb_near(self_kb("RssShmem"), s0), "munmap lowers RssShmem back "
+	       "(%lld kB)", self_kb("RssShmem"));
+	close(go[0]);
+	close(go[1]);
+	close(back[0]);
+	close(back[1]);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	need_proc();
+	tap_plan(15);
+	file_checks(argv[0]);
+	shared_checks();
+	tap_done();
+}
