@@ -290,6 +290,50 @@ static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 	zero_page_put();
 }
 
+/*
+ * FOLL_NOZERO's first step (seed 005): clears the zero-page PTE at addr,
+ * if that is what is there, so that the next fault maps a real page.
+ */
+bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
+{
+	pte_t *pte = pte_lookup(vma->vm_mm, addr);
+	pte_t entry;
+
+	if (!pte || !is_zero_pte(*pte))
+		return false;
+	entry = *pte;
+	pte_clear(pte);
+	flush_tlb_page(addr & PAGE_MASK);
+	zero_pte_remove(vma->vm_mm, entry);
+	count_vm_event(ZERO_PAGE_UNMAP);
+	return true;
+}
+
+/*
+ * 2.6.23's read_zero() trick (zeromap_page_range): replaces whatever
+ * [start, end) of a private anonymous VMA maps by refcounted zero-page
+ * PTEs, as if the pages had never been written. Returns 0 or -ENOMEM.
+ */
+int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end)
+{
+	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
+					    vm_get_page_prot(vma->vm_flags)));
+
+	zap_page_range(vma, start, end);
+	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
+		pte_t *pte = pte_alloc_map(vma->vm_mm, addr);
+
+		if (!pte)
+			return -ENOMEM;
+		zero_pte_add(vma->vm_mm, entry);
+		count_vm_event(ZERO_PAGE_MAP);
+		set_pte(pte, entry);
+		flush_tlb_page(addr);
+	}
+	return 0;
+}
+
 /* Sets a PTE that maps a page writable only if the VMA is (Linux's
  * maybe_mkwrite): FOLL_FORCE copies stay read-only to the user. */
 static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)

@@ -117,6 +117,13 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
 
+/* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
+bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
+/* /dev/zero's read under zero_page=refcount (2.6.23): [start, end) of a
+ * private anonymous vma becomes refcounted zero-page PTEs. */
+int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end);
+
 /* ---- ranges --------------------------------------------------------- */
 
 /* Clears the PTEs of [start, end) in vma, dropping the pages' mapcounts,

@@ -1,0 +1,40 @@
+/* zpk/gup.h — get_user_pages and its flags (Linux's FOLL_*): how kernel
+ * code reaches another (or its own) process's pages by page. */
+#ifndef ZPK_GUP_H
+#define ZPK_GUP_H
+
+#include <zpk/mm_types.h>
+#include <zpk/types.h>
+
+#define FOLL_WRITE	0x01	/* the page will be written: fault for write */
+#define FOLL_GET	0x04	/* take a reference (put_user_page drops it) */
+#define FOLL_FORCE	0x10	/* ignore VM_READ/VM_WRITE (COW a private copy) */
+#define FOLL_NOZERO	0x20	/* a real page, never the zero page (seed 005) */
+
+/* The page at address in vma if it can be used as flags say, else NULL
+ * (the caller faults and tries again). */
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
+			 unsigned int flags);
+/*
+ * Faults in and looks up nr pages from start; with pages, each gets a
+ * reference (the zero page only under a refcounted PTE). Returns the
+ * number done, or a negative errno if the first failed (-EFAULT: no VMA
+ * or not allowed; -ENOMEM).
+ */
+long get_user_pages(struct mm_struct *mm, unsigned long start,
+		    unsigned long nr, unsigned int flags, struct page **pages);
+void put_user_page(struct page *page);
+void put_user_pages(struct page **pages, long nr);
+
+/* mlock/MAP_POPULATE: faults in the range, for write in private writable
+ * VMAs; 0, -ENOMEM or -EFAULT. */
+int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
+			    unsigned long end);
+int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
+
+/* Copies len bytes between buf (kernel) and mm at addr through
+ * get_user_pages (FOLL_WRITE: into mm); returns the bytes copied. */
+long access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
+		      size_t len, unsigned int flags);
+
+#endif

@@ -1,0 +1,234 @@
+/* mm/gup.c — get_user_pages and follow_page: the one way kernel code reaches
+ * user pages by page (populate, /proc/PID/mem, process_vm_readv/writev). */
+#include <zpk/errno.h>
+#include <zpk/gup.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/string.h>
+#include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
+
+/*
+ * A FOLL_FORCE write may use a read-only PTE once the fault has made the
+ * page a private anonymous one of ours alone (Linux's can_follow_write_pte):
+ * the write then lands in our copy, never in the zero page or a file's.
+ */
+static bool can_follow_write_pte(pte_t pte, struct page *page,
+				 unsigned int flags)
+{
+	if (pte_write(pte))
+		return true;
+	return (flags & FOLL_FORCE) && page && PageAnon(page) &&
+	       page_mapcount(page) == 1 && pte_dirty(pte);
+}
+
+/*
+ * The page mapped at address, or NULL when a fault must come first (not
+ * present, not writable for FOLL_WRITE, a zero page under FOLL_NOZERO).
+ * The zero page comes back for reads; FOLL_GET takes a counted reference
+ * on it only for a refcounted (non-special) zero PTE, as 2.6.23 did.
+ */
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
+			 unsigned int flags)
+{
+	pte_t *ptep = pte_lookup(vma->vm_mm, address);
+	struct page *page;
+	pte_t pte;
+
+	if (!ptep || !pte_present(*ptep))
+		return NULL;
+	pte = *ptep;
+	if (is_zero_pfn(pte_pfn(pte))) {
+		if (flags & (FOLL_WRITE | FOLL_NOZERO))
+			return NULL;
+		page = ZERO_PAGE(address);
+		if ((flags & FOLL_GET) && !pte_special(pte)) {
+			get_page(page);
+			count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+		}
+		return page;
+	}
+	page = vm_normal_page(vma, address, pte);
+	if (!page)
+		return NULL;
+	if ((flags & FOLL_WRITE) && !can_follow_write_pte(pte, page, flags))
+		return NULL;
+	if (flags & FOLL_GET)
+		get_page(page);
+	return page;
+}
+
+/*
+ * Releases a page from get_user_pages. The zero page holds, beyond one
+ * reference of its own and one per refcounted PTE, exactly the references
+ * follow_page took: only those are dropped (special lookups took none).
+ */
+void put_user_page(struct page *page)
+{
+	if (PageZero(page)) {
+		if (page_count(page) > 1 + page_mapcount(page)) {
+			page_ref_add(page, -1);
+			count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+		}
+		return;
+	}
+	put_page(page);
+}
+
+void put_user_pages(struct page **pages, long nr)
+{
+	for (long i = 0; i < nr; i++)
+		put_user_page(pages[i]);
+}
+
+/* Linux's check_vma_flags: may this access use vma at all? */
+static int check_vma_flags(struct vm_area_struct *vma, unsigned int flags)
+{
+	unsigned long vm_flags = vma->vm_flags;
+
+	if (flags & FOLL_WRITE) {
+		if (vm_flags & VM_WRITE)
+			return 0;
+		/* FORCE writes only where a private copy can be made. */
+		if (!(flags & FOLL_FORCE) ||
+		    (vm_flags & (VM_SHARED | VM_MAYWRITE)) != VM_MAYWRITE)
+			return -EFAULT;
+		return 0;
+	}
+	if (!(vm_flags & VM_READ) && !(flags & FOLL_FORCE))
+		return -EFAULT;
+	return 0;
+}
+
+static unsigned int fault_flags_of(unsigned int flags)
+{
+	unsigned int ff = 0;
+
+	if (flags & FOLL_WRITE)
+		ff |= FAULT_FLAG_WRITE;
+	if (flags & FOLL_FORCE)
+		ff |= FAULT_FLAG_FORCE;
+	if (flags & FOLL_NOZERO)
+		ff |= FAULT_FLAG_NOZERO;
+	return ff;
+}
+
+/* One page: follow, and fault until it can be followed (Linux's loop in
+ * __get_user_pages); an error is the fault's, as an errno. */
+static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
+			unsigned int flags, struct page **page)
+{
+	for (int tries = 0; tries < 4; tries++) {
+		vm_fault_t ret;
+
+		*page = follow_page(vma, addr, flags);
+		if (*page)
+			return 0;
+		if (flags & FOLL_NOZERO)
+			flush_zero_pte(vma, addr);
+		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
+		if (ret & VM_FAULT_OOM)
+			return -ENOMEM;
+		if (ret)
+			return -EFAULT;
+		if (current && current->mm == vma->vm_mm)
+			current->min_flt++;
+	}
+	BUGF("get_user_pages: %#lx still not followable after faults", addr);
+}
+
+long get_user_pages(struct mm_struct *mm, unsigned long start,
+		    unsigned long nr, unsigned int flags, struct page **pages)
+{
+	unsigned long i;
+
+	if (pages)
+		flags |= FOLL_GET;
+	start &= PAGE_MASK;
+	for (i = 0; i < nr; i++, start += PAGE_SIZE) {
+		struct vm_area_struct *vma = find_vma(mm, start);
+		struct page *page;
+		int err;
+
+		if (!vma || vma->vm_start > start)
+			err = -EFAULT;
+		else
+			err = check_vma_flags(vma, flags);
+		if (!err)
+			err = get_one_page(vma, start, flags, &page);
+		if (err)
+			return i ? (long)i : err;
+		if (pages)
+			pages[i] = page;
+	}
+	return (long)i;
+}
+
+/* Faults in [start, end) of vma as mlock and MAP_POPULATE do: for write
+ * in a private writable mapping (real pages), else for read. */
+int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
+			    unsigned long end)
+{
+	unsigned int flags = 0;
+	long n = (long)((end - start) >> PAGE_SHIFT), got;
+
+	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return 0;		/* PROT_NONE: nothing to populate */
+	if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
+		flags |= FOLL_WRITE;
+	flags |= FOLL_FORCE;
+	got = get_user_pages(vma->vm_mm, start, n, flags, NULL);
+	return got < 0 ? (int)got : got < n ? -ENOMEM : 0;
+}
+
+int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	unsigned long end = start + len, s, e;
+	struct vm_area_struct *vma;
+	int err;
+
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end)) {
+		s = start > vma->vm_start ? start : vma->vm_start;
+		e = end < vma->vm_end ? end : vma->vm_end;
+		err = populate_vma_page_range(vma, s, e);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Copies between a kernel buffer and mm's memory at addr, a page at a
+ * time through get_user_pages (Linux's access_remote_vm): writes use
+ * FOLL_WRITE, so zero pages and COW-shared pages get private copies
+ * first. Returns the bytes copied (short at the first failing page).
+ */
+long access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
+		      size_t len, unsigned int flags)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		size_t off = addr & ~PAGE_MASK;
+		size_t n = min(len - done, (size_t)(PAGE_SIZE - off));
+		struct page *page;
+		char *kaddr;
+
+		if (get_user_pages(mm, addr, 1, flags, &page) != 1)
+			break;
+		kaddr = (char *)page_address(page) + off;
+		if (flags & FOLL_WRITE) {
+			BUG_ON(PageZero(page));
+			memcpy(kaddr, (char *)buf + done, n);
+		} else {
+			memcpy((char *)buf + done, kaddr, n);
+		}
+		put_user_page(page);
+		done += n;
+		addr += n;
+	}
+	return (long)done;
+}
