@@ -5,6 +5,7 @@
 #include <zpk/ktest.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
+#include <zpk/proc_fs.h>
 #include <zpk/string.h>
 
 static const struct boot_module *find_initrd(void)
@@ -22,6 +23,7 @@ void initrd_init(void)
 	int err;
 
 	vfs_init();
+	proc_root_init();
 	tty_init();
 	if (!m) {
 		pr_info("initrd: none (no \"initrd\" module)\n");

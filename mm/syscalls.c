@@ -27,8 +27,8 @@ static long sys_mmap(unsigned long addr, unsigned long len,
 			fput(file);
 			file = NULL;
 			flags |= MAP_ANONYMOUS;
-		} else if (!S_ISREG(file->f_inode->i_mode)) {
-			fput(file);
+		} else if (file->f_op != &ramfs_file_ops) {
+			fput(file);	/* pipes, /proc: no pages to map */
 			return -ENODEV;
 		} else if ((file->f_flags & O_ACCMODE) == O_WRONLY) {
 			fput(file);

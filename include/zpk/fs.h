@@ -49,6 +49,24 @@ struct file_operations {
 	void (*release)(struct file *f);
 };
 
+/*
+ * Directories whose entries are made up when asked (/proc): after its own
+ * dentries, step() asks lookup and dir_fill() asks readdir. NULL in ramfs.
+ */
+struct dir_entry {
+	char name[32];
+	size_t len;
+	u64 ino;
+	u32 mode;
+};
+struct inode_operations {
+	/* The inode name[0..len) names in dir: 0, or -ENOENT. */
+	int (*lookup)(struct inode *dir, const char *name, size_t len,
+		      struct inode **res);
+	/* Dynamic entry number idx (from 0) into *de; false past the end. */
+	bool (*readdir)(struct inode *dir, long idx, struct dir_entry *de);
+};
+
 struct inode {
 	unsigned long i_ino;
 	u32 i_mode;			/* S_IF* | permission bits */
@@ -58,6 +76,7 @@ struct inode {
 	int i_count;			/* open files, cwds (names: i_nlink) */
 	u64 i_mtime_ns;
 	const struct file_operations *i_fop;
+	const struct inode_operations *i_op;	/* NULL but in /proc */
 	/* Regular files keep their data in whole pages, so that mmap can map
 	 * the same pages (the page cache of a RAM file system). */
 	struct page **i_pages;
@@ -134,6 +153,11 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 	      const struct file_operations *fop);
 int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_rmdir(struct inode *cwd, const char *path);
+/* The absolute path of a non-directory found under the root (not in
+ * dynamic directories) into buf: its length, or -ENOENT (unlinked). */
+int inode_path(struct inode *inode, char *buf, size_t size);
+/* Pages held by the files reachable from the root (the page cache). */
+unsigned long ramfs_cached_pages(void);
 
 /* Open files (kernel/fs/open.c). Reads and writes at f_pos, checking the
  * access mode (-EBADF) as read(2)/write(2) do. */

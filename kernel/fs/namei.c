@@ -24,10 +24,14 @@ static int step(struct inode *dir, const char *name, size_t len,
 		return 0;
 	}
 	d = ramfs_find(dir, name, len);
-	if (!d)
-		return -ENOENT;
-	*res = d->d_inode;
-	return 0;
+	if (d) {
+		*res = d->d_inode;
+		return 0;
+	}
+	/* /proc: names nobody stored, made up on demand. */
+	if (dir->i_op && dir->i_op->lookup)
+		return dir->i_op->lookup(dir, name, len, res);
+	return -ENOENT;
 }
 
 /*
@@ -216,4 +220,43 @@ int vfs_rmdir(struct inode *cwd, const char *path)
 		return -ENOTEMPTY;
 	ramfs_unlink_dentry(nd.dir, d);
 	return 0;
+}
+
+/* Depth-first search of dir for inode; buf[0..len) is dir's path. */
+static int path_below(struct inode *dir, struct inode *inode, char *buf,
+		      size_t size, size_t len)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &dir->i_children, d_list) {
+		size_t n = len + 1 + d->d_len;
+		int r;
+
+		if (n + 1 > size)
+			continue;
+		buf[len] = '/';
+		memcpy(buf + len + 1, d->d_name, d->d_len);
+		buf[n] = '\0';
+		if (d->d_inode == inode)
+			return (int)n;
+		if (S_ISDIR(d->d_inode->i_mode) && !d->d_inode->i_op) {
+			r = path_below(d->d_inode, inode, buf, size, n);
+			if (r > 0)
+				return r;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Files do not know their parent (hard links may give them several), so
+ * /proc/PID/maps finds a mapped file's name by searching the tree: the
+ * first name found wins. Cheap for a RAM file system of a few hundred
+ * files, and only /proc asks.
+ */
+int inode_path(struct inode *inode, char *buf, size_t size)
+{
+	if (!vfs_root || size < 2)
+		return -ENOENT;
+	return path_below(vfs_root, inode, buf, size, 0);
 }

@@ -261,6 +261,29 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
+static unsigned long pages_below(struct inode *dir)
+{
+	unsigned long n = 0;
+	struct dentry *d;
+
+	list_for_each_entry(d, &dir->i_children, d_list) {
+		struct inode *inode = d->d_inode;
+
+		if (S_ISDIR(inode->i_mode))
+			n += pages_below(inode);
+		for (unsigned long i = 0; i < inode->i_nr_pages; i++)
+			n += inode->i_pages[i] != NULL;
+	}
+	return n;
+}
+
+/* /proc/meminfo's Cached: the data pages of every named file (a file
+ * linked twice counts twice; unlinked open files are missed). */
+unsigned long ramfs_cached_pages(void)
+{
+	return vfs_root ? pages_below(vfs_root) : 0;
+}
+
 static ssize_t file_read(struct file *f, char *buf, size_t n, loff_t *pos)
 {
 	ssize_t r = ramfs_read(f->f_inode, buf, n, *pos);

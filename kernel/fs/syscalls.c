@@ -229,6 +229,7 @@ SYSCALL(__NR_access, sys_access);
 #define DT_CHR	2
 #define DT_DIR	4
 #define DT_REG	8
+#define DT_LNK	10
 
 static u8 dtype(u32 mode)
 {
@@ -236,6 +237,7 @@ static u8 dtype(u32 mode)
 	case S_IFDIR: return DT_DIR;
 	case S_IFCHR: return DT_CHR;
 	case S_IFIFO: return DT_FIFO;
+	case S_IFLNK: return DT_LNK;
 	}
 	return DT_REG;
 }
@@ -257,6 +259,22 @@ static bool emit_dirent(char *buf, size_t size, size_t *used, u64 ino,
 	memcpy(p + 19, name, len);
 	*used += reclen;
 	return true;
+}
+
+/* /proc's made-up entries come after its nstored stored ones. */
+static long dir_fill_dynamic(struct file *f, char *buf, size_t size,
+			     size_t used, s64 nstored)
+{
+	struct inode *dir = f->f_inode;
+	struct dir_entry de;
+
+	while (dir->i_op->readdir(dir, f->f_pos - 2 - nstored, &de)) {
+		if (!emit_dirent(buf, size, &used, de.ino, f->f_pos + 1,
+				 dtype(de.mode), de.name, de.len))
+			return used ? (long)used : -EINVAL;
+		f->f_pos++;
+	}
+	return (long)used;
 }
 
 /*
@@ -289,6 +307,8 @@ long dir_fill(struct file *f, char *buf, size_t size)
 			return used ? (long)used : -EINVAL;
 		f->f_pos++;
 	}
+	if (dir->i_op && dir->i_op->readdir)
+		return dir_fill_dynamic(f, buf, size, used, idx);
 	return (long)used;
 }
 

@@ -76,3 +76,27 @@ tap "sh runs /etc/sh-test: pipes, quotes, \$?, redirection, cd" \
 	"output was: $(echo "$out" | head -5 | tr '\n' '|')"
 tap "ls /bin | cat lists the programs" \
 	"$(echo "$out" | grep -qx hello && echo "$out" | grep -qx sh && echo 1)"
+
+# /proc as the tools in user/ read it: Linux's lines and columns, and
+# zpk's own RssZero. PID 1 is the shell; each cat is a child.
+script=$LOGDIR/proc-cat
+cat >"$script" <<'SH'
+cat /proc/self/status
+cat /proc/meminfo
+cat /proc/self/maps
+cat /proc/1/status
+ls /proc
+SH
+out=$(scripts/zpk-run --timeout 60 --add "$script:/etc/proc-cat" \
+	sh /etc/proc-cat 2>&1)
+has() { echo "$out" | grep -qE "$1" && echo 1; }
+tap "/proc/self/status: Name, VmRSS and RssZero in Linux's layout" \
+	"$([ "$(has '^Name:	cat$')$(has '^VmRSS:	 +[0-9]+ kB$')$(has '^RssShmem:	 +[0-9]+ kB$')$(has '^RssZero:	 +[0-9]+ kB$')" = 1111 ] && echo 1)" \
+	"output was: $(echo "$out" | head -30 | tr '\n' '|')"
+tap "/proc/meminfo: MemTotal, MemFree, AnonPages" \
+	"$([ "$(has '^MemTotal: +[0-9]+ kB$')$(has '^MemFree: +[0-9]+ kB$')$(has '^AnonPages: +[0-9]+ kB$')" = 111 ] && echo 1)"
+tap "/proc/self/maps: [stack], and file names start at column 74" \
+	"$([ "$(has '\[stack\]$')$(echo "$out" | awk 'index($0, "/bin/cat") == 74 { ok = 1 } END { if (ok) print 1 }')" = 11 ] && echo 1)" \
+	"maps: $(echo "$out" | grep -E '^[0-9a-f]+-' | tr '\n' '|')"
+tap "/proc/1/status is the shell's; ls /proc lists 1 and self" \
+	"$([ "$(has '^Name:	sh$')$(has '^PPid:	0$')$(echo "$out" | grep -qx 1 && echo "$out" | grep -qx self && echo 1)" = 111 ] && echo 1)"

@@ -1,0 +1,275 @@
+/* kernel/fs/proc/base.c — the directories of /proc: the root (its stored
+ * files, then "self" and one entry per live pid), /proc/PID, /proc/PID/mem. */
+#include <zpk/bug.h>
+#include <zpk/errno.h>
+#include <zpk/memory.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/slab.h>
+#include <zpk/sprintf.h>
+#include <zpk/string.h>
+#include "internal.h"
+
+#define R	(S_IFREG | 0444)
+
+/* The files of every /proc/PID, in Linux's readdir order. */
+static const struct proc_entry pid_entries[] = {
+	{ "cmdline", R, proc_pid_cmdline, NULL, NULL },
+	{ "mem", S_IFREG | 0600, NULL, proc_pid_mem_read, proc_pid_mem_write },
+	{ "maps", R, proc_pid_maps, NULL, NULL },
+	{ "smaps", R, proc_pid_smaps, NULL, NULL },
+	{ "smaps_rollup", R, proc_pid_smaps_rollup, NULL, NULL },
+	{ "pagemap", S_IFREG | 0400, NULL, proc_pid_pagemap, NULL },
+	{ "stat", R, proc_pid_stat, NULL, NULL },
+	{ "statm", R, proc_pid_statm, NULL, NULL },
+	{ "status", R, proc_pid_status, NULL, NULL },
+};
+#define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
+
+static struct inode *proc_root;
+static const struct inode_operations pid_dir_iops;
+/*
+ * Per-pid inodes are made on the first lookup and kept here (their
+ * i_nlink of 1 is this list's), so that a path walk gets the same inode
+ * twice. One whose process is gone goes at the next miss, once unused.
+ */
+static LIST_HEAD(pid_inodes);
+
+static void prune_pid_inodes(struct inode *keep)
+{
+	struct proc_inode *pi, *n;
+
+	list_for_each_entry_safe(pi, n, &pid_inodes, cache) {
+		if (&pi->vfs_inode == keep || pi->vfs_inode.i_count ||
+		    find_task_by_pid(pi->pid))
+			continue;
+		list_del(&pi->cache);
+		kfree(pi);
+	}
+}
+
+/* The inode of (pid, entry), entry NULL for the /proc/PID directory. */
+static struct inode *pid_inode(int pid, const struct proc_entry *e,
+			       struct inode *parent)
+{
+	struct proc_inode *pi;
+
+	list_for_each_entry(pi, &pid_inodes, cache)
+		if (pi->pid == pid && pi->entry == e)
+			return &pi->vfs_inode;
+	prune_pid_inodes(parent);
+	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, pid, e);
+	if (!pi)
+		return NULL;
+	pi->vfs_inode.i_count = 0;
+	pi->vfs_inode.i_nlink = e ? 1 : 2;
+	pi->vfs_inode.i_parent = parent;
+	if (!e)
+		pi->vfs_inode.i_op = &pid_dir_iops;
+	list_add_tail(&pi->cache, &pid_inodes);
+	return &pi->vfs_inode;
+}
+
+/* name[0..len) as a pid > 0, or -1. */
+static int name_to_pid(const char *name, size_t len)
+{
+	char s[12];
+	unsigned long v;
+
+	if (len == 0 || len >= sizeof(s) || name[0] == '0')
+		return -1;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	if (kstrtoul(s, 10, &v) || v > 0x7fffffff)
+		return -1;
+	return (int)v;
+}
+
+static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
+			  struct inode **res)
+{
+	int pid = PROC_I(dir)->pid;
+
+	if (!find_task_by_pid(pid))
+		return -ENOENT;
+	for (size_t i = 0; i < NR_PID_ENTRIES; i++) {
+		const struct proc_entry *e = &pid_entries[i];
+
+		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
+			*res = pid_inode(pid, e, dir);
+			return *res ? 0 : -ENOMEM;
+		}
+	}
+	return -ENOENT;
+}
+
+static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	if (idx < 0 || (size_t)idx >= NR_PID_ENTRIES ||
+	    !find_task_by_pid(PROC_I(dir)->pid))
+		return false;
+	strlcpy(de->name, pid_entries[idx].name, sizeof(de->name));
+	de->len = strlen(de->name);
+	de->ino = 0x80000000UL + idx;	/* any number: nobody compares */
+	de->mode = pid_entries[idx].mode;
+	return true;
+}
+
+static const struct inode_operations pid_dir_iops = {
+	.lookup = pid_dir_lookup,
+	.readdir = pid_dir_readdir,
+};
+
+/*
+ * The root's made-up names: "self" (the caller's own directory; Linux
+ * makes it a symbolic link, zpk has none, so it is that directory), then
+ * every live pid > 0.
+ */
+static int root_lookup(struct inode *dir, const char *name, size_t len,
+		       struct inode **res)
+{
+	int pid = name_to_pid(name, len);
+
+	if (len == 4 && !memcmp(name, "self", 4))
+		pid = current->pid;
+	else if (pid <= 0 || !find_task_by_pid(pid))
+		return -ENOENT;
+	*res = pid_inode(pid, NULL, dir);
+	return *res ? 0 : -ENOMEM;
+}
+
+static bool root_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	struct task_struct *t;
+
+	(void)dir;
+	if (idx == 0) {
+		strlcpy(de->name, "self", sizeof(de->name));
+		de->len = 4;
+		de->ino = 0x7fffffffUL;
+		de->mode = S_IFDIR | 0555;
+		return true;
+	}
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->pid <= 0 || t->state == EXIT_DEAD || --idx > 0)
+			continue;
+		de->len = snprintf(de->name, sizeof(de->name), "%d", t->pid);
+		de->ino = 0x70000000UL + t->pid;
+		de->mode = S_IFDIR | 0555;
+		return true;
+	}
+	return false;
+}
+
+static const struct inode_operations proc_root_iops = {
+	.lookup = root_lookup,
+	.readdir = root_readdir,
+};
+
+/* ---- another process's memory ---------------------------------------- */
+
+size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
+			size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		size_t off = addr & (PAGE_SIZE - 1);
+		size_t chunk = min(n - done, PAGE_SIZE - off);
+		pte_t *pte = pte_lookup(mm, addr);
+		unsigned long pfn;
+
+		if (!pte || !pte_present(*pte))
+			break;
+		pfn = pte_pfn(*pte);
+		if (!pfn_valid(pfn))
+			break;
+		/* The zero page too: its frame is in mem_map. */
+		memcpy((char *)buf + done,
+		       (char *)page_address(pfn_to_page(pfn)) + off, chunk);
+		done += chunk;
+		addr += chunk;
+	}
+	return done;
+}
+
+/*
+ * One page's worth of /proc/PID/mem at addr: present pages through the
+ * page tables; an untouched page of a mapping reads as what a fault would
+ * give it (zeros, or the file's data) without faulting it in. 0 if addr
+ * is in no VMA.
+ */
+static size_t mem_read_page(struct mm_struct *mm, unsigned long addr,
+			    char *buf, size_t n)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	pte_t *pte;
+	loff_t off;
+
+	if (!vma || vma->vm_start > addr)
+		return 0;
+	pte = pte_lookup(mm, addr);
+	if (pte && pte_present(*pte))
+		return access_remote_vm(mm, addr, buf, n);
+	memset(buf, 0, n);
+	if (vma->vm_file) {
+		off = ((loff_t)vma->vm_pgoff << PAGE_SHIFT) +
+		      (addr - vma->vm_start);
+		if (ramfs_read(vma->vm_file->f_inode, buf, n, off) < 0)
+			return 0;
+	}
+	return n;
+}
+
+/* Reads at a user address of task (the file offset); -EIO if the first
+ * byte is not mapped, as Linux. */
+ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
+			  loff_t pos)
+{
+	unsigned long addr = (unsigned long)pos;
+	size_t done = 0;
+
+	if (!task->mm)
+		return 0;
+	if (pos < 0 || addr >= TASK_SIZE)
+		return -EIO;
+	while (done < n && addr < TASK_SIZE) {
+		size_t chunk = min(n - done, PAGE_SIZE - (addr & ~PAGE_MASK));
+		size_t got = mem_read_page(task->mm, addr, buf + done, chunk);
+
+		done += got;
+		addr += got;
+		if (got < chunk)
+			break;
+	}
+	return done ? (ssize_t)done : -EIO;
+}
+
+/* Writing needs get_user_pages (copy-on-write of the target's pages):
+ * a later issue. */
+ssize_t proc_pid_mem_write(struct task_struct *task, const char *buf,
+			   size_t n, loff_t pos)
+{
+	(void)task, (void)buf, (void)n, (void)pos;
+	return -EIO;
+}
+
+/* ---- mounting -------------------------------------------------------- */
+
+void proc_root_init(void)
+{
+	struct proc_inode *pi;
+
+	if (proc_root)
+		return;
+	pi = proc_new_inode(S_IFDIR | 0555, PROC_NO_PID, NULL);
+	BUG_ON(!pi);
+	proc_root = &pi->vfs_inode;
+	proc_root->i_op = &proc_root_iops;
+	BUG_ON(ramfs_link(vfs_root, "proc", 4, proc_root));
+	iput(proc_root);	/* the name holds it */
+	BUG_ON(proc_mkdir("sys") || proc_mkdir("sys/vm"));
+	proc_meminfo_init();
+	proc_page_init();
+	proc_misc_init();
+}

@@ -1,0 +1,277 @@
+/* kernel/fs/proc/generic.c — the machinery of /proc files: seq_file-lite
+ * text generated on read, binary reads at an offset, writes, proc_create. */
+#include <zpk/errno.h>
+#include <zpk/sched.h>
+#include <zpk/slab.h>
+#include <zpk/sprintf.h>
+#include <zpk/string.h>
+#include <stdarg.h>
+#include "internal.h"
+
+#define SEQ_MAX_SIZE	(4UL << 20)	/* the largest kmalloc */
+
+static unsigned long next_proc_ino = 0xf0000000UL;
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	size_t room = m->size - m->count;
+	va_list ap;
+	int len;
+
+	if (m->overflow)
+		return;
+	va_start(ap, fmt);
+	len = vsnprintf(m->buf + m->count, room, fmt, ap);
+	va_end(ap);
+	if ((size_t)len >= room) {
+		m->overflow = true;
+		m->count = m->size;
+		return;
+	}
+	m->count += len;
+}
+
+void seq_puts(struct seq_file *m, const char *s)
+{
+	seq_printf(m, "%s", s);
+}
+
+void seq_putc(struct seq_file *m, char c)
+{
+	seq_printf(m, "%c", c);
+}
+
+void seq_setwidth(struct seq_file *m, size_t width)
+{
+	m->pad_until = m->count + width;
+}
+
+void seq_pad(struct seq_file *m, char c)
+{
+	while (m->count < m->pad_until && !m->overflow)
+		seq_putc(m, ' ');
+	if (c)
+		seq_putc(m, c);
+}
+
+/*
+ * Runs show until its text fits, doubling the buffer: the whole file at
+ * once, so that reads at any offset see one consistent snapshot. NULL
+ * and *err set on failure.
+ */
+static struct seq_file *seq_generate(proc_show_fn show,
+				     struct task_struct *task, int *err)
+{
+	struct seq_file *m = kzalloc(sizeof(*m), GFP_KERNEL);
+
+	*err = -ENOMEM;
+	if (!m)
+		return NULL;
+	for (m->size = PAGE_SIZE; m->size <= SEQ_MAX_SIZE; m->size *= 2) {
+		m->buf = kmalloc(m->size, GFP_KERNEL);
+		if (!m->buf)
+			break;
+		m->count = m->pad_until = 0;
+		m->overflow = false;
+		*err = show(m, task);
+		if (*err || !m->overflow)
+			break;
+		kfree(m->buf);
+		m->buf = NULL;
+		*err = -ENOMEM;
+	}
+	if (*err || !m->buf) {
+		kfree(m->buf);
+		kfree(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void seq_free(struct seq_file *m)
+{
+	if (m) {
+		kfree(m->buf);
+		kfree(m);
+	}
+}
+
+/* The process a /proc/PID file is about; NULL for a /proc file. */
+static int proc_task(struct file *f, struct task_struct **task)
+{
+	struct proc_inode *pi = PROC_I(f->f_inode);
+
+	*task = NULL;
+	if (pi->pid == PROC_NO_PID)
+		return 0;
+	*task = find_task_by_pid(pi->pid);
+	return *task ? 0 : -ESRCH;
+}
+
+/*
+ * Text is generated at a read from offset 0 (so lseek(0) and read again
+ * shows fresh figures, as top expects) or when there is none yet; other
+ * reads continue in the text kept in private_data.
+ */
+static ssize_t seq_read(struct file *f, struct task_struct *task,
+			char *buf, size_t n, loff_t *pos)
+{
+	struct seq_file *m = f->private_data;
+	int err;
+
+	if (!m || *pos == 0) {
+		seq_free(m);
+		f->private_data = m = seq_generate(PROC_I(f->f_inode)->entry
+						   ->show, task, &err);
+		if (!m)
+			return err;
+	}
+	if ((u64)*pos >= m->count)
+		return 0;
+	n = min(n, (size_t)(m->count - *pos));
+	memcpy(buf, m->buf + *pos, n);
+	*pos += n;
+	return n;
+}
+
+static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	const struct proc_entry *e = PROC_I(f->f_inode)->entry;
+	struct task_struct *task;
+	ssize_t r = proc_task(f, &task);
+
+	if (r)
+		return r;
+	if (!e)
+		return -EISDIR;
+	if (!e->read)
+		return seq_read(f, task, buf, n, pos);
+	r = e->read(task, buf, n, *pos);
+	if (r > 0)
+		*pos += r;
+	return r;
+}
+
+static ssize_t proc_write(struct file *f, const char *buf, size_t n,
+			  loff_t *pos)
+{
+	const struct proc_entry *e = PROC_I(f->f_inode)->entry;
+	struct task_struct *task;
+	ssize_t r = proc_task(f, &task);
+
+	if (r)
+		return r;
+	if (!e || !e->write)
+		return -EINVAL;		/* as Linux for files without write */
+	r = e->write(task, buf, n, *pos);
+	if (r > 0)
+		*pos += r;
+	return r;
+}
+
+static void proc_release(struct file *f)
+{
+	seq_free(f->private_data);
+	f->private_data = NULL;
+}
+
+const struct file_operations proc_file_ops = {
+	.read = proc_read,
+	.write = proc_write,
+	.release = proc_release,
+};
+
+struct proc_inode *proc_new_inode(u32 mode, int pid,
+				  const struct proc_entry *entry)
+{
+	struct proc_inode *pi = kzalloc(sizeof(*pi), GFP_KERNEL);
+	struct inode *inode;
+
+	if (!pi)
+		return NULL;
+	inode = &pi->vfs_inode;
+	inode->i_ino = next_proc_ino++;
+	inode->i_mode = mode;
+	inode->i_count = 1;
+	INIT_LIST_HEAD(&inode->i_children);
+	inode->i_fop = S_ISDIR(mode) ? &ramfs_dir_ops : &proc_file_ops;
+	pi->pid = pid;
+	pi->entry = entry;
+	INIT_LIST_HEAD(&pi->cache);
+	return pi;
+}
+
+/* Splits "/proc/" + path into its directory and last name. */
+static int proc_parent(const char *path, struct inode **dir,
+		       const char **name)
+{
+	char full[256];
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	*name = slash ? slash + 1 : path;
+	n = snprintf(full, sizeof(full), "/proc/%.*s",
+		     slash ? (int)(slash - path) : 0, path);
+	if (n >= (int)sizeof(full) || !**name)
+		return -ENAMETOOLONG;
+	return vfs_lookup(NULL, full, dir);
+}
+
+static int proc_add(const char *path, struct proc_entry *e)
+{
+	struct proc_inode *pi;
+	struct inode *dir;
+	const char *name;
+	int err = proc_parent(path, &dir, &name);
+
+	if (err)
+		return err;
+	if (ramfs_find(dir, name, strlen(name)))
+		return -EEXIST;
+	pi = proc_new_inode(e->mode, PROC_NO_PID, e);
+	if (!pi)
+		return -ENOMEM;
+	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
+	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
+	return err;
+}
+
+static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
+			  proc_read_fn read, proc_write_fn write)
+{
+	struct proc_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	e->name = path;
+	e->mode = S_IFREG | (mode & 07777);
+	e->show = show;
+	e->read = read;
+	e->write = write;
+	err = proc_add(path, e);
+	if (err)
+		kfree(e);
+	return err;
+}
+
+int proc_create(const char *path, u32 mode, proc_show_fn show,
+		proc_write_fn write)
+{
+	return proc_add_entry(path, mode, show, NULL, write);
+}
+
+int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
+		    proc_write_fn write)
+{
+	return proc_add_entry(path, mode, NULL, read, write);
+}
+
+int proc_mkdir(const char *path)
+{
+	char full[256];
+
+	if (snprintf(full, sizeof(full), "/proc/%s", path) >= (int)sizeof(full))
+		return -ENAMETOOLONG;
+	return vfs_mkdir(NULL, full, 0555);
+}

@@ -1,0 +1,48 @@
+/* kernel/fs/proc/internal.h — what the files of /proc share: the proc
+ * inode (which entry, which pid) and the generators of each file. */
+#ifndef PROC_INTERNAL_H
+#define PROC_INTERNAL_H
+
+#include <zpk/proc_fs.h>
+#include <zpk/list.h>
+
+#define PROC_NO_PID	(-1)	/* a file of /proc itself, not of a pid */
+
+struct proc_inode {
+	struct inode vfs_inode;		/* first: the VFS sees only this */
+	int pid;			/* PROC_NO_PID, or the process's */
+	const struct proc_entry *entry;	/* NULL for directories */
+	struct list_head cache;		/* base.c's per-pid inodes */
+};
+
+static inline struct proc_inode *PROC_I(struct inode *inode)
+{
+	return (struct proc_inode *)inode;
+}
+
+/* generic.c: a new proc inode (i_count 1, i_nlink 0). */
+struct proc_inode *proc_new_inode(u32 mode, int pid,
+				  const struct proc_entry *entry);
+extern const struct file_operations proc_file_ops;
+
+/* The files of /proc/PID (array.c, task_mmu.c, base.c). */
+int proc_pid_status(struct seq_file *m, struct task_struct *task);
+int proc_pid_stat(struct seq_file *m, struct task_struct *task);
+int proc_pid_statm(struct seq_file *m, struct task_struct *task);
+int proc_pid_cmdline(struct seq_file *m, struct task_struct *task);
+int proc_pid_maps(struct seq_file *m, struct task_struct *task);
+int proc_pid_smaps(struct seq_file *m, struct task_struct *task);
+int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task);
+ssize_t proc_pid_pagemap(struct task_struct *task, char *buf, size_t n,
+			 loff_t pos);
+ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
+			  loff_t pos);
+ssize_t proc_pid_mem_write(struct task_struct *task, const char *buf,
+			   size_t n, loff_t pos);
+
+/* The files of /proc itself, registered by their own files' init. */
+void proc_meminfo_init(void);
+void proc_page_init(void);
+void proc_misc_init(void);
+
+#endif

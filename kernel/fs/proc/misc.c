@@ -1,0 +1,193 @@
+/* kernel/fs/proc/misc.c — the small files of /proc: cmdline, uptime,
+ * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
+#include <asm/io.h>
+#include <zpk/param.h>
+#include <zpk/string.h>
+#include <zpk/time.h>
+#include <zpk/vmstat.h>
+#include "internal.h"
+
+static int cmdline_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%s\n", boot_command_line);
+	return 0;
+}
+
+/* Idle time is not measured yet: the second figure is 0.00. */
+static int uptime_show(struct seq_file *m, struct task_struct *task)
+{
+	u64 cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
+
+	(void)task;
+	seq_printf(m, "%lu.%02lu 0.00\n", (unsigned long)(cs / 100),
+		   (unsigned long)(cs % 100));
+	return 0;
+}
+
+static int version_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_puts(m, "zpk version " ZPK_VERSION " (the zero-page kernel) "
+		 "(gcc version " __VERSION__ ") #1\n");
+	return 0;
+}
+
+/* vmstat_format measures when it does not fit, as snprintf does. */
+static int vmstat_show(struct seq_file *m, struct task_struct *task)
+{
+	size_t room = m->size - m->count;
+	size_t len = vmstat_format(m->buf + m->count, room);
+
+	(void)task;
+	if (len >= room) {
+		m->overflow = true;
+		return 0;
+	}
+	m->count += len;
+	return 0;
+}
+
+/* ---- cpuinfo ---------------------------------------------------------- */
+
+struct cpu_flag {
+	u8 word, bit;
+	const char *name;
+};
+enum { W_1EDX, W_81EDX, W_1ECX, W_81ECX, W_7EBX, NR_WORDS };
+
+/* Linux's names (arch/x86/include/asm/cpufeatures.h), in its order. */
+static const struct cpu_flag cpu_flags[] = {
+	{ W_1EDX, 0, "fpu" }, { W_1EDX, 1, "vme" }, { W_1EDX, 2, "de" },
+	{ W_1EDX, 3, "pse" }, { W_1EDX, 4, "tsc" }, { W_1EDX, 5, "msr" },
+	{ W_1EDX, 6, "pae" }, { W_1EDX, 7, "mce" }, { W_1EDX, 8, "cx8" },
+	{ W_1EDX, 9, "apic" }, { W_1EDX, 11, "sep" }, { W_1EDX, 12, "mtrr" },
+	{ W_1EDX, 13, "pge" }, { W_1EDX, 14, "mca" }, { W_1EDX, 15, "cmov" },
+	{ W_1EDX, 16, "pat" }, { W_1EDX, 17, "pse36" },
+	{ W_1EDX, 19, "clflush" }, { W_1EDX, 21, "dts" },
+	{ W_1EDX, 22, "acpi" }, { W_1EDX, 23, "mmx" }, { W_1EDX, 24, "fxsr" },
+	{ W_1EDX, 25, "sse" }, { W_1EDX, 26, "sse2" }, { W_1EDX, 27, "ss" },
+	{ W_1EDX, 28, "ht" }, { W_1EDX, 29, "tm" }, { W_1EDX, 31, "pbe" },
+	{ W_81EDX, 11, "syscall" }, { W_81EDX, 20, "nx" },
+	{ W_81EDX, 22, "mmxext" }, { W_81EDX, 25, "fxsr_opt" },
+	{ W_81EDX, 26, "pdpe1gb" }, { W_81EDX, 27, "rdtscp" },
+	{ W_81EDX, 29, "lm" }, { W_81EDX, 30, "3dnowext" },
+	{ W_81EDX, 31, "3dnow" },
+	{ W_1ECX, 0, "pni" }, { W_1ECX, 1, "pclmulqdq" },
+	{ W_1ECX, 3, "monitor" }, { W_1ECX, 5, "vmx" }, { W_1ECX, 6, "smx" },
+	{ W_1ECX, 7, "est" }, { W_1ECX, 8, "tm2" }, { W_1ECX, 9, "ssse3" },
+	{ W_1ECX, 12, "fma" }, { W_1ECX, 13, "cx16" },
+	{ W_1ECX, 14, "xtpr" }, { W_1ECX, 15, "pdcm" },
+	{ W_1ECX, 17, "pcid" }, { W_1ECX, 19, "sse4_1" },
+	{ W_1ECX, 20, "sse4_2" }, { W_1ECX, 21, "x2apic" },
+	{ W_1ECX, 22, "movbe" }, { W_1ECX, 23, "popcnt" },
+	{ W_1ECX, 24, "tsc_deadline_timer" }, { W_1ECX, 25, "aes" },
+	{ W_1ECX, 26, "xsave" }, { W_1ECX, 28, "avx" },
+	{ W_1ECX, 29, "f16c" }, { W_1ECX, 30, "rdrand" },
+	{ W_1ECX, 31, "hypervisor" },
+	{ W_81ECX, 0, "lahf_lm" }, { W_81ECX, 1, "cmp_legacy" },
+	{ W_81ECX, 2, "svm" }, { W_81ECX, 3, "extapic" },
+	{ W_81ECX, 4, "cr8_legacy" }, { W_81ECX, 5, "abm" },
+	{ W_81ECX, 6, "sse4a" }, { W_81ECX, 7, "misalignsse" },
+	{ W_81ECX, 8, "3dnowprefetch" },
+	{ W_7EBX, 0, "fsgsbase" }, { W_7EBX, 1, "tsc_adjust" },
+	{ W_7EBX, 3, "bmi1" }, { W_7EBX, 4, "hle" }, { W_7EBX, 5, "avx2" },
+	{ W_7EBX, 7, "smep" }, { W_7EBX, 8, "bmi2" }, { W_7EBX, 9, "erms" },
+	{ W_7EBX, 10, "invpcid" }, { W_7EBX, 11, "rtm" },
+	{ W_7EBX, 16, "avx512f" }, { W_7EBX, 18, "rdseed" },
+	{ W_7EBX, 19, "adx" }, { W_7EBX, 20, "smap" },
+	{ W_7EBX, 23, "clflushopt" }, { W_7EBX, 24, "clwb" },
+	{ W_7EBX, 29, "sha_ni" },
+};
+
+struct cpu_id {
+	u32 max_leaf, max_ext, words[NR_WORDS], sig, misc;
+	char vendor[13], brand[49];
+};
+
+static void read_cpuid(struct cpu_id *c)
+{
+	u32 a, b, cx, d;
+
+	memset(c, 0, sizeof(*c));
+	cpuid(0, 0, &c->max_leaf, &b, &cx, &d);
+	memcpy(c->vendor, &b, 4);
+	memcpy(c->vendor + 4, &d, 4);
+	memcpy(c->vendor + 8, &cx, 4);
+	cpuid(1, 0, &c->sig, &c->misc, &c->words[W_1ECX], &c->words[W_1EDX]);
+	if (c->max_leaf >= 7)
+		cpuid(7, 0, &a, &c->words[W_7EBX], &cx, &d);
+	cpuid(0x80000000, 0, &c->max_ext, &b, &cx, &d);
+	if (c->max_ext >= 0x80000001)
+		cpuid(0x80000001, 0, &a, &b, &c->words[W_81ECX],
+		      &c->words[W_81EDX]);
+	for (u32 i = 0; i < 3 && c->max_ext >= 0x80000004; i++)
+		cpuid(0x80000002 + i, 0, (u32 *)(c->brand + 16 * i),
+		      (u32 *)(c->brand + 16 * i + 4),
+		      (u32 *)(c->brand + 16 * i + 8),
+		      (u32 *)(c->brand + 16 * i + 12));
+}
+
+/* Family and model with their extended fields, as Linux's x86_family. */
+static void cpu_family_model(u32 sig, u32 *family, u32 *model)
+{
+	*family = (sig >> 8) & 0xf;
+	*model = (sig >> 4) & 0xf;
+	if (*family == 0xf)
+		*family += (sig >> 20) & 0xff;
+	if (*family >= 6)
+		*model += ((sig >> 16) & 0xf) << 4;
+}
+
+static void cpuinfo_flags(struct seq_file *m, const struct cpu_id *c)
+{
+	seq_puts(m, "flags\t\t:");
+	for (size_t i = 0; i < sizeof(cpu_flags) / sizeof(cpu_flags[0]); i++)
+		if (c->words[cpu_flags[i].word] & (1U << cpu_flags[i].bit))
+			seq_printf(m, " %s", cpu_flags[i].name);
+	seq_putc(m, '\n');
+}
+
+static int cpuinfo_show(struct seq_file *m, struct task_struct *task)
+{
+	struct cpu_id c;
+	u32 family, model, a = 0, b, cx, d;
+	const char *brand;
+
+	(void)task;
+	read_cpuid(&c);
+	cpu_family_model(c.sig, &family, &model);
+	for (brand = c.brand; *brand == ' '; brand++)
+		;
+	seq_printf(m, "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\n"
+		   "model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\n",
+		   c.vendor, family, model, *brand ? brand : "unknown",
+		   c.sig & 0xf);
+	seq_printf(m, "cpu MHz\t\t: %lu.%03lu\n", tsc_khz / 1000,
+		   tsc_khz % 1000);
+	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\n"
+		   "cpu cores\t: 1\napicid\t\t: %u\ninitial apicid\t: %u\n",
+		   c.misc >> 24, c.misc >> 24);
+	seq_printf(m, "fpu\t\t: yes\nfpu_exception\t: yes\ncpuid level\t: %u\n"
+		   "wp\t\t: yes\n", c.max_leaf);
+	cpuinfo_flags(m, &c);
+	/* Linux's figure for a TSC delay loop: lpj / (500000 / HZ). */
+	seq_printf(m, "bugs\t\t:\nbogomips\t: %lu.%02lu\n", tsc_khz / 500,
+		   (tsc_khz / 5) % 100);
+	seq_printf(m, "clflush size\t: %u\ncache_alignment\t: %u\n",
+		   ((c.misc >> 8) & 0xff) * 8, ((c.misc >> 8) & 0xff) * 8);
+	if (c.max_ext >= 0x80000008)
+		cpuid(0x80000008, 0, &a, &b, &cx, &d);
+	seq_printf(m, "address sizes\t: %u bits physical, %u bits virtual\n"
+		   "power management:\n\n", a & 0xff, (a >> 8) & 0xff);
+	return 0;
+}
+
+void proc_misc_init(void)
+{
+	proc_create("cmdline", 0444, cmdline_show, NULL);
+	proc_create("uptime", 0444, uptime_show, NULL);
+	proc_create("version", 0444, version_show, NULL);
+	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
+	proc_create("vmstat", 0444, vmstat_show, NULL);
+}

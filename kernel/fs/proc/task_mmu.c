@@ -1,0 +1,292 @@
+/* kernel/fs/proc/task_mmu.c — /proc/PID/maps, smaps, smaps_rollup and
+ * pagemap, as Linux 6.x's fs/proc/task_mmu.c lays them out. */
+#include <zpk/errno.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/string.h>
+#include <zpk/zero_page.h>
+#include "internal.h"
+
+#define PSS_SHIFT	12	/* Linux's fixed-point Pss */
+
+/* Linux's seq_setwidth(25 + sizeof(void *) * 6 - 1): names start at 74. */
+#define MAPS_NAME_COLUMN	72
+
+static void show_vma_header_prefix(struct seq_file *m, unsigned long start,
+				   unsigned long end, unsigned long flags,
+				   unsigned long long pgoff, u32 dev,
+				   unsigned long ino)
+{
+	seq_setwidth(m, MAPS_NAME_COLUMN);
+	seq_printf(m, "%08lx-%08lx %c%c%c%c %08llx %02x:%02x %lu ", start, end,
+		   flags & VM_READ ? 'r' : '-', flags & VM_WRITE ? 'w' : '-',
+		   flags & VM_EXEC ? 'x' : '-',
+		   flags & VM_MAYSHARE ? 's' : 'p', pgoff,
+		   (dev >> 8) & 0xfff, dev & 0xff, ino);
+}
+
+static bool is_stack(const struct vm_area_struct *vma)
+{
+	unsigned long sp = vma->vm_mm->start_stack;
+
+	return vma->vm_start <= sp && vma->vm_end >= sp;
+}
+
+/* Linux's show_map_vma: the header, then a file's path, [heap], [stack]. */
+static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	struct inode *inode = vma->vm_file ? vma->vm_file->f_inode : NULL;
+	const char *name = NULL;
+	char path[256];
+
+	show_vma_header_prefix(m, vma->vm_start, vma->vm_end, vma->vm_flags,
+			       inode ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
+			       inode ? 1 : 0, inode ? inode->i_ino : 0);
+	if (inode) {
+		if (inode_path(inode, path, sizeof(path)) > 0)
+			name = path;
+	} else if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk) {
+		name = "[heap]";
+	} else if (is_stack(vma)) {
+		name = "[stack]";
+	}
+	if (name) {
+		seq_pad(m, ' ');
+		seq_puts(m, name);
+	}
+	seq_putc(m, '\n');
+}
+
+int proc_pid_maps(struct seq_file *m, struct task_struct *task)
+{
+	struct vm_area_struct *vma;
+
+	if (!task->mm)
+		return 0;
+	list_for_each_entry(vma, &task->mm->mmap, vm_list)
+		show_map_vma(m, vma);
+	return 0;
+}
+
+/* ---- smaps ------------------------------------------------------------ */
+
+struct mem_size_stats {
+	struct vm_area_struct *vma;
+	unsigned long resident, shared_clean, shared_dirty;
+	unsigned long private_clean, private_dirty, referenced, anonymous;
+	unsigned long zero;		/* zpk: zero-page PTEs, bytes */
+	u64 pss, pss_dirty, pss_anon, pss_file, pss_locked;
+};
+
+static void smaps_page_accumulate(struct mem_size_stats *mss,
+				  struct page *page, u64 pss, bool dirty,
+				  bool private)
+{
+	mss->pss += pss;
+	if (PageAnon(page))
+		mss->pss_anon += pss;
+	else
+		mss->pss_file += pss;
+	if (mss->vma->vm_flags & VM_LOCKED)
+		mss->pss_locked += pss;
+	if (dirty) {
+		mss->pss_dirty += pss;
+		if (private)
+			mss->private_dirty += PAGE_SIZE;
+		else
+			mss->shared_dirty += PAGE_SIZE;
+	} else if (private) {
+		mss->private_clean += PAGE_SIZE;
+	} else {
+		mss->shared_clean += PAGE_SIZE;
+	}
+}
+
+/* One PTE, as Linux's smaps_pte_entry and smaps_account. */
+static int smaps_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct mem_size_stats *mss = priv;
+	struct page *page = vm_normal_page(mss->vma, addr, *pte);
+	bool dirty = pte_dirty(*pte);
+	int mapcount;
+	u64 pss = (u64)PAGE_SIZE << PSS_SHIFT;
+
+	if (!page) {
+		if (pte_present(*pte) && is_zero_pfn(pte_pfn(*pte)))
+			mss->zero += PAGE_SIZE;
+		return 0;
+	}
+	if (PageAnon(page))
+		mss->anonymous += PAGE_SIZE;
+	mss->resident += PAGE_SIZE;
+	if (pte_young(*pte) || page_test_flag(page, PG_referenced))
+		mss->referenced += PAGE_SIZE;
+	dirty = dirty || page_test_flag(page, PG_dirty);
+	if (page_count(page) == 1) {
+		smaps_page_accumulate(mss, page, pss, dirty, true);
+		return 0;
+	}
+	mapcount = page_mapcount(page);
+	if (mapcount >= 2)
+		pss /= mapcount;
+	smaps_page_accumulate(mss, page, pss, dirty, mapcount < 2);
+	return 0;
+}
+
+static void smap_gather_stats(struct vm_area_struct *vma,
+			      struct mem_size_stats *mss)
+{
+	mss->vma = vma;
+	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, smaps_pte,
+			mss);
+}
+
+/* "Name:" padded to 16 columns, then %8lu kB: Linux's SEQ_PUT_DEC. */
+static void put_smap(struct seq_file *m, const char *name, u64 bytes)
+{
+	seq_printf(m, "%-16s%8llu kB\n", name, (unsigned long long)bytes >> 10);
+}
+
+static void show_smap_common(struct seq_file *m,
+			     const struct mem_size_stats *mss, bool rollup)
+{
+	put_smap(m, "Rss:", mss->resident);
+	put_smap(m, "Pss:", mss->pss >> PSS_SHIFT);
+	put_smap(m, "Pss_Dirty:", mss->pss_dirty >> PSS_SHIFT);
+	if (rollup) {
+		put_smap(m, "Pss_Anon:", mss->pss_anon >> PSS_SHIFT);
+		put_smap(m, "Pss_File:", mss->pss_file >> PSS_SHIFT);
+		put_smap(m, "Pss_Shmem:", 0);
+	}
+	put_smap(m, "Shared_Clean:", mss->shared_clean);
+	put_smap(m, "Shared_Dirty:", mss->shared_dirty);
+	put_smap(m, "Private_Clean:", mss->private_clean);
+	put_smap(m, "Private_Dirty:", mss->private_dirty);
+	put_smap(m, "Referenced:", mss->referenced);
+	put_smap(m, "Anonymous:", mss->anonymous);
+	put_smap(m, "LazyFree:", 0);
+	put_smap(m, "AnonHugePages:", 0);
+	put_smap(m, "ShmemPmdMapped:", 0);
+	put_smap(m, "FilePmdMapped:", 0);
+	put_smap(m, "Shared_Hugetlb:", 0);
+	seq_printf(m, "Private_Hugetlb: %7u kB\n", 0);	/* Linux's width */
+	put_smap(m, "Swap:", 0);
+	put_smap(m, "SwapPss:", 0);
+	put_smap(m, "Locked:", mss->pss_locked >> PSS_SHIFT);
+}
+
+static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
+{
+	static const struct { unsigned long bit; const char *name; } mn[] = {
+		{ VM_READ, "rd" }, { VM_WRITE, "wr" }, { VM_EXEC, "ex" },
+		{ VM_SHARED, "sh" }, { VM_MAYREAD, "mr" },
+		{ VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
+		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
+		{ VM_LOCKED, "lo" },
+	};
+
+	seq_puts(m, "VmFlags: ");
+	for (size_t i = 0; i < sizeof(mn) / sizeof(mn[0]); i++)
+		if (flags & mn[i].bit)
+			seq_printf(m, "%s ", mn[i].name);
+	seq_putc(m, '\n');
+}
+
+int proc_pid_smaps(struct seq_file *m, struct task_struct *task)
+{
+	struct vm_area_struct *vma;
+
+	if (!task->mm)
+		return 0;
+	list_for_each_entry(vma, &task->mm->mmap, vm_list) {
+		struct mem_size_stats mss = { 0 };
+
+		smap_gather_stats(vma, &mss);
+		show_map_vma(m, vma);
+		put_smap(m, "Size:", vma->vm_end - vma->vm_start);
+		put_smap(m, "KernelPageSize:", PAGE_SIZE);
+		put_smap(m, "MMUPageSize:", PAGE_SIZE);
+		show_smap_common(m, &mss, false);
+		seq_printf(m, "THPeligible:    %8u\n", 0);
+		put_smap(m, "ZeroPages:", mss.zero);
+		show_smap_vma_flags(m, vma->vm_flags);
+	}
+	return 0;
+}
+
+/* Every VMA summed; the header spans first start to last end. */
+int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task)
+{
+	struct mem_size_stats mss = { 0 };
+	struct vm_area_struct *vma;
+	unsigned long start = 0, end = 0;
+
+	if (!task->mm)
+		return -ESRCH;
+	list_for_each_entry(vma, &task->mm->mmap, vm_list) {
+		if (!start)
+			start = vma->vm_start;
+		end = vma->vm_end;
+		smap_gather_stats(vma, &mss);
+	}
+	show_vma_header_prefix(m, start, end, 0, 0, 0, 0);
+	seq_pad(m, ' ');
+	seq_puts(m, "[rollup]\n");
+	show_smap_common(m, &mss, true);
+	put_smap(m, "ZeroPages:", mss.zero);
+	return 0;
+}
+
+/* ---- pagemap ---------------------------------------------------------- */
+
+#define PM_ENTRY_BYTES		8
+#define PM_PFRAME_MASK		((1ULL << 55) - 1)
+#define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_FILE			(1ULL << 61)
+#define PM_PRESENT		(1ULL << 63)
+
+struct pagemap_walk {
+	u64 *out;
+	unsigned long start;
+};
+
+static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct pagemap_walk *pm = priv;
+	struct page *page;
+	u64 e;
+
+	if (!pte_present(*pte))
+		return 0;		/* no swap: nothing to tell */
+	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK);
+	page = vm_normal_page(NULL, addr, *pte);
+	if (page && !PageAnon(page))
+		e |= PM_FILE;
+	if (page && page_mapcount(page) == 1)
+		e |= PM_MMAP_EXCLUSIVE;
+	pm->out[(addr - pm->start) >> PAGE_SHIFT] = e;
+	return 0;
+}
+
+/* One u64 per virtual page from pos / 8 on; only those asked for are
+ * computed. Offsets and sizes not multiples of 8 are -EINVAL, as Linux. */
+ssize_t proc_pid_pagemap(struct task_struct *task, char *buf, size_t n,
+			 loff_t pos)
+{
+	unsigned long vpn = (unsigned long)pos / PM_ENTRY_BYTES;
+	struct pagemap_walk pm = { (u64 *)buf, vpn << PAGE_SHIFT };
+	unsigned long nr = n / PM_ENTRY_BYTES;
+
+	if (pos < 0 || pos % PM_ENTRY_BYTES || n % PM_ENTRY_BYTES)
+		return -EINVAL;
+	if (!task->mm || vpn >= TASK_SIZE >> PAGE_SHIFT)
+		return 0;
+	nr = min(nr, (TASK_SIZE >> PAGE_SHIFT) - vpn);
+	memset(buf, 0, nr * PM_ENTRY_BYTES);
+	walk_page_range(task->mm, pm.start, pm.start + (nr << PAGE_SHIFT),
+			pagemap_pte, &pm);
+	return nr * PM_ENTRY_BYTES;
+}
