@@ -8,6 +8,7 @@
 #include <zpk/mm_lifecycle.h>
 #include <zpk/mman.h>
 #include <zpk/printk.h>
+#include <zpk/proc_fs.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
@@ -149,6 +150,7 @@ static struct task_struct *alloc_task(void)
 void free_task(struct task_struct *t)
 {
 	list_del(&t->tasks);
+	proc_flush_pid(t->pid);
 	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
 	kfree(t);
 }

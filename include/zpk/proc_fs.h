@@ -61,16 +61,10 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 /* A directory /proc/PATH; 0 or -errno as mkdir. */
 int proc_mkdir(const char *path);
 
+/* Drops the cached /proc/PID inodes of a reaped process. */
+void proc_flush_pid(int pid);
+
 /* Mounts /proc (with /proc/sys/vm) and its files; after vfs_init. */
 void proc_root_init(void);
-
-/*
- * Copies up to n bytes of mm's user memory at addr into buf through mm's
- * page tables (mm need not be current's). Stops at the first page that is
- * not present; returns the bytes copied.
- */
-struct mm_struct;
-size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
-			size_t n);
 
 #endif

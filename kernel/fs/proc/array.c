@@ -1,6 +1,7 @@
 /* kernel/fs/proc/array.c — /proc/PID/status, stat, statm and cmdline, in
  * the layout of Linux 6.x's fs/proc/array.c and task_mmu.c's task_mem. */
 #include <zpk/fs.h>
+#include <zpk/gup.h>
 #include <zpk/memory.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -238,6 +239,6 @@ int proc_pid_cmdline(struct seq_file *m, struct task_struct *task)
 		return 0;
 	}
 	m->count += access_remote_vm(mm, mm->arg_start, m->buf + m->count,
-				     len);
+				     len, FOLL_FORCE);
 	return 0;
 }

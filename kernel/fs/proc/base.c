@@ -2,6 +2,7 @@
  * files, then "self" and one entry per live pid), /proc/PID, /proc/PID/mem. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
+#include <zpk/gup.h>
 #include <zpk/memory.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
@@ -45,6 +46,31 @@ static void prune_pid_inodes(struct inode *keep)
 			continue;
 		list_del(&pi->cache);
 		kfree(pi);
+	}
+}
+
+/* A reaped process's inodes go now (Linux's proc_flush_pid), so that its
+ * end leaves no memory behind; ones still open go at a later prune. */
+void proc_flush_pid(int pid)
+{
+	struct proc_inode *pi, *n, *dir = NULL;
+	bool busy = false;
+
+	list_for_each_entry_safe(pi, n, &pid_inodes, cache) {
+		if (pi->pid != pid)
+			continue;
+		if (!pi->entry)
+			dir = pi;	/* last: its files name it as parent */
+		else if (pi->vfs_inode.i_count)
+			busy = true;
+		else {
+			list_del(&pi->cache);
+			kfree(pi);
+		}
+	}
+	if (dir && !busy && !dir->vfs_inode.i_count) {
+		list_del(&dir->cache);
+		kfree(dir);
 	}
 }
 
@@ -168,90 +194,38 @@ static const struct inode_operations proc_root_iops = {
 
 /* ---- another process's memory ---------------------------------------- */
 
-size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
-			size_t n)
-{
-	size_t done = 0;
-
-	while (done < n) {
-		size_t off = addr & (PAGE_SIZE - 1);
-		size_t chunk = min(n - done, PAGE_SIZE - off);
-		pte_t *pte = pte_lookup(mm, addr);
-		unsigned long pfn;
-
-		if (!pte || !pte_present(*pte))
-			break;
-		pfn = pte_pfn(*pte);
-		if (!pfn_valid(pfn))
-			break;
-		/* The zero page too: its frame is in mem_map. */
-		memcpy((char *)buf + done,
-		       (char *)page_address(pfn_to_page(pfn)) + off, chunk);
-		done += chunk;
-		addr += chunk;
-	}
-	return done;
-}
-
 /*
- * One page's worth of /proc/PID/mem at addr: present pages through the
- * page tables; an untouched page of a mapping reads as what a fault would
- * give it (zeros, or the file's data) without faulting it in. 0 if addr
- * is in no VMA.
+ * /proc/PID/mem at a user address (the file offset), through
+ * get_user_pages with FOLL_FORCE, as Linux: reads fault pages in (an
+ * untouched page reads as the zero page), writes COW a private copy even
+ * in a read-only private mapping. -EIO if the first byte cannot be used.
  */
-static size_t mem_read_page(struct mm_struct *mm, unsigned long addr,
-			    char *buf, size_t n)
-{
-	struct vm_area_struct *vma = find_vma(mm, addr);
-	pte_t *pte;
-	loff_t off;
-
-	if (!vma || vma->vm_start > addr)
-		return 0;
-	pte = pte_lookup(mm, addr);
-	if (pte && pte_present(*pte))
-		return access_remote_vm(mm, addr, buf, n);
-	memset(buf, 0, n);
-	if (vma->vm_file) {
-		off = ((loff_t)vma->vm_pgoff << PAGE_SHIFT) +
-		      (addr - vma->vm_start);
-		if (ramfs_read(vma->vm_file->f_inode, buf, n, off) < 0)
-			return 0;
-	}
-	return n;
-}
-
-/* Reads at a user address of task (the file offset); -EIO if the first
- * byte is not mapped, as Linux. */
-ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
-			  loff_t pos)
+static ssize_t mem_rw(struct task_struct *task, void *buf, size_t n,
+		      loff_t pos, unsigned int flags)
 {
 	unsigned long addr = (unsigned long)pos;
-	size_t done = 0;
+	long done;
 
 	if (!task->mm)
 		return 0;
 	if (pos < 0 || addr >= TASK_SIZE)
 		return -EIO;
-	while (done < n && addr < TASK_SIZE) {
-		size_t chunk = min(n - done, PAGE_SIZE - (addr & ~PAGE_MASK));
-		size_t got = mem_read_page(task->mm, addr, buf + done, chunk);
-
-		done += got;
-		addr += got;
-		if (got < chunk)
-			break;
-	}
-	return done ? (ssize_t)done : -EIO;
+	if (n > TASK_SIZE - addr)
+		n = TASK_SIZE - addr;
+	done = access_remote_vm(task->mm, addr, buf, n, flags | FOLL_FORCE);
+	return done ? done : -EIO;
 }
 
-/* Writing needs get_user_pages (copy-on-write of the target's pages):
- * a later issue. */
+ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
+			  loff_t pos)
+{
+	return mem_rw(task, buf, n, pos, 0);
+}
+
 ssize_t proc_pid_mem_write(struct task_struct *task, const char *buf,
 			   size_t n, loff_t pos)
 {
-	(void)task, (void)buf, (void)n, (void)pos;
-	return -EIO;
+	return mem_rw(task, (void *)buf, n, pos, FOLL_WRITE);
 }
 
 /* ---- mounting -------------------------------------------------------- */

@@ -13,21 +13,6 @@ static void show_val_kb(struct seq_file *m, const char *name,
 	seq_printf(m, "%-15s %8lu kB\n", name, pages << (PAGE_SHIFT - 10));
 }
 
-/* File pages some PTE maps (Linux's NR_FILE_MAPPED); zpk does not keep
- * that counter yet, so mem_map is counted instead. */
-static unsigned long mapped_file_pages(void)
-{
-	unsigned long n = 0;
-
-	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
-		struct page *p = pfn_to_page(pfn);
-
-		if (page_mapcount(p) > 0 && !PageAnon(p) && !PageZero(p))
-			n++;
-	}
-	return n;
-}
-
 /* Every task has a THREAD_SIZE kernel stack. */
 static unsigned long kernel_stack_kb(void)
 {
@@ -58,8 +43,8 @@ static int meminfo_show(struct seq_file *m, struct task_struct *task)
 	show_val_kb(m, "Dirty:", 0);
 	show_val_kb(m, "Writeback:", 0);
 	show_val_kb(m, "AnonPages:", global_vm_stat(NR_ANON_PAGES));
-	show_val_kb(m, "Mapped:", mapped_file_pages());
-	show_val_kb(m, "Shmem:", 0);
+	show_val_kb(m, "Mapped:", global_vm_stat(NR_FILE_MAPPED));
+	show_val_kb(m, "Shmem:", global_vm_stat(NR_SHMEM));
 	show_val_kb(m, "KReclaimable:", 0);
 	show_val_kb(m, "Slab:", slab);
 	show_val_kb(m, "SReclaimable:", 0);

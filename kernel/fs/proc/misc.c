@@ -1,10 +1,13 @@
 /* kernel/fs/proc/misc.c — the small files of /proc: cmdline, uptime,
  * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
 #include <asm/io.h>
+#include <zpk/errno.h>
 #include <zpk/param.h>
+#include <zpk/printk.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
 #include "internal.h"
 
 static int cmdline_show(struct seq_file *m, struct task_struct *task)
@@ -45,7 +48,40 @@ static int vmstat_show(struct seq_file *m, struct task_struct *task)
 		return 0;
 	}
 	m->count += len;
+	/* zpk's: the zero page's _refcount now (1 + refcounted PTEs + gup). */
+	seq_printf(m, "zero_page_refcount %d\n", zero_page_refcount());
 	return 0;
+}
+
+/* ---- /proc/sys/vm/zero_page ------------------------------------------ */
+
+/* "[special] refcount off", like Linux's THP files in sysfs. */
+static int zero_page_show(struct seq_file *m, struct task_struct *task)
+{
+	char buf[64];
+
+	(void)task;
+	zero_page_policy_show(buf, sizeof(buf));
+	seq_puts(m, buf);
+	return 0;
+}
+
+static ssize_t zero_page_write(struct task_struct *task, const char *buf,
+			       size_t n, loff_t pos)
+{
+	char name[16];
+
+	(void)task;
+	if (pos || n == 0 || n >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, buf, n);
+	name[n] = 0;
+	if (name[n - 1] == '\n')
+		name[n - 1] = 0;
+	if (zero_page_set_policy(name))
+		return -EINVAL;
+	pr_info("zpk: zero_page=%s\n", name);
+	return n;
 }
 
 /* ---- cpuinfo ---------------------------------------------------------- */
@@ -190,4 +226,5 @@ void proc_misc_init(void)
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
+	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
 }
