@@ -12,7 +12,6 @@
 #endif
 
 /* An address-or-errno return is an errno if in the top 4095 values. */
-#define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-4095)
 
 struct kmem_cache *vm_area_cachep;
 
@@ -410,6 +409,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		vm_flags |= VM_GROWSDOWN;
 	if (flags & MAP_LOCKED)
 		vm_flags |= VM_LOCKED;
+	vm_flags |= mm->def_flags;	/* mlockall(MCL_FUTURE) */
 
 	addr = get_unmapped_area(mm, addr, len, flags);
 	if (IS_ERR_VALUE(addr))
@@ -592,7 +592,7 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			unsigned long len)
 {
 	unsigned long flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-			      VM_MAYEXEC;
+			      VM_MAYEXEC | mm->def_flags;
 	long ret;
 
 	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);

@@ -2,6 +2,7 @@
  * over mm/mmap.c (VMAs) and mm/memory.c (page tables). */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/gup.h>
 #include <zpk/memory.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
@@ -39,6 +40,11 @@ static long sys_mmap(unsigned long addr, unsigned long len,
 		      off >> PAGE_SHIFT);
 	if (file)
 		fput(file);		/* the VMA holds its own reference */
+	/* Linux ignores populate failures here: the mapping stands. */
+	if (!IS_ERR_VALUE((unsigned long)ret) &&
+	    ((flags & (MAP_POPULATE | MAP_LOCKED)) ||
+	     (current->mm->def_flags & VM_LOCKED)))
+		mm_populate(current->mm, (unsigned long)ret, PAGE_ALIGN(len));
 	return ret;
 }
 SYSCALL(__NR_mmap, sys_mmap);
@@ -57,7 +63,13 @@ SYSCALL(__NR_mprotect, sys_mprotect);
 
 static long sys_brk(unsigned long brk)
 {
-	return (long)do_brk(current->mm, brk);
+	struct mm_struct *mm = current->mm;
+	unsigned long old = PAGE_ALIGN(mm->brk), ret = do_brk(mm, brk);
+
+	/* A locked heap (mlockall MCL_FUTURE) is populated, as Linux. */
+	if ((mm->def_flags & VM_LOCKED) && PAGE_ALIGN(ret) > old)
+		mm_populate(mm, old, PAGE_ALIGN(ret) - old);
+	return (long)ret;
 }
 SYSCALL(__NR_brk, sys_brk);
 
@@ -77,6 +89,29 @@ static bool range_mapped(struct mm_struct *mm, unsigned long start,
 	return true;
 }
 
+/*
+ * MADV_POPULATE_READ/WRITE: fault the range in as a read or write would,
+ * without the access (so reads map zero pages, writes real pages). As
+ * Linux: -EINVAL where the access is not allowed, -EFAULT if a fault
+ * would signal, -ENOMEM if memory ran out.
+ */
+static long madvise_populate(struct mm_struct *mm, unsigned long start,
+			     unsigned long end, bool write)
+{
+	struct vm_area_struct *vma;
+	long n, got;
+
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end))
+		if (!(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
+			return -EINVAL;
+	n = (long)((end - start) >> PAGE_SHIFT);
+	got = get_user_pages(mm, start, n, write ? FOLL_WRITE : 0, NULL);
+	if (got == n)
+		return 0;
+	return got == -ENOMEM ? -ENOMEM : -EFAULT;
+}
+
 /* Linux's madvise checks; MADV_DONTNEED zaps, the hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
@@ -93,6 +128,7 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	switch (advice) {
 	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL:
 	case MADV_WILLNEED: case MADV_DONTNEED: case MADV_FREE:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
 		break;
 	default:
 		return -EINVAL;
@@ -101,6 +137,9 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 		return 0;
 	if (!range_mapped(mm, start, end))
 		return -ENOMEM;
+	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
+		return madvise_populate(mm, start, end,
+					advice == MADV_POPULATE_WRITE);
 	if (advice != MADV_DONTNEED && advice != MADV_FREE)
 		return 0;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
@@ -115,11 +154,13 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 SYSCALL(__NR_madvise, sys_madvise);
 
 /* mlock sets VM_LOCKED through mprotect's split-and-merge path keeping
- * the protection; populating the pages comes with the zero-page issue. */
+ * the protection, then faults the range in: for write in private
+ * writable VMAs (real pages, never zero pages), as Linux. */
 static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long end;
+	int err;
 
 	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
 	start &= PAGE_MASK;
@@ -128,7 +169,10 @@ static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
 		return -EINVAL;
 	if (!range_mapped(mm, start, end))
 		return -ENOMEM;
-	return do_mlock(mm, start, len, lock);
+	err = do_mlock(mm, start, len, lock);
+	if (err || !lock)
+		return err;
+	return mm_populate(mm, start, len);
 }
 
 static long sys_mlock(unsigned long start, size_t len)
@@ -142,6 +186,50 @@ static long sys_munlock(unsigned long start, size_t len)
 	return mlock_fixup_range(start, len, false);
 }
 SYSCALL(__NR_munlock, sys_munlock);
+
+/* Every VMA locked (or unlocked), one at a time: they may merge. */
+static int mlock_all_vmas(struct mm_struct *mm, bool lock)
+{
+	struct vm_area_struct *vma;
+	unsigned long addr = 0;
+	int err;
+
+	while ((vma = find_vma(mm, addr))) {
+		addr = vma->vm_end;
+		err = do_mlock(mm, vma->vm_start, vma->vm_end - vma->vm_start,
+			       lock);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static long sys_mlockall(int flags)
+{
+	struct mm_struct *mm = current->mm;
+	int err;
+
+	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
+	    flags == MCL_ONFAULT)
+		return -EINVAL;
+	mm->def_flags &= ~VM_LOCKED;
+	if (flags & MCL_FUTURE)
+		mm->def_flags |= VM_LOCKED;
+	if (!(flags & MCL_CURRENT))
+		return 0;
+	err = mlock_all_vmas(mm, true);
+	if (err || (flags & MCL_ONFAULT))
+		return err;
+	return mm_populate(mm, 0, TASK_SIZE);
+}
+SYSCALL(__NR_mlockall, sys_mlockall);
+
+static long sys_munlockall(void)
+{
+	current->mm->def_flags &= ~VM_LOCKED;
+	return mlock_all_vmas(current->mm, false);
+}
+SYSCALL(__NR_munlockall, sys_munlockall);
 
 /* Private file pages are always in sync with themselves: accepted. */
 static long sys_msync(unsigned long start, size_t len, int flags)

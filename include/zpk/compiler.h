@@ -13,6 +13,11 @@
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
+/* __user marks pointers into user memory: pass them to uaccess only. */
+#define __user
+
+/* A value in the last page of the address space is a -errno (Linux's). */
+#define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-4095)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define ALIGN_UP(x, a)	(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))

@@ -3,6 +3,7 @@
 #ifndef ZPK_FS_H
 #define ZPK_FS_H
 
+#include <zpk/compiler.h>
 #include <zpk/types.h>
 #include <zpk/list.h>
 #include <zpk/wait.h>
@@ -46,6 +47,10 @@ struct file_operations {
 	ssize_t (*write)(struct file *f, const char *buf, size_t n,
 			 loff_t *pos);
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg);
+	/* Optional: read straight into user memory, no bounce (/dev/zero,
+	 * whose refcount-policy read maps pages instead of copying). */
+	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
+			     loff_t *pos);
 	void (*release)(struct file *f);
 };
 
@@ -201,6 +206,10 @@ struct file *shmem_file_setup(unsigned long len);
 /* Boot: an empty root, then the initrd's files; /dev, /tmp, /proc. */
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
+
+/* /dev/zero's read_user (kernel/fs/zero.c). */
+ssize_t zero_read_user(struct file *f, char __user *buf, size_t n,
+		       loff_t *pos);
 
 /* Console input from the serial interrupt (kernel/fs/tty.c). */
 void tty_receive_char(char c);

@@ -102,6 +102,7 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long total_vm, locked_vm, data_vm, exec_vm, stack_vm;
 	unsigned long hiwater_rss, hiwater_vm;
+	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	long rss_stat[NR_MM_COUNTERS];
 };

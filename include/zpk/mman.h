@@ -34,6 +34,12 @@
 #define MADV_WILLNEED	3
 #define MADV_DONTNEED	4
 #define MADV_FREE	8
+#define MADV_POPULATE_READ	22	/* fault in for read: zero pages */
+#define MADV_POPULATE_WRITE	23	/* fault in for write: real pages */
+
+#define MCL_CURRENT	1	/* mlockall: lock what is mapped now */
+#define MCL_FUTURE	2	/* ... and what will be mapped */
+#define MCL_ONFAULT	4
 
 /* Layout: user space ends one page below the canonical-address hole. */
 #define TASK_SIZE		0x00007ffffffff000UL

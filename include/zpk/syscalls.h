@@ -24,7 +24,4 @@ struct syscall_entry {
 		.nr = (nr_), .name = #fn_,				\
 		.fn = (syscall_fn_t)(void (*)(void))(fn_) }
 
-/* __user marks pointers into user memory: pass them to uaccess only. */
-#define __user
-
 #endif

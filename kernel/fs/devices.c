@@ -43,6 +43,7 @@ static const struct file_operations null_fops = {
 
 static const struct file_operations zero_fops = {
 	.read = zero_read,
+	.read_user = zero_read_user,
 	.write = null_write,
 };
 

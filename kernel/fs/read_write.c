@@ -54,6 +54,8 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		return -EFAULT;
 	if (n > MAX_RW_COUNT)
 		n = MAX_RW_COUNT;
+	if (!write && f->f_op->read_user)
+		return f->f_op->read_user(f, ubuf, n, pos);
 	kbuf = (char *)__get_free_page(GFP_KERNEL);
 	if (!kbuf)
 		return -ENOMEM;

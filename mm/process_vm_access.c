@@ -1,0 +1,150 @@
+/* mm/process_vm_access.c — process_vm_readv and process_vm_writev: copies
+ * between this process's buffers and another's pages, via get_user_pages. */
+#include <zpk/errno.h>
+#include <zpk/gup.h>
+#include <zpk/mm.h>
+#include <zpk/sched.h>
+#include <zpk/slab.h>
+#include <zpk/syscalls.h>
+#include <zpk/uaccess.h>
+
+#define UIO_MAXIOV	1024
+
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
+/* Where the next local byte goes or comes from. */
+struct iov_cursor {
+	const struct iovec *iov;
+	unsigned long nr, i;
+	size_t off;
+};
+
+/*
+ * Copies n bytes between kaddr (a remote page, in the direct map) and the
+ * local iovecs at the cursor. Returns the bytes moved; short if the local
+ * iovecs end or a local buffer faults.
+ */
+static size_t copy_local(struct iov_cursor *c, char *kaddr, size_t n,
+			 bool write_remote)
+{
+	size_t done = 0;
+
+	while (done < n && c->i < c->nr) {
+		const struct iovec *v = &c->iov[c->i];
+		size_t k = min(n - done, v->iov_len - c->off);
+		char __user *u = (char __user *)v->iov_base + c->off;
+		unsigned long left;
+
+		left = write_remote ? copy_from_user(kaddr + done, u, k)
+				    : copy_to_user(u, kaddr + done, k);
+		done += k - left;
+		c->off += k - left;
+		if (left)
+			break;
+		if (c->off == v->iov_len) {
+			c->i++;
+			c->off = 0;
+		}
+	}
+	return done;
+}
+
+/* One remote iovec, a page at a time; the bytes moved, or -errno if none
+ * moved and the remote side failed. */
+static long rw_remote(struct mm_struct *mm, const struct iovec *r,
+		      struct iov_cursor *c, bool write)
+{
+	unsigned long addr = (unsigned long)r->iov_base;
+	size_t done = 0;
+
+	while (done < r->iov_len && c->i < c->nr) {
+		size_t off = addr & ~PAGE_MASK;
+		size_t n = min(r->iov_len - done, (size_t)(PAGE_SIZE - off));
+		struct page *page;
+		size_t got;
+		long ret;
+
+		ret = get_user_pages(mm, addr, 1, write ? FOLL_WRITE : 0, &page);
+		if (ret != 1)
+			return done ? (long)done : (ret < 0 ? ret : -EFAULT);
+		got = copy_local(c, (char *)page_address(page) + off, n, write);
+		put_user_page(page);
+		done += got;
+		addr += got;
+		if (got < n)
+			break;
+	}
+	return (long)done;
+}
+
+static void *copy_iov(const struct iovec __user *uiov, unsigned long nr)
+{
+	struct iovec *iov;
+
+	if (nr > UIO_MAXIOV)
+		return NULL;
+	iov = kmalloc(nr * sizeof(*iov) + 1, GFP_KERNEL);
+	if (iov && copy_from_user(iov, uiov, nr * sizeof(*iov))) {
+		kfree(iov);
+		return NULL;
+	}
+	return iov;
+}
+
+static long process_vm_rw(int pid, const struct iovec __user *lvec,
+			  unsigned long liovcnt,
+			  const struct iovec __user *rvec,
+			  unsigned long riovcnt, unsigned long flags,
+			  bool write)
+{
+	struct task_struct *t = find_task_by_pid(pid);
+	struct iovec *liov, *riov;
+	struct iov_cursor c = { 0 };
+	long total = 0, ret = 0;
+
+	if (flags || liovcnt > UIO_MAXIOV || riovcnt > UIO_MAXIOV)
+		return -EINVAL;
+	if (!t || !t->mm)
+		return -ESRCH;
+	liov = copy_iov(lvec, liovcnt);
+	riov = copy_iov(rvec, riovcnt);
+	if (!liov || !riov) {
+		ret = -EFAULT;
+		goto out;
+	}
+	c.iov = liov;
+	c.nr = liovcnt;
+	for (unsigned long i = 0; i < riovcnt && c.i < c.nr; i++) {
+		ret = rw_remote(t->mm, &riov[i], &c, write);
+		if (ret < 0)
+			break;
+		total += ret;
+		if ((size_t)ret < riov[i].iov_len)
+			break;
+	}
+out:
+	kfree(liov);
+	kfree(riov);
+	return total ? total : ret;
+}
+
+static long sys_process_vm_readv(int pid, const struct iovec __user *lvec,
+				 unsigned long liovcnt,
+				 const struct iovec __user *rvec,
+				 unsigned long riovcnt, unsigned long flags)
+{
+	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, false);
+}
+SYSCALL(__NR_process_vm_readv, sys_process_vm_readv);
+
+static long sys_process_vm_writev(int pid, const struct iovec __user *lvec,
+				  unsigned long liovcnt,
+				  const struct iovec __user *rvec,
+				  unsigned long riovcnt, unsigned long flags)
+{
+	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, true);
+}
+SYSCALL(__NR_process_vm_writev, sys_process_vm_writev);
