@@ -13,6 +13,7 @@
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
+#include <zpk/zero_page.h>
 #include <asm/io.h>
 
 bool ktest_requested(void);
@@ -25,7 +26,7 @@ void split_init_args(char *cmdline);
 void __noreturn start_init(void);
 void fpu_init(void);
 
-static char crash_mode[16];	/* test-only: crash=pf|ud|panic */
+static char crash_mode[16];	/* test-only: crash=pf|ud|panic|zero_page */
 static bool poweroff_when_idle;
 
 static int setup_crash(const char *val)
@@ -56,11 +57,21 @@ static void __noinline crash_pf(void)
 	*p = 1;
 }
 
+/* The zero page is read-only in every kernel mapping: this must BUG. */
+static void __noinline crash_zero_page(void)
+{
+	volatile char *p = (char *)__va(PFN_PHYS(zero_pfn)) + 42;
+
+	*p = 1;
+}
+
 static void do_crash(void)
 {
 	pr_info("zpk: crash=%s requested\n", crash_mode);
 	if (!strcmp(crash_mode, "pf"))
 		crash_pf();
+	else if (!strcmp(crash_mode, "zero_page"))
+		crash_zero_page();
 	else if (!strcmp(crash_mode, "ud"))
 		asm volatile("ud2");
 	else if (!strcmp(crash_mode, "panic"))

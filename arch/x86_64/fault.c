@@ -8,6 +8,7 @@
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
+#include <zpk/zero_page.h>
 
 /* Linux's show_signal_msg: one line per unhandled fatal fault. */
 static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
@@ -21,12 +22,27 @@ static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 		(unsigned long long)regs->error_code);
 }
 
+/* A write that reached the zero page: name it before the oops, since the
+ * generic report says only "protection violation". */
+static void check_zero_page_write(struct pt_regs *regs, unsigned long addr)
+{
+	unsigned long pfn;
+
+	if (!(regs->error_code & X86_PF_WRITE) || addr < PAGE_OFFSET)
+		return;
+	pfn = PHYS_PFN(__pa((void *)addr));
+	if (is_zero_pfn(pfn))
+		pr_err("zpk: BUG: write to the zero page at %#lx (pfn %#lx), rip %#llx\n",
+			 addr, pfn, (unsigned long long)regs->rip);
+}
+
 /* A fault the kernel made: on a user pointer in uaccess it resumes at the
  * fixup (-EFAULT); anything else is a kernel bug. */
 static void kernel_fault(struct pt_regs *regs)
 {
 	if (fixup_exception(regs))
 		return;
+	check_zero_page_write(regs, read_cr2());
 	die(regs);
 }
 

@@ -15,6 +15,11 @@ else
 	tap crash.pf_backtrace_kernel_main 0 "no kernel_main in Call Trace"
 	show_tail "$log"
 fi
+log=$LOGDIR/crash-zero-page.log
+boot "$log" 64M crash=zero_page
+expect_status crash.zero_page_exit_status 127
+expect_in "$log" crash.zero_page_named "zpk: BUG: write to the zero page at 0xffff888"
+expect_in "$log" crash.zero_page_rip_symbol "<crash_zero_page+0x"
 log=$LOGDIR/crash-ud.log
 boot "$log" 64M crash=ud
 expect_status crash.ud_exit_status 127
