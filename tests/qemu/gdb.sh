@@ -24,3 +24,30 @@ expect_status gdb.qemu_exits_after_continue 0
 if [ "$BOOT_STATUS" != 0 ] || ! grep -q strlcpy "$glog"; then
 	show_tail "$glog"
 fi
+
+# The zero-page walk-through (docs/zero-page.md): zptouch's read fault at
+# 0x10000000 maps the zero page behind a special PTE; its write copies it
+# away. The zpk-* commands come from tools/gdb/zpk_mm.py.
+log=$LOGDIR/gdb-zero-console.log glog=$LOGDIR/gdb-zero.log
+export GDB_PORT=$((20000 + RANDOM % 20000))
+scripts/qemu.sh --gdb --mem 64M --append "init=/bin/zptouch loglevel=7" \
+	--initrd "$ZPK_INITRD" --timeout 90 "$ZPK_ELF" >"$log" 2>&1 &
+qpid=$!
+timeout 90 gdb -batch -nx -x tools/gdbinit -x tests/gdb/zero.gdb \
+	"$ZPK_ELF" >"$glog" 2>&1
+wait $qpid
+BOOT_STATUS=$(qemu_status_to_zpk $?)
+expect_in "$glog" gdb.zero_break_do_anon_zeromap "do_anon_zeromap (vma="
+if grep -q '^#1 .*do_anonymous_page' "$glog" && grep -q 'handle_mm_fault' "$glog"
+then tap gdb.zero_backtrace_fault_path 1
+else tap gdb.zero_backtrace_fault_path 0 "no do_anonymous_page/handle_mm_fault frames"; fi
+expect_in "$glog" gdb.zero_pte_before "not present: the next fault at 0x10000000 is a first touch"
+expect_in "$glog" gdb.zero_pte_special "P U A SPECIAL NX"
+expect_in "$glog" gdb.zero_pte_is_zero_page "<- the zero page"
+expect_in "$glog" gdb.zero_break_do_wp_page "Temporary breakpoint 3, do_wp_page ("
+expect_in "$glog" gdb.zero_pte_after_write "P RW U A D NX"
+expect_in "$glog" gdb.zero_vmas "0000000010000000-0000000010001000 rw-p"
+expect_status gdb.zero_zptouch_exits_0 0
+if [ "$BOOT_STATUS" != 0 ] || ! grep -q do_wp_page "$glog"; then
+	show_tail "$glog"
+fi

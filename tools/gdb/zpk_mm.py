@@ -1,0 +1,154 @@
+# tools/gdb/zpk_mm.py — gdb commands that show zpk's memory as the kernel
+# sees it (in the spirit of Linux's scripts/gdb): tasks, VMAs, PTEs, zero page.
+#
+#   zpk-ps                 every task: pid, state, comm, RSS counters
+#   zpk-vmas [PID]         the VMAs of PID (default: the current task)
+#   zpk-pte ADDR [PID]     the page-table walk for ADDR, and the page behind
+#   zpk-zero               the zero page: policy, pfn, counts, vmstat events
+#
+# Memory is read through the direct map (PAGE_OFFSET), which every pgd
+# shares, so the commands work whichever process the CPU is running.
+import gdb
+
+PAGE_OFFSET = 0xffff888000000000
+PFN_MASK = 0x000ffffffffff000
+PTE_BITS = [(0, "P"), (1, "RW"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"),
+            (9, "SPECIAL"), (63, "NX")]
+COUNTERS = ["MM_FILEPAGES", "MM_ANONPAGES", "MM_SHMEMPAGES", "MM_ZEROPAGES"]
+STATES = ["R", "S", "D", "Z", "X"]
+
+
+def container_of(ptr, typename, member):
+    t = gdb.lookup_type(typename)
+    off = int(gdb.parse_and_eval("(unsigned long)&((%s *)0)->%s"
+                                 % (typename, member)))
+    return gdb.Value(int(ptr) - off).cast(t.pointer())
+
+
+def list_entries(head, typename, member):
+    node = head["next"]
+    while int(node) != int(head.address):
+        yield container_of(node, typename, member)
+        node = node["next"]
+
+
+def tasks():
+    return list_entries(gdb.parse_and_eval("task_list"),
+                        "struct task_struct", "tasks")
+
+
+def task_by_pid(arg):
+    if not arg:
+        return gdb.parse_and_eval("current_task")
+    for t in tasks():
+        if int(t["pid"]) == int(arg):
+            return t
+    raise gdb.GdbError("no task with pid %s" % arg)
+
+
+def read_u64(vaddr):
+    inf = gdb.selected_inferior()
+    return int.from_bytes(bytes(inf.read_memory(vaddr, 8)), "little")
+
+
+def flags_str(e):
+    return " ".join(n for b, n in PTE_BITS if e >> b & 1)
+
+
+def page_str(pfn):
+    if pfn >= int(gdb.parse_and_eval("max_pfn")):
+        return "pfn %#x: no struct page" % pfn
+    p = gdb.parse_and_eval("mem_map")[pfn]
+    return ("pfn %#x: _refcount %d _mapcount %d flags %#x%s" %
+            (pfn, int(p["_refcount"]), int(p["_mapcount"]), int(p["flags"]),
+             "  <- the zero page" if pfn == int(gdb.parse_and_eval(
+                 "zero_pfn")) else ""))
+
+
+class ZpkPs(gdb.Command):
+    """zpk-ps: every task with its state and RSS counters (pages)."""
+
+    def __init__(self):
+        super().__init__("zpk-ps", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        print("%5s %2s %-16s %6s %6s %6s %6s" %
+              ("PID", "S", "COMM", "FILE", "ANON", "SHMEM", "ZERO"))
+        for t in tasks():
+            mm = t["mm"]
+            rss = ([int(mm["rss_stat"][i]) for i in range(4)]
+                   if int(mm) else ["-"] * 4)
+            print("%5d %2s %-16s %6s %6s %6s %6s" %
+                  (int(t["pid"]), STATES[int(t["state"])],
+                   t["comm"].string(), *rss))
+
+
+class ZpkVmas(gdb.Command):
+    """zpk-vmas [PID]: the VMAs of a task (default: the current one)."""
+
+    def __init__(self):
+        super().__init__("zpk-vmas", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        t = task_by_pid(arg.strip())
+        mm = t["mm"]
+        if not int(mm):
+            raise gdb.GdbError("pid %d has no mm" % int(t["pid"]))
+        for v in list_entries(mm["mmap"], "struct vm_area_struct",
+                              "vm_list"):
+            f = int(v["vm_flags"])
+            print("%016x-%016x %s%s%s%s flags %#06x %s" %
+                  (int(v["vm_start"]), int(v["vm_end"]),
+                   "r" if f & 1 else "-", "w" if f & 2 else "-",
+                   "x" if f & 4 else "-", "s" if f & 8 else "p", f,
+                   "file" if int(v["vm_file"]) else "anon"))
+
+
+class ZpkPte(gdb.Command):
+    """zpk-pte ADDR [PID]: walk the page tables for a user address."""
+
+    def __init__(self):
+        super().__init__("zpk-pte", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        if not argv:
+            raise gdb.GdbError("usage: zpk-pte ADDR [PID]")
+        addr = int(gdb.parse_and_eval(argv[0]))
+        t = task_by_pid(argv[1] if len(argv) > 1 else "")
+        table = int(t["mm"]["pgd"]) if int(t["mm"]) else 0
+        if not table:
+            raise gdb.GdbError("no page tables")
+        for level, shift in (("pgd", 39), ("pud", 30), ("pmd", 21),
+                             ("pte", 12)):
+            idx = addr >> shift & 511
+            e = read_u64(table + idx * 8)
+            print("%s[%3d] = %#018x  %s" % (level, idx, e, flags_str(e)))
+            if not e & 1:
+                print("not present: the next fault at %#x is a first touch"
+                      % addr)
+                return
+            table = (e & PFN_MASK) + PAGE_OFFSET
+        print(page_str((e & PFN_MASK) >> 12))
+
+
+class ZpkZero(gdb.Command):
+    """zpk-zero: the zero page's policy, pfn, counts and events."""
+
+    def __init__(self):
+        super().__init__("zpk-zero", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        print("policy %s" % gdb.parse_and_eval("zero_page_policy"))
+        print(page_str(int(gdb.parse_and_eval("zero_pfn"))))
+        ev = gdb.parse_and_eval("vm_events")
+        for name in ("ZERO_PAGE_MAP", "ZERO_PAGE_COW", "ZERO_PAGE_UNMAP",
+                     "ZERO_PAGE_FORK_COPY", "ZERO_PAGE_REFCOUNT_OPS"):
+            print("%-24s %d" % (name.lower(),
+                                int(ev[int(gdb.parse_and_eval(name))])))
+
+
+ZpkPs()
+ZpkVmas()
+ZpkPte()
+ZpkZero()
