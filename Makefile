@@ -97,9 +97,9 @@ run: deps $(B)/zpk.iso initrd
 	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
 
 # QEMU halted at the first instruction with a gdb stub on :1234.
-debug: deps $(B)/zpk.iso
+debug: deps $(B)/zpk.iso initrd
 	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
-	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --interactive --gdb $(B)/zpk.elf
+	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(B)/zpk.elf
 
 gdb: $(B)/zpk.elf
 	gdb -x tools/gdbinit $(B)/zpk.elf
