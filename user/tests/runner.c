@@ -110,20 +110,34 @@ static void relay(int fd, int quiet)
 		write(1, "\n", 1);
 }
 
-/* Run path with argv {path, arg}; returns its wait status.  A watchdog
- * child kills it after TIMEOUT_SEC (no alarm() on zpk); *timed_out says. */
+/*
+ * Run path with argv {path, arg}; returns its wait status.  A watchdog
+ * child kills it after TIMEOUT_SEC (no alarm() on zpk); *timed_out says.
+ * The test starts only once the watchdog is asleep: its fork's faults
+ * must not land in the system-wide figures a test measures (free pages,
+ * vmstat's zero_page_* counters).
+ */
 static int run(const char *path, char *arg, int quiet, int *timed_out)
 {
 	char *argv[] = { (char *)path, arg, NULL };
-	int pfd[2], status = -1, wst;
+	int pfd[2], go[2], ready[2], status = -1, wst;
 	pid_t pid, dog;
+	char c = 0;
 
 	*timed_out = 0;
 	if (pipe(pfd) < 0)
 		return -1;
+	if (pipe(go) < 0 || pipe(ready) < 0)
+		return -1;
 	pid = fork();
 	if (pid == 0) {
 		close(pfd[0]);
+		close(go[1]);
+		close(ready[0]);
+		close(ready[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
 		dup2(pfd[1], 1);
 		dup2(pfd[1], 2);
 		close(pfd[1]);
@@ -132,6 +146,7 @@ static int run(const char *path, char *arg, int quiet, int *timed_out)
 		_exit(127);
 	}
 	close(pfd[1]);
+	close(go[0]);
 	if (pid < 0) {
 		close(pfd[0]);
 		return -1;
@@ -141,11 +156,22 @@ static int run(const char *path, char *arg, int quiet, int *timed_out)
 		struct timespec ts = { TIMEOUT_SEC, 0 };
 
 		close(pfd[0]);
+		close(go[1]);
+		close(ready[0]);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
 		kill(pid, SIGKILL);
 		_exit(0);
 	}
+	close(ready[1]);
+	if (dog > 0 && read(ready[0], &c, 1) != 1)
+		dog = -1;
+	close(ready[0]);
+	if (write(go[1], &c, 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
 	relay(pfd[0], quiet);
 	close(pfd[0]);
 	waitpid(pid, &status, 0);
