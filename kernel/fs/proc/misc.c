@@ -3,7 +3,6 @@
 #include <asm/io.h>
 #include <zpk/errno.h>
 #include <zpk/param.h>
-#include <zpk/printk.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
@@ -80,7 +79,6 @@ static ssize_t zero_page_write(struct task_struct *task, const char *buf,
 		name[n - 1] = 0;
 	if (zero_page_set_policy(name))
 		return -EINVAL;
-	pr_info("zpk: zero_page=%s\n", name);
 	return n;
 }
 
