@@ -2,15 +2,25 @@
 # tests/qemu/gdb.sh — gdb in batch mode against QEMU: break at kernel_main,
 # backtrace, read a local and a global, step into a call, run to power-off.
 . tests/lib.sh
-log=$LOGDIR/gdb-console.log glog=$LOGDIR/gdb.log
-export GDB_PORT=$((20000 + RANDOM % 20000))
-scripts/qemu.sh --gdb --mem 64M --append "idle=poweroff loglevel=7" \
-	--timeout 60 "$ZPK_ELF" >"$log" 2>&1 &
-qpid=$!
-timeout 60 gdb -batch -nx -x tools/gdbinit -x tests/gdb/boot.gdb \
-	"$ZPK_ELF" >"$glog" 2>&1
-wait $qpid
-BOOT_STATUS=$(qemu_status_to_zpk $?)
+
+# gdb_session NAME SCRIPT PARAMS [QEMU-ARGS...] — QEMU waiting for gdb on a
+# random port, gdb running tests/gdb/SCRIPT against it; sets log (console),
+# glog (gdb's output) and BOOT_STATUS.
+gdb_session() {
+	local name=$1 script=$2 params=$3 qpid
+	shift 3
+	log=$LOGDIR/$name-console.log glog=$LOGDIR/$name.log
+	export GDB_PORT=$((20000 + RANDOM % 20000))
+	scripts/qemu.sh --gdb --mem 64M --append "$params" --timeout 90 "$@" \
+		"$ZPK_ELF" >"$log" 2>&1 &
+	qpid=$!
+	timeout 90 gdb -batch -nx -x tools/gdbinit -x "tests/gdb/$script" \
+		"$ZPK_ELF" >"$glog" 2>&1
+	wait $qpid
+	BOOT_STATUS=$(qemu_status_to_zpk $?)
+}
+
+gdb_session gdb boot.gdb "idle=poweroff loglevel=7"
 expect_in "$glog" gdb.hbreak_kernel_main "Breakpoint 1, kernel_main ("
 if grep -q '^#0  kernel_main' "$glog"; then tap gdb.backtrace_names_kernel_main 1
 else tap gdb.backtrace_names_kernel_main 0 "no '#0  kernel_main' frame"; fi
@@ -28,15 +38,8 @@ fi
 # The zero-page walk-through (docs/zero-page.md): zptouch's read fault at
 # 0x10000000 maps the zero page behind a special PTE; its write copies it
 # away. The zpk-* commands come from tools/gdb/zpk_mm.py.
-log=$LOGDIR/gdb-zero-console.log glog=$LOGDIR/gdb-zero.log
-export GDB_PORT=$((20000 + RANDOM % 20000))
-scripts/qemu.sh --gdb --mem 64M --append "init=/bin/zptouch loglevel=7" \
-	--initrd "$ZPK_INITRD" --timeout 90 "$ZPK_ELF" >"$log" 2>&1 &
-qpid=$!
-timeout 90 gdb -batch -nx -x tools/gdbinit -x tests/gdb/zero.gdb \
-	"$ZPK_ELF" >"$glog" 2>&1
-wait $qpid
-BOOT_STATUS=$(qemu_status_to_zpk $?)
+gdb_session gdb-zero zero.gdb "init=/bin/zptouch loglevel=7" \
+	--initrd "$ZPK_INITRD"
 expect_in "$glog" gdb.zero_break_do_anon_zeromap "do_anon_zeromap (vma="
 if grep -q '^#1 .*do_anonymous_page' "$glog" && grep -q 'handle_mm_fault' "$glog"
 then tap gdb.zero_backtrace_fault_path 1
