@@ -1,6 +1,8 @@
 /* mm/ktest_memory.c — ktests of mm/memory.c in the kernel: a real pgd
  * with init_pgd's kernel half, anonymous faults, fork COW, zap, teardown.
  * The mm is never loaded into CR3: its pages are reached by the direct map. */
+#include <zpk/errno.h>
+#include <zpk/gup.h>
 #include <zpk/ktest.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -123,4 +125,57 @@ KTEST(memory, mm_verify_catches_corruption)
 	KEXPECT_EQ(mm_verify_pages_report(&mm, 1, &r), 0);
 	exit_mmap_vmas(mm);
 	free_pgtables(mm);
+}
+
+/* get_user_pages at a zero PTE: a read returns the zero page (a counted
+ * reference only under refcount), FOLL_NOZERO a real page in its place,
+ * FOLL_FORCE|FOLL_WRITE a private copy in a read-only mapping. */
+KTEST(memory, gup_and_the_zero_page)
+{
+	struct mm_struct *mm = &kt_parent;
+	enum zero_page_policy policy = zero_page_policy;
+	struct page *zp = ZERO_PAGE(0), *pg = NULL;
+	int ref0 = page_count(zp);
+	pte_t *pte;
+
+	memset(mm, 0, sizeof(*mm));
+	mm_init_vmas(mm);
+	KEXPECT_NOT_NULL(pgd_alloc(mm));
+	if (!mm->pgd)
+		return;
+	KEXPECT_EQ(do_mmap(mm, X, 4 * P, PROT_READ | PROT_WRITE, ANONF,
+			   NULL, 0), X);
+	KEXPECT_EQ(do_mmap(mm, X + 8 * P, P, PROT_READ, ANONF, NULL, 0),
+		   X + 8 * P);
+	zero_page_policy = ZERO_PAGE_SPECIAL;
+	KEXPECT_EQ(get_user_pages(mm, X, 1, 0, &pg), 1);
+	KEXPECT_EQ(pg, zp);
+	KEXPECT_EQ(page_count(zp), ref0);	/* special: no reference */
+	put_user_page(pg);
+	KEXPECT_EQ(page_count(zp), ref0);
+
+	zero_page_policy = ZERO_PAGE_REFCOUNT;
+	KEXPECT_EQ(get_user_pages(mm, X + P, 1, 0, &pg), 1);
+	KEXPECT_EQ(page_count(zp), ref0 + 2);	/* the PTE's and gup's */
+	put_user_page(pg);
+	KEXPECT_EQ(page_count(zp), ref0 + 1);
+
+	KEXPECT_EQ(get_user_pages(mm, X, 1, FOLL_NOZERO, &pg), 1);
+	KEXPECT_TRUE(pg != zp && PageAnon(pg));
+	KEXPECT_EQ(get_mm_counter(mm, MM_ZEROPAGES), 1);
+	KEXPECT_EQ(get_mm_counter(mm, MM_ANONPAGES), 1);
+	put_user_page(pg);
+
+	KEXPECT_EQ(get_user_pages(mm, X + 8 * P, 1, FOLL_WRITE, &pg), -EFAULT);
+	KEXPECT_EQ(get_user_pages(mm, X + 8 * P, 1, FOLL_WRITE | FOLL_FORCE,
+				  &pg), 1);
+	KEXPECT_TRUE(pg != zp && PageAnon(pg));
+	pte = pte_lookup(mm, X + 8 * P);
+	KEXPECT_TRUE(pte && pte_present(*pte) && !pte_write(*pte));
+	put_user_page(pg);
+	zero_page_policy = policy;
+
+	exit_mmap_vmas(mm);
+	free_pgtables(mm);
+	KEXPECT_EQ(page_count(zp), ref0);
 }
