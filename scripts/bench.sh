@@ -28,6 +28,7 @@ linux_setup() {
 	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
 	cp build/user/bin/linux-init "$root/init"
 	cp build/user/bin/zpbench "$root/bin/zpbench"
+	cp build/user/bin/cat "$root/bin/cat"	# linux-init --kallsyms
 	(cd "$root" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
 		cpio -o -H newc -R 0:0 --quiet) >"$OUT/linux-initramfs.cpio"
 }
@@ -82,6 +83,8 @@ page_alloc() {
 	done
 }
 
+# scripts/bench-profile.sh uses linux_setup alone.
+[ "${1:-}" = --linux-setup ] && { linux_setup; echo "$vmlinuz"; exit 0; }
 t_start=$EPOCHREALTIME
 case " $KERNELS " in *" linux "*) linux_setup ;; esac
 rm -f "$OUT"/runs/*
