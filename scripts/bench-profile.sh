@@ -1,8 +1,9 @@
 #!/bin/bash
 # scripts/bench-profile.sh KERNEL PHASE [N] — where the instructions of one
 # zpbench phase go: boots KERNEL (special|refcount|off|linux) running
-# "zpbench --only PHASE N", turns on QEMU's "-d in_asm,exec,nochain" log
-# through the monitor for half a second in the middle of the phase, and
+# "zpbench --only PHASE --repeat 20 N", turns on QEMU's "-d in_asm,exec,nochain" log
+# through the monitor when zpbench says the timed part begins, for
+# PROFILE_S (1) seconds of host time, and
 # prints instructions per kernel function (scripts/bench-profile.py).
 # Linux boots with nokaslr; its symbols come from /proc/kallsyms of a first
 # boot (linux-init --kallsyms), cached in build/bench/linux-kallsyms.txt.
@@ -26,8 +27,11 @@ for _ in range(100):
 for c in sys.argv[2:]:
     if c.startswith("sleep:"):
         time.sleep(float(c[6:]))
-    else:
+        continue
+    try:
         s.sendall((c + "\n").encode()); time.sleep(0.05)
+    except OSError:	# QEMU has gone: the phase ended first
+        break
 PY
 }
 boot() {	# boot ARGS — zpbench ARGS on $k, console on stdout
@@ -55,10 +59,12 @@ else
 	nm -n build/zpk.elf >"$syms"
 	entry=do_page_fault
 fi
-boot --only "$phase" --sparse 1 "$n" | while IFS= read -r l; do
-	case ${l%$'\r'} in *zpbench.start=1)
-		mon sleep:1.5 "log in_asm,exec,nochain" sleep:${PROFILE_S:-1} "log none" & ;;
+boot --only "$phase" --sparse 1 --repeat "${PROFILE_REPEAT:-20}" "$n" | while IFS= read -r l; do
+	case ${l%$'\r'} in *zpbench.phase=$phase)
+		[ -z "${started:-}" ] || continue
+		started=1
+		mon "log in_asm,exec,nochain" sleep:${PROFILE_S:-1} "log none" & ;;
 	esac
-done
-wait
+done || true	# zpk's QEMU exits 1 on success
+wait || true
 python3 scripts/bench-profile.py "$log" "$syms" 30 "$entry"

@@ -2,12 +2,13 @@
  * of each fault kind, on zpk, on Linux in QEMU and natively (static musl).
  *
  * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
- *                [--scale N1,N2,...] [N]
+ *                [--scale N1,N2,...] [--repeat R] [N]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,sparse)
  *   --scale  then read and cow again at each of these page counts, as
  *            scale.read.N.* and scale.cow.N.* (--only none: only these)
+ *   --repeat run the selected phases R times (profiling: a longer window)
  *   --check  run the phases small and check their own figures (TAP)
  *
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
@@ -145,6 +146,16 @@ static void report(struct result *r)
 	fflush(stdout);
 }
 
+/* "zpbench.phase=NAME" just before a timed part: scripts/bench-profile.sh
+ * starts QEMU's instruction log when it sees it. */
+static void mark(const char *name)
+{
+	if (!check_mode) {
+		printf("zpbench.phase=%s\n", name);
+		fflush(stdout);
+	}
+}
+
 static char *map(size_t pages)
 {
 	char *p = mmap(NULL, pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
@@ -202,6 +213,7 @@ static void phase_touch(struct result *r, const char *name, long n,
 	if (!strcmp(name, "cow") || !strcmp(name, "reread"))
 		read_all(p, n);
 	snap(&r->before);
+	mark(r->name);
 	f0 = minflt();
 	time_pages(p, n, 1, strcmp(name, "read") && strcmp(name, "reread") ?
 		   T_WRITE : T_READ);
@@ -234,6 +246,7 @@ static void phase_fork(struct result *r, long n)
 	r->name = "fork";
 	r->pages = n;
 	snap(&r->before);
+	mark("fork");
 	f0 = minflt();
 	for (i = 0; i < REPS; i++) {
 		t0 = rdtsc();
@@ -267,6 +280,8 @@ static void phase_munmap(struct result *r, long n)
 			snap(&r->before);
 		p = map(n);
 		read_all(p, n);
+		if (i == 0)
+			mark("munmap");
 		f0 = minflt();
 		t0 = rdtsc();
 		munmap(p, n * PAGE_SIZE);
@@ -294,6 +309,7 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 	for (i = 0; i < n; i += 256)
 		p[i * PAGE_SIZE] = 1;
 	snap(written);
+	mark("sparse");
 	f0 = minflt();
 	time_pages(p, n, 1, T_READ);
 	r->minflt = minflt() - f0;
@@ -307,6 +323,28 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 	    r->before.memfree - written->memfree);
 	put("sparse", "memfree_used_kb_total",
 	    r->before.memfree - r->after.memfree);
+}
+
+static int want(const char *only, const char *phase);
+
+/* Every phase that --only names (all of them by default, and in --check). */
+static void run_phases(struct result *rs, const char *only, long n, long mib,
+		       struct snap *written)
+{
+	if (want(only, "read") || check_mode)
+		phase_touch(&rs[0], "read", n, NULL);
+	if (want(only, "cow") || check_mode)
+		phase_touch(&rs[1], "cow", n, NULL);
+	if (want(only, "write") || check_mode)
+		phase_touch(&rs[2], "write", n, NULL);
+	if (want(only, "reread") || check_mode)
+		phase_touch(&rs[3], "reread", n, NULL);
+	if (want(only, "fork") || check_mode)
+		phase_fork(&rs[4], n);
+	if (want(only, "munmap") || check_mode)
+		phase_munmap(&rs[5], n);
+	if (want(only, "sparse") || check_mode)
+		phase_sparse(&rs[6], mib, written);
 }
 
 /* read and cow at n pages, for the per-page cost's curve over N. */
@@ -465,7 +503,7 @@ int main(int argc, char **argv)
 	struct snap boot, written;
 	struct utsname u;
 	const char *only = NULL, *scale = NULL, *c;
-	long n = -1, mib = -1, i;
+	long n = -1, mib = -1, i, rep = 1;
 	char *mi;
 
 	/* The first line, as early as possible: the boot-time mark. */
@@ -481,11 +519,13 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
 			scale = argv[++i];
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			rep = atol(argv[++i]);
 		else if (argv[i][0] != '-')
 			n = atol(argv[i]);
 		else {
 			fprintf(stderr, "usage: zpbench [--check] [--sparse MIB] "
-				"[--only PHASES] [--scale N,N...] [N]\n");
+				"[--only PHASES] [--scale N,N...] [--repeat R] [N]\n");
 			return 2;
 		}
 	}
@@ -523,20 +563,8 @@ int main(int argc, char **argv)
 
 	memset(rs, 0, sizeof(rs));
 	memset(&written, 0, sizeof(written));
-	if (want(only, "read") || check_mode)
-		phase_touch(&rs[0], "read", n, NULL);
-	if (want(only, "cow") || check_mode)
-		phase_touch(&rs[1], "cow", n, NULL);
-	if (want(only, "write") || check_mode)
-		phase_touch(&rs[2], "write", n, NULL);
-	if (want(only, "reread") || check_mode)
-		phase_touch(&rs[3], "reread", n, NULL);
-	if (want(only, "fork") || check_mode)
-		phase_fork(&rs[4], n);
-	if (want(only, "munmap") || check_mode)
-		phase_munmap(&rs[5], n);
-	if (want(only, "sparse") || check_mode)
-		phase_sparse(&rs[6], mib, &written);
+	for (; rep > 0; rep--)
+		run_phases(rs, only, n, mib, &written);
 	for (c = scale; c && *c && !check_mode;
 	     c = strchr(c, ',') ? strchr(c, ',') + 1 : "")
 		run_scale(atol(c));
