@@ -203,7 +203,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y
-set yrange [10:*]
+set yrange [5:*]
 set ylabel 'instructions per page (log)'
 set key top right
 set grid ytics
