@@ -23,11 +23,11 @@ pkg_name() {
 	apt-cache depends linux-image-amd64 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-6[^ ]*-amd64\)$/\1/p' | head -1
 }
-pkg=$(pkg_name)
+pkg=$(pkg_name || true)
 if [ -z "$pkg" ]; then
 	echo "bench-linux: apt-get update (linux-image-amd64 not in the package lists)" >&2
 	apt-get update -qq >&2 || fail "apt-get update failed"
-	pkg=$(pkg_name)
+	pkg=$(pkg_name || true)
 fi
 [ -n "$pkg" ] || fail "no linux-image-6.*-amd64 found as linux-image-amd64's dependency"
 mkdir -p "$dir/deb"
