@@ -114,9 +114,15 @@ initrd: deps
 test: deps $(B)/zpk.elf host-tests initrd
 	tests/run-all.sh
 
-# Benchmarks print figures; nothing here passes or fails.
-bench: deps $(B)/zpk.elf
+# Benchmarks print figures; nothing here passes or fails (docs/bench.md).
+# bench-linux downloads Debian's kernel once into build/linux/ (not in CI).
+bench: deps $(B)/zpk.elf initrd
+	$(MAKE) -s -C user bench
 	scripts/bench.sh
+
+bench-linux: deps $(B)/zpk.elf initrd
+	$(MAKE) -s -C user bench
+	BENCH_KERNELS=linux BENCH_PAGE_ALLOC=0 scripts/bench.sh
 
 # The user tests, natively on this Linux: the ABI reference.
 test-host-linux: deps
@@ -125,6 +131,6 @@ test-host-linux: deps
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps initrd run debug gdb test host-tests bench test-host-linux clean
+.PHONY: all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

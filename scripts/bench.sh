@@ -1,19 +1,103 @@
 #!/bin/bash
-# scripts/bench.sh — make bench: boots zpk with bench=mm twice, free-running
-# TCG and with -icount shift=0 (virtual time advances 1 ns per guest
-# instruction, so those TSC figures repeat exactly), and prints a table.
+# scripts/bench.sh — make bench: the zero-page fault benchmark (zpbench) on
+# zpk under zero_page=special, refcount and off, and on Debian's Linux, each
+# booted twice with the same QEMU command line: free-running TCG (TSC =
+# host time, noisy) and -icount shift=0,sleep=off (TSC = guest instruction
+# count: exact, repeatable).  Then zpk's own page-allocator figures.
+# Writes build/bench/{report.md,results.csv,faults.png,scale.png}.
+# make bench-linux runs only the Linux column.  Nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+OUT=build/bench
+MEM=${BENCH_MEM:-2G}
+PAGES=${BENCH_PAGES:-16384}
+SPARSE=${BENCH_SPARSE_MIB:-256}
+SCALE=${BENCH_SCALE:-1024,4096,16384,65536,262144}
+ICOUNT="-icount shift=0,sleep=off"
+TIMEOUT=${BENCH_TIMEOUT:-600}
+KERNELS=${BENCH_KERNELS:-special refcount off linux}
 elf=build/zpk.elf
-run() {
-	QEMU_EXTRA="$1" scripts/qemu.sh --mem 128M --append "bench=mm loglevel=4" \
-		--timeout 120 "$elf" 2>&1 | tr -d '\r' | sed -n 's/^bench: //p' || true
+mkdir -p "$OUT/runs"
+
+# Linux: Debian's kernel (fetched once) and an initramfs whose /init is
+# user/bench/linux-init.c, with zpbench as /bin/zpbench.
+linux_setup() {
+	vmlinuz=$(scripts/linux-kernel.sh) || exit 1
+	local root=$OUT/initramfs
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
+	cp build/user/bin/linux-init "$root/init"
+	cp build/user/bin/zpbench "$root/bin/zpbench"
+	cp build/user/bin/cat "$root/bin/cat"	# linux-init --kallsyms
+	(cd "$root" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) >"$OUT/linux-initramfs.cpio"
 }
-free_run=$(run "")
-icount=$(run "-icount shift=0,sleep=off")
-printf '%-32s %18s %22s\n' "figure" "TSC (TCG, free)" "TSC (-icount shift=0)"
-paste -d'|' <(echo "$free_run") <(echo "$icount") | while IFS='|' read -r a b; do
-	name=${a% * *}
-	printf '%-32s %18s %22s\n' "$name" "$(echo "$a" | awk '{print $(NF-1), $NF}')" \
-		"$(echo "$b" | awk '{print $(NF-1)}')"
-done
+
+# Each console line with the time it arrived, before any buffering.
+stamp() {
+	local l
+	while IFS= read -r l; do
+		printf '%s %s\n' "$EPOCHREALTIME" "${l%$'\r'}"
+	done
+}
+
+# run KERNEL MODE — one boot; figures into $OUT/runs/KERNEL-MODE.txt.
+run() {
+	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1
+	args="$PAGES --sparse $SPARSE"
+	if [ "$mode" = icount ]; then
+		extra=$ICOUNT
+		args="$args --scale $SCALE"
+	fi
+	if [ "$k" = linux ]; then
+		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh --linux \
+			--mem "$MEM" --timeout "$TIMEOUT" \
+			--initrd "$OUT/linux-initramfs.cpio" \
+			--append "console=ttyS0 quiet panic=-1 -- $args" "$vmlinuz"
+	else
+		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh \
+			--mem "$MEM" --timeout "$TIMEOUT" \
+			--initrd build/user/initrd.cpio \
+			--append "init=/bin/zpbench zero_page=$k loglevel=4 -- $args" \
+			"$elf"
+	fi 2>&1 | stamp >"$base.log" || true
+	t0=$(cat "$base.t0")
+	t1=$(awk '/ zpbench\.start=1$/ { print $1; exit }' "$base.log")
+	sed -n 's/^[0-9.]* \([a-z_]*\.[a-z_.0-9]*=.*\)$/\1/p' "$base.log" >"$base.txt"
+	[ -n "$t1" ] && echo "bench.first_line_s=$(echo "$t1 $t0" |
+		awk '{ printf "%.3f", $1 - $2 }')" >>"$base.txt"
+	echo "bench.run_s=$(echo "$EPOCHREALTIME $t0" |
+		awk '{ printf "%.1f", $1 - $2 }')" >>"$base.txt"
+	grep -q '^zpbench.done=1' "$base.txt" ||
+		echo "bench: $k ($mode) did not finish; see $base.log" >&2
+}
+
+# The page-allocator section (bench=mm), as make bench always printed it.
+page_alloc() {
+	local mode
+	for mode in free icount; do
+		QEMU_EXTRA=$([ $mode = icount ] && echo "$ICOUNT") scripts/qemu.sh \
+			--mem 128M --append "bench=mm loglevel=4" --timeout 120 \
+			"$elf" 2>&1 | tr -d '\r' | sed -n 's/^bench: //p' \
+			>"$OUT/runs/page-alloc-$mode.txt" || true
+	done
+}
+
+# scripts/bench-profile.sh uses linux_setup alone.
+[ "${1:-}" = --linux-setup ] && { linux_setup; echo "$vmlinuz"; exit 0; }
+t_start=$EPOCHREALTIME
+case " $KERNELS " in *" linux "*) linux_setup ;; esac
+rm -f "$OUT"/runs/*
+# Two lanes on two cores: the free-running boots one after another (their
+# figures are host time), the -icount boots (exact whatever the load) beside.
+(
+	for k in $KERNELS; do run "$k" free; done
+	[ "${BENCH_PAGE_ALLOC:-1}" = 0 ] || page_alloc
+) &
+lane=$!
+for k in $KERNELS; do run "$k" icount; done
+wait "$lane"
+echo "bench.total_s=$(echo "$EPOCHREALTIME $t_start" |
+	awk '{ printf "%.1f", $1 - $2 }')" >"$OUT/runs/total.txt"
+python3 scripts/bench-report.py "$OUT"
+cat "$OUT/report.md"

@@ -39,6 +39,19 @@ for policy in special refcount off; do
 		"unknown kernel parameter"
 done
 
+# The fault benchmark checks its own figures (small N): minflt per phase,
+# RssAnon/RssZero deltas, the sparse scan's RSS. Once per policy.
+for policy in special refcount off; do
+	out=$(scripts/zpk-run --mem 256M --timeout 60 \
+		--append "zero_page=$policy mm_verify=exit" zpbench --check 2>&1)
+	rc=$?
+	echo "$out" | grep -E '^(ok|not ok|#)' | sed 's/^/    /'
+	tap "[$policy] zpbench --check: every figure of its own checks holds" \
+		"$([ $rc = 0 ] && echo "$out" | grep -q '^1\.\.' &&
+		   ! echo "$out" | grep -q 'mm_verify:' && echo 1)" \
+		"status $rc: $(echo "$out" | grep '^not ok' | head -3 | tr '\n' '|')"
+done
+
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.
 src=$LOGDIR/outside.c

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""scripts/bench-report.py DIR — make bench's report from DIR/runs/*.txt
+(zpbench's key=value lines, one file per kernel and mode): report.md,
+results.csv, faults.png and scale.png (gnuplot) in DIR."""
+import csv
+import os
+import subprocess
+import sys
+
+D = sys.argv[1]
+RUNS = os.path.join(D, "runs")
+KERNELS = ["special", "refcount", "off", "linux"]
+TITLE = {"special": "zpk special", "refcount": "zpk refcount",
+         "off": "zpk off", "linux": "Linux"}
+PHASES = [("read", "read fault"), ("cow", "write after read (COW from zero)"),
+          ("write", "first write"), ("reread", "re-read, mapped (floor)"),
+          ("fork", "fork+exit+wait, per zero-mapped page"),
+          ("munmap", "munmap, per zero-mapped page"),
+          ("sparse", "sparse scan read, per page")]
+MODES = [("icount", "instructions per page (-icount shift=0: exact)"),
+         ("free", "TSC cycles per page (free-running TCG: host time, noisy)")]
+
+
+def load(name):
+    fig = {}
+    try:
+        with open(os.path.join(RUNS, name + ".txt")) as f:
+            for line in f:
+                k, _, v = line.strip().partition("=")
+                if k:
+                    fig[k] = v
+    except OSError:
+        pass
+    return fig
+
+
+R = {(k, m): load(f"{k}-{m}") for k in KERNELS for m, _ in MODES}
+kernels = [k for k in KERNELS if any(R[(k, m)] for m, _ in MODES)]
+
+
+def num(k, m, key):
+    try:
+        return float(R[(k, m)][key])
+    except (KeyError, ValueError):
+        return None
+
+
+def fmt(v, digits=0):
+    if v is None:
+        return "—"
+    return f"{v:,.{digits}f}"
+
+
+def ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+out = []
+w = out.append
+linux = R[("linux", "icount")]
+w("# zpk zero-page fault benchmark\n")
+w(f"zpbench: N = {linux.get('zpbench.pages') or R[('special','icount')].get('zpbench.pages')} "
+  f"pages per phase, sparse region {R[('special','icount')].get('zpbench.sparse_mib')} MiB; "
+  "each phase on a fresh private anonymous mapping; the cell is the "
+  "**median** per page (the mean is in results.csv).")
+if linux.get("zpbench.release"):
+    w(f"Linux: Debian {linux['zpbench.release']} (bzImage from linux-image-amd64's "
+      "dependency), same QEMU command line as zpk but -kernel/-initrd/-append.")
+w("")
+for m, what in MODES:
+    w(f"## {what}\n")
+    w("Source: the `" + m + "` runs." + (" Repeatable to the instruction." if m == "icount" else
+      " Varies run to run by some percent; read it with the icount table."))
+    w("")
+    hdr = "| phase | " + " | ".join(TITLE[k] for k in kernels) + " | special / Linux |"
+    w(hdr)
+    w("|" + "---|" * (len(kernels) + 2))
+    for key, label in PHASES:
+        cells = [num(k, m, f"{key}.cycles_median") for k in kernels]
+        r = ratio(num("special", m, f"{key}.cycles_median"),
+                  num("linux", m, f"{key}.cycles_median"))
+        w(f"| {label} | " + " | ".join(fmt(c) for c in cells) +
+          f" | {fmt(r, 2)} |")
+    w("")
+    w("Minor faults per phase (getrusage): " + "; ".join(
+        f"{TITLE[k]}: " + ", ".join(
+            f"{key} {R[(k, m)].get(key + '.minflt', '—')}" for key, _ in PHASES)
+        for k in kernels) + ".")
+    w("")
+
+w("## Sparse scan: memory (one byte written every 256th page, then a read of every page)\n")
+w("kB, from /proc/self/status and /proc/meminfo (icount run; the free run's are the same). "
+  "Linux 6.1 counts zero-page mappings in no RSS field; zpk's RssZero does.\n")
+w("| kernel | RssAnon after writes | RssAnon after scan | RssZero after scan | MemFree used by writes | MemFree used in all |")
+w("|---|---|---|---|---|---|")
+for k in kernels:
+    f = R[(k, "icount")] or R[(k, "free")]
+    w(f"| {TITLE[k]} | {f.get('sparse.rss_anon_kb_written', '—')} | "
+      f"{f.get('sparse.rss_anon_kb_after', '—')} | {f.get('sparse.rss_zero_kb_after', '—')} | "
+      f"{f.get('sparse.memfree_used_kb_written', '—')} | {f.get('sparse.memfree_used_kb_total', '—')} |")
+w("")
+
+# Scale: per-page median over N (icount only).
+ns = sorted({int(x.split(".")[2]) for k in kernels for x in R[(k, "icount")]
+             if x.startswith("scale.read.") and x.endswith(".cycles_median")})
+if ns:
+    w("## Per-page cost over N (icount: instructions per page, median)\n")
+    w("| N pages | " + " | ".join(f"{TITLE[k]} read | {TITLE[k]} cow" for k in kernels) + " |")
+    w("|---|" + "---|---|" * len(kernels))
+    for n in ns:
+        w(f"| {n} | " + " | ".join(
+            f"{fmt(num(k, 'icount', f'scale.read.{n}.cycles_median'))} | "
+            f"{fmt(num(k, 'icount', f'scale.cow.{n}.cycles_median'))}" for k in kernels) + " |")
+    w("")
+    w("Spread (max/min − 1 over N) of the median and of the mean:\n")
+    for k in kernels:
+        parts = []
+        for ph in ("read", "cow"):
+            for stat in ("median", "mean"):
+                v = [num(k, "icount", f"scale.{ph}.{n}.cycles_{stat}") for n in ns]
+                v = [x for x in v if x]
+                if v:
+                    parts.append(f"{ph} {stat} {100 * (max(v) / min(v) - 1):.0f}%")
+        w(f"- {TITLE[k]}: " + ", ".join(parts))
+    w("")
+
+w("## Boot\n")
+w("Wall time from QEMU's start to zpbench's first line (free-running run; includes "
+  "firmware and, for zpk, GRUB), and the kernel's own memory after boot "
+  "(MemTotal − MemFree read by zpbench before any work; Linux's includes its "
+  "initramfs in RAM, and MemTotal excludes memory reserved at boot).\n")
+w("| kernel | QEMU start → first line (s) | MemTotal (kB) | MemTotal − MemFree (kB) |")
+w("|---|---|---|---|")
+for k in kernels:
+    f = R[(k, "free")]
+    w(f"| {TITLE[k]} | {f.get('bench.first_line_s', '—')} | {f.get('boot.memtotal_kb', '—')} | "
+      f"{f.get('boot.mem_used_kb', '—')} |")
+r = ratio(num("special", "free", "bench.first_line_s"), num("linux", "free", "bench.first_line_s"))
+w(f"\nzpk special / Linux boot-to-first-line: {fmt(r, 2)}.\n")
+
+# Targets, reported, not asserted.
+w("## Targets (reported, not asserted)\n")
+def tgt(label, r, limit):
+    if r is None:
+        w(f"- {label}: no figure")
+    else:
+        w(f"- {label}: {r:.2f} (target ≤ {limit}) — " +
+          ("met" if r <= limit else f"missed by {r / limit:.2f}×"))
+for key, label in (("read", "read fault"), ("cow", "COW from zero"), ("write", "first write")):
+    tgt(f"zpk special / Linux, {label}, instructions", ratio(
+        num("special", "icount", f"{key}.cycles_median"),
+        num("linux", "icount", f"{key}.cycles_median")), 0.5)
+if ns:
+    for ph in ("read", "cow"):
+        v = [num("special", "icount", f"scale.{ph}.{n}.cycles_median") for n in ns]
+        v = [x for x in v if x]
+        if v:
+            s = max(v) / min(v) - 1
+            w(f"- zpk special {ph} per page flat over N={ns[0]}…{ns[-1]}: spread {100*s:.0f}% "
+              f"(target ≤ 20%) — " + ("met" if s <= 0.2 else "missed"))
+tgt("zpk boot to first line / Linux's", r, 0.25)
+total = load("total").get("bench.total_s")
+if total:
+    w(f"- whole make bench: {total} s (target < 300 s) — " +
+      ("met" if float(total) < 300 else "missed"))
+w("")
+
+pa = {}
+for m in ("free", "icount"):
+    try:
+        with open(os.path.join(RUNS, f"page-alloc-{m}.txt")) as f:
+            pa[m] = [l.rstrip("\n") for l in f if l.strip()]
+    except OSError:
+        pa[m] = []
+if pa.get("free") or pa.get("icount"):
+    w("## zpk's page allocator (bench=mm, in-kernel)\n")
+    w("```")
+    for a, b in zip(pa.get("free", []), pa.get("icount", []) or [""] * len(pa.get("free", []))):
+        w(f"{a:<60}  | icount: {b}")
+    w("```\n")
+
+with open(os.path.join(D, "report.md"), "w") as f:
+    f.write("\n".join(out) + "\n")
+
+with open(os.path.join(D, "results.csv"), "w", newline="") as f:
+    c = csv.writer(f)
+    c.writerow(["kernel", "mode", "key", "value"])
+    for (k, m), fig in sorted(R.items()):
+        for key, v in fig.items():
+            c.writerow([k, m, key, v])
+
+# Plots.
+dat = os.path.join(D, "faults.dat")
+with open(dat, "w") as f:
+    f.write("phase " + " ".join(TITLE[k].replace(" ", "_") for k in kernels) + "\n")
+    for key, _ in PHASES:
+        f.write(key + " " + " ".join(
+            str(num(k, "icount", f"{key}.cycles_median") or "NaN") for k in kernels) + "\n")
+gp = f"""set terminal pngcairo size 1000,560 noenhanced
+set output '{D}/faults.png'
+set title 'Instructions per page (median, -icount shift=0), N={R[("special","icount")].get("zpbench.pages","?")}'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set logscale y
+set yrange [5:*]
+set ylabel 'instructions per page (log)'
+set key top right
+set grid ytics
+plot '{dat}' using 2:xtic(1) title columnheader(2)""" + "".join(
+    f", '' using {i + 2} title columnheader({i + 2})" for i in range(1, len(kernels))) + "\n"
+if ns:
+    sdat = os.path.join(D, "scale.dat")
+    with open(sdat, "w") as f:
+        for n in ns:
+            f.write(f"{n} " + " ".join(
+                f"{num(k, 'icount', f'scale.read.{n}.cycles_median') or 'NaN'} "
+                f"{num(k, 'icount', f'scale.cow.{n}.cycles_median') or 'NaN'}"
+                for k in kernels) + "\n")
+    plots = []
+    for i, k in enumerate(kernels):
+        plots.append(f"'{sdat}' using 1:{2 + 2 * i} with linespoints lw 2 title '{TITLE[k]} read'")
+        plots.append(f"'{sdat}' using 1:{3 + 2 * i} with linespoints dt 2 lw 2 title '{TITLE[k]} cow'")
+    gp += f"""set output '{D}/scale.png'
+set title 'Per-page cost over N (median instructions, -icount shift=0)'
+set style data linespoints
+unset style
+set logscale x 2
+set logscale y
+set yrange [*:*]
+set xlabel 'N pages'
+set ylabel 'instructions per page (log)'
+set key outside right
+plot """ + ", ".join(plots) + "\n"
+try:
+    subprocess.run(["gnuplot"], input=gp, text=True, check=True)
+except (OSError, subprocess.CalledProcessError) as e:
+    print(f"bench-report: gnuplot failed: {e}", file=sys.stderr)

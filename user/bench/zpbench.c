@@ -1,0 +1,582 @@
+/* user/bench/zpbench.c — the zero-page fault benchmark: TSC cycles per page
+ * of each fault kind, on zpk, on Linux in QEMU and natively (static musl).
+ *
+ * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
+ *                [--scale N1,N2,...] [--repeat R] [N]
+ *   N        pages per phase (default 16384; --check: 256)
+ *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
+ *   --only   run only these phases (read,cow,write,reread,fork,munmap,sparse)
+ *   --scale  then read and cow again at each of these page counts, as
+ *            scale.read.N.* and scale.cow.N.* (--only none: only these)
+ *   --repeat run the selected phases R times (profiling: a longer window)
+ *   --check  run the phases small and check their own figures (TAP)
+ *
+ * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
+ * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
+ * shift=0 the TSC counts guest instructions, so the figures are exact. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "ulib.h"
+
+#define REPS	5	/* repetitions of the whole-range phases (fork, munmap) */
+
+static uint64_t *samples;	/* one per page, touched before any phase */
+static size_t nsamples;
+static int check_mode;
+static char policy[16];	/* "special", "refcount", "off" or "linux" */
+static int zero_in_use;	/* --check: read faults map the zero page */
+
+/* Write every sample, so that no phase takes a fault on its own samples:
+ * at the start, and after a fork (which write-protects them for COW). */
+static void touch_samples(void)
+{
+	size_t i;
+
+	for (i = 0; i < nsamples; i++)
+		samples[i] = 1;
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) ::
+			 "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static long minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* The memory figures a phase reports before and after it runs (kB). */
+struct snap {
+	long long anon, file, zero, memfree;
+};
+
+static void snap(struct snap *s)
+{
+	char *st = proc_read("/proc/self/status", NULL);
+	char *mi = proc_read("/proc/meminfo", NULL);
+
+	s->anon = st ? proc_field(st, NULL, "RssAnon") : -1;
+	s->file = st ? proc_field(st, NULL, "RssFile") : -1;
+	s->zero = st ? proc_field(st, NULL, "RssZero") : -1;
+	s->memfree = mi ? proc_field(mi, NULL, "MemFree") : -1;
+	free(st);
+	free(mi);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts v in place; the median (mean of the middle two for even n). */
+static uint64_t median(uint64_t *v, size_t n)
+{
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static uint64_t mean(const uint64_t *v, size_t n)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
+/* The figures of one phase, kept for --check and printed as key=value. */
+struct result {
+	const char *name;
+	long pages, minflt;
+	uint64_t med, avg;
+	struct snap before, after;
+};
+
+static void put(const char *phase, const char *key, long long v)
+{
+	if (!check_mode)
+		printf("%s.%s=%lld\n", phase, key, v);
+}
+
+static void put_snap(const char *phase, const char *when, const struct snap *s)
+{
+	char k[48];
+
+	snprintf(k, sizeof(k), "rss_anon_kb_%s", when);
+	put(phase, k, s->anon);
+	snprintf(k, sizeof(k), "rss_file_kb_%s", when);
+	put(phase, k, s->file);
+	if (s->zero >= 0) {
+		snprintf(k, sizeof(k), "rss_zero_kb_%s", when);
+		put(phase, k, s->zero);
+	}
+}
+
+static void report(struct result *r)
+{
+	put(r->name, "pages", r->pages);
+	put(r->name, "cycles_median", (long long)r->med);
+	put(r->name, "cycles_mean", (long long)r->avg);
+	put(r->name, "minflt", r->minflt);
+	put_snap(r->name, "before", &r->before);
+	put_snap(r->name, "after", &r->after);
+	put(r->name, "memfree_used_kb", r->before.memfree - r->after.memfree);
+	fflush(stdout);
+}
+
+/* "zpbench.phase=NAME" just before a timed part: scripts/bench-profile.sh
+ * starts QEMU's instruction log when it sees it. */
+static void mark(const char *name)
+{
+	if (!check_mode) {
+		printf("zpbench.phase=%s\n", name);
+		fflush(stdout);
+	}
+}
+
+static char *map(size_t pages)
+{
+	char *p = mmap(NULL, pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		printf("zpbench.error=mmap of %zu pages failed\n", pages);
+		exit(1);
+	}
+	/* Linux's THP would map 2 MiB at a time (or the huge zero page):
+	 * ask for base pages.  zpk has no THP and may refuse the hint. */
+	madvise(p, pages * PAGE_SIZE, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static void read_all(char *p, long n)
+{
+	long i;
+
+	for (i = 0; i < n; i++)
+		(void)*(volatile char *)(p + i * PAGE_SIZE);
+}
+
+enum touch { T_READ, T_WRITE };
+
+/* Time one touch per page of p: samples[i] = cycles of page i. */
+static void time_pages(char *p, long n, long stride, enum touch how)
+{
+	uint64_t t0, t1;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		volatile char *a = p + i * stride * PAGE_SIZE;
+
+		t0 = rdtsc();
+		if (how == T_READ)
+			(void)*a;
+		else
+			*a = 1;
+		t1 = rdtsc();
+		samples[i] = t1 - t0;
+	}
+}
+
+/* read: read fault per page; cow: write after read; write: first write;
+ * reread: read of pages already mapped (the floor of the method). */
+static void phase_touch(struct result *r, const char *name, long n,
+			const char *key)
+{
+	char *p = map(n);
+	long f0;
+
+	r->name = key ? key : name;
+	r->pages = n;
+	if (!strcmp(name, "cow") || !strcmp(name, "reread"))
+		read_all(p, n);
+	snap(&r->before);
+	mark(r->name);
+	f0 = minflt();
+	time_pages(p, n, 1, strcmp(name, "read") && strcmp(name, "reread") ?
+		   T_WRITE : T_READ);
+	r->minflt = minflt() - f0;
+	snap(&r->after);
+	munmap(p, n * PAGE_SIZE);
+	r->avg = mean(samples, n);
+	r->med = median(samples, n);
+	report(r);
+}
+
+/* fork + child exit + wait with n zero-mapped pages, per page; base is the
+ * same without the mapping, so the per-page part can be told apart. */
+static void phase_fork(struct result *r, long n)
+{
+	uint64_t base[REPS], t0;
+	char *p;
+	long f0;
+	int i;
+
+	for (i = 0; i < REPS; i++) {
+		t0 = rdtsc();
+		if (fork() == 0)
+			_exit(0);
+		wait(NULL);
+		base[i] = rdtsc() - t0;
+	}
+	p = map(n);
+	read_all(p, n);
+	r->name = "fork";
+	r->pages = n;
+	snap(&r->before);
+	mark("fork");
+	f0 = minflt();
+	for (i = 0; i < REPS; i++) {
+		t0 = rdtsc();
+		if (fork() == 0)
+			_exit(0);
+		wait(NULL);
+		samples[i] = (rdtsc() - t0) / n;
+	}
+	r->minflt = minflt() - f0;
+	snap(&r->after);
+	munmap(p, n * PAGE_SIZE);
+	r->avg = mean(samples, REPS);
+	r->med = median(samples, REPS);
+	touch_samples();
+	report(r);
+	put("fork", "base_cycles_median", (long long)median(base, REPS));
+}
+
+/* munmap of n zero-mapped pages, per page. */
+static void phase_munmap(struct result *r, long n)
+{
+	uint64_t t0;
+	char *p;
+	long f0 = 0, nf = 0;
+	int i;
+
+	r->name = "munmap";
+	r->pages = n;
+	for (i = 0; i < REPS; i++) {
+		if (i == 0)
+			snap(&r->before);
+		p = map(n);
+		read_all(p, n);
+		if (i == 0)
+			mark("munmap");
+		f0 = minflt();
+		t0 = rdtsc();
+		munmap(p, n * PAGE_SIZE);
+		samples[i] = (rdtsc() - t0) / n;
+		nf += minflt() - f0;
+	}
+	snap(&r->after);
+	r->minflt = nf;
+	r->avg = mean(samples, REPS);
+	r->med = median(samples, REPS);
+	report(r);
+}
+
+/* sparse: one byte written every 256th page of a region, then a read scan
+ * of every page; the RSS after each step is the zero page's whole story. */
+static void phase_sparse(struct result *r, long mib, struct snap *written)
+{
+	long n = mib * 256, i;
+	char *p = map(n);
+	long f0;
+
+	r->name = "sparse";
+	r->pages = n;
+	snap(&r->before);
+	for (i = 0; i < n; i += 256)
+		p[i * PAGE_SIZE] = 1;
+	snap(written);
+	mark("sparse");
+	f0 = minflt();
+	time_pages(p, n, 1, T_READ);
+	r->minflt = minflt() - f0;
+	snap(&r->after);
+	munmap(p, n * PAGE_SIZE);
+	r->avg = mean(samples, n);
+	r->med = median(samples, n);
+	report(r);
+	put_snap("sparse", "written", written);
+	put("sparse", "memfree_used_kb_written",
+	    r->before.memfree - written->memfree);
+	put("sparse", "memfree_used_kb_total",
+	    r->before.memfree - r->after.memfree);
+}
+
+static int want(const char *only, const char *phase);
+
+/* Every phase that --only names (all of them by default, and in --check). */
+static void run_phases(struct result *rs, const char *only, long n, long mib,
+		       struct snap *written)
+{
+	if (want(only, "read") || check_mode)
+		phase_touch(&rs[0], "read", n, NULL);
+	if (want(only, "cow") || check_mode)
+		phase_touch(&rs[1], "cow", n, NULL);
+	if (want(only, "write") || check_mode)
+		phase_touch(&rs[2], "write", n, NULL);
+	if (want(only, "reread") || check_mode)
+		phase_touch(&rs[3], "reread", n, NULL);
+	if (want(only, "fork") || check_mode)
+		phase_fork(&rs[4], n);
+	if (want(only, "munmap") || check_mode)
+		phase_munmap(&rs[5], n);
+	if (want(only, "sparse") || check_mode)
+		phase_sparse(&rs[6], mib, written);
+}
+
+/* read and cow at n pages, for the per-page cost's curve over N. */
+static void run_scale(long n)
+{
+	struct result r;
+	char key[48];
+
+	if (n <= 0 || (size_t)n > nsamples)
+		return;
+	memset(&r, 0, sizeof(r));
+	snprintf(key, sizeof(key), "scale.read.%ld", n);
+	phase_touch(&r, "read", n, key);
+	snprintf(key, sizeof(key), "scale.cow.%ld", n);
+	phase_touch(&r, "cow", n, key);
+}
+
+/* zpk's /proc/sys/vm/zero_page: the bracketed name; "linux" elsewhere. */
+static void read_policy(void)
+{
+	char buf[64], *a, *b;
+
+	strcpy(policy, "linux");
+	if (read_file("/proc/sys/vm/zero_page", buf, sizeof(buf)) < 0)
+		return;
+	a = strchr(buf, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (a && b && b - a - 1 < (long)sizeof(policy)) {
+		memcpy(policy, a + 1, b - a - 1);
+		policy[b - a - 1] = 0;
+	}
+}
+
+static int want(const char *only, const char *phase)
+{
+	size_t n = strlen(phase);
+	const char *s = only;
+
+	if (!only)
+		return 1;
+	while ((s = strstr(s, phase))) {
+		if ((s == only || s[-1] == ',') && (s[n] == ',' || !s[n]))
+			return 1;
+		s += n;
+	}
+	return 0;
+}
+
+/* ---- --check: the benchmark's own unit checks -------------------------- */
+
+/* kB figures: exact on zpk, within Linux's RSS lag there. */
+static int kb_eq(long long got, long long want)
+{
+	return is_zpk() ? got == want : kb_near(got, want);
+}
+
+static void check_stats(void)
+{
+	uint64_t odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 };
+
+	tap_ok(median(odd, 3) == 3 && mean(odd, 3) == 3,
+	       "stats: median and mean of {5,1,3} are 3");
+	tap_ok(median(even, 4) == 2 && mean(even, 4) == 2,
+	       "stats: median of {4,1,3,2} is 2 (mean of the middle two)");
+}
+
+static void check_touch(struct result *rs, long n)
+{
+	struct result *rd = &rs[0], *cw = &rs[1], *wr = &rs[2], *rr = &rs[3];
+	int zp = strcmp(policy, "off") != 0;
+	long long kb = n * PAGE_SIZE / 1024;
+
+	/* Linux maps the zero page on a read fault, but a kernel may not
+	 * (a sandbox's does not): there, believe the read phase's RssAnon. */
+	if (!is_zpk())
+		zp = rd->after.anon - rd->before.anon < kb / 2;
+	zero_in_use = zp;
+
+	tap_note("zero page in use: %s", zp ? "yes" : "no");
+	tap_ok(rd->minflt == n, "read: one minor fault per page (%ld of %ld)",
+	       rd->minflt, n);
+	tap_ok(wr->minflt == n, "write: one minor fault per page (%ld of %ld)",
+	       wr->minflt, n);
+	tap_ok(rr->minflt == 0, "reread: no faults (%ld)", rr->minflt);
+	tap_ok(cw->minflt == (zp ? n : 0),
+	       "cow: %s fault per page after a read (%ld)",
+	       zp ? "one" : "no", cw->minflt);
+	tap_ok(kb_eq(wr->after.anon - wr->before.anon, kb),
+	       "write: RssAnon grows by %lld kB (%lld)", kb,
+	       wr->after.anon - wr->before.anon);
+	tap_ok(kb_eq(cw->after.anon - cw->before.anon, zp ? kb : 0),
+	       "cow: RssAnon grows by %lld kB (%lld)", zp ? kb : 0,
+	       cw->after.anon - cw->before.anon);
+	tap_ok(kb_eq(rd->after.anon - rd->before.anon, zp ? 0 : kb),
+	       "read: RssAnon grows by %lld kB (%lld)", zp ? 0 : kb,
+	       rd->after.anon - rd->before.anon);
+	if (is_zpk()) {
+		tap_ok(rd->after.zero - rd->before.zero == (zp ? kb : 0),
+		       "read: RssZero grows by %lld kB (%lld)", zp ? kb : 0,
+		       rd->after.zero - rd->before.zero);
+		tap_ok(cw->after.zero - cw->before.zero == (zp ? -kb : 0),
+		       "cow: RssZero falls by %lld kB (%lld)", zp ? kb : 0,
+		       cw->before.zero - cw->after.zero);
+	} else {
+		tap_skip("read: RssZero: zpk-only");
+		tap_skip("cow: RssZero: zpk-only");
+	}
+	tap_ok(rr->med <= rd->med && rr->med > 0,
+	       "reread median (%llu) is above 0 and at most read's (%llu)",
+	       (unsigned long long)rr->med, (unsigned long long)rd->med);
+	tap_ok(rd->med <= rd->avg * 4 && rd->avg > 0,
+	       "read: median %llu and mean %llu are both sane",
+	       (unsigned long long)rd->med, (unsigned long long)rd->avg);
+}
+
+static void check_rest(struct result *fk, struct result *mu,
+		       struct result *sp, struct snap *written)
+{
+	int zp = zero_in_use;
+	long w = (sp->pages + 255) / 256;	/* pages written */
+
+	tap_ok(fk->med > 0, "fork: %llu cycles per page",
+	       (unsigned long long)fk->med);
+	tap_ok(kb_eq(fk->after.anon, fk->before.anon),
+	       "fork: the parent's RssAnon is unchanged (%lld -> %lld kB)",
+	       fk->before.anon, fk->after.anon);
+	tap_ok(mu->med > 0 && mu->minflt == 0,
+	       "munmap: %llu cycles per page, no faults while unmapping",
+	       (unsigned long long)mu->med);
+	tap_ok(kb_eq(mu->after.anon, mu->before.anon),
+	       "munmap: RssAnon back where it was (%lld -> %lld kB)",
+	       mu->before.anon, mu->after.anon);
+	tap_ok(kb_eq(written->anon - sp->before.anon, w * 4),
+	       "sparse: writes cost %ld pages of RssAnon (%lld kB)", w,
+	       written->anon - sp->before.anon);
+	tap_ok(sp->minflt == sp->pages - w,
+	       "sparse: the scan faults once per unwritten page (%ld)",
+	       sp->minflt);
+	tap_ok(kb_eq(sp->after.anon - written->anon,
+		     zp ? 0 : (sp->pages - w) * 4),
+	       "sparse: the scan adds %lld kB of RssAnon (%lld)",
+	       zp ? 0 : (long long)(sp->pages - w) * 4,
+	       sp->after.anon - written->anon);
+	if (is_zpk())
+		tap_ok(sp->after.zero - written->zero ==
+		       (zp ? (sp->pages - w) * 4 : 0),
+		       "sparse: the scan adds RssZero for the unwritten pages (%lld kB)",
+		       sp->after.zero - written->zero);
+	else
+		tap_skip("sparse: RssZero: zpk-only");
+}
+
+int main(int argc, char **argv)
+{
+	struct result rs[7];
+	struct snap boot, written;
+	struct utsname u;
+	const char *only = NULL, *scale = NULL, *c;
+	long n = -1, mib = -1, i, rep = 1;
+	char *mi;
+
+	/* The first line, as early as possible: the boot-time mark. */
+	printf("zpbench.start=1\n");
+	fflush(stdout);
+	mi = proc_read("/proc/meminfo", NULL);
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--check"))
+			check_mode = 1;
+		else if (!strcmp(argv[i], "--sparse") && i + 1 < argc)
+			mib = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
+			scale = argv[++i];
+		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+			rep = atol(argv[++i]);
+		else if (argv[i][0] != '-')
+			n = atol(argv[i]);
+		else {
+			fprintf(stderr, "usage: zpbench [--check] [--sparse MIB] "
+				"[--only PHASES] [--scale N,N...] [--repeat R] [N]\n");
+			return 2;
+		}
+	}
+	if (n <= 0)
+		n = check_mode ? 256 : 16384;
+	if (mib <= 0)
+		mib = check_mode ? 4 : 256;
+	read_policy();
+	uname(&u);
+	if (!check_mode) {
+		printf("zpbench.kernel=%s\nzpbench.release=%s\n", u.sysname,
+		       u.release);
+		printf("zpbench.zero_page=%s\nzpbench.pages=%ld\n", policy, n);
+		printf("zpbench.sparse_mib=%ld\n", mib);
+		if (mi)
+			printf("boot.memtotal_kb=%lld\nboot.mem_used_kb=%lld\n",
+			       proc_field(mi, NULL, "MemTotal"),
+			       proc_field(mi, NULL, "MemTotal") -
+			       proc_field(mi, NULL, "MemFree"));
+		fflush(stdout);
+	}
+	free(mi);
+	snap(&boot);
+
+	nsamples = n > mib * 256 ? n : mib * 256;
+	for (c = scale; c && *c; c = strchr(c, ',') ? strchr(c, ',') + 1 : "")
+		if ((size_t)atol(c) > nsamples)
+			nsamples = atol(c);
+	if (nsamples < REPS)
+		nsamples = REPS;
+	/* Written now, so that no phase takes a fault on its own samples. */
+	samples = (uint64_t *)map((nsamples * sizeof(*samples) + PAGE_SIZE - 1) /
+				  PAGE_SIZE);
+	touch_samples();
+
+	memset(rs, 0, sizeof(rs));
+	memset(&written, 0, sizeof(written));
+	for (; rep > 0; rep--)
+		run_phases(rs, only, n, mib, &written);
+	for (c = scale; c && *c && !check_mode;
+	     c = strchr(c, ',') ? strchr(c, ',') + 1 : "")
+		run_scale(atol(c));
+	if (!check_mode) {
+		printf("zpbench.done=1\n");
+		return 0;
+	}
+	tap_note("zpbench --check: %ld pages, sparse %ld MiB, zero_page %s",
+		 n, mib, policy);
+	tap_plan(21);
+	check_stats();
+	check_touch(rs, n);
+	check_rest(&rs[4], &rs[5], &rs[6], &written);
+	tap_done();
+}
