@@ -150,6 +150,16 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	return pte_offset_kernel(pmd, addr);
 }
 
+/* The end of the PTE table that maps addr, or end if that comes first:
+ * range loops walk once per table and step through it (Linux's
+ * pmd_addr_end). */
+static unsigned long pte_table_end(unsigned long addr, unsigned long end)
+{
+	unsigned long boundary = (addr + PMD_SIZE) & ~(PMD_SIZE - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+
 pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr)
 {
 	return walk_pte(mm, addr, true, NULL);
@@ -175,11 +185,16 @@ int walk_page_range(struct mm_struct *mm, unsigned long start,
 	for (addr = start & PAGE_MASK; addr < end; addr = next) {
 		pte_t *pte = walk_pte(mm, addr, false, &next);
 
-		if (!pte || pte_none(*pte))
+		if (!pte)
 			continue;
-		ret = fn(pte, addr, priv);
-		if (ret)
-			return ret;
+		for (next = pte_table_end(addr, end); addr < next;
+		     addr += PAGE_SIZE, pte++) {
+			if (pte_none(*pte))
+				continue;
+			ret = fn(pte, addr, priv);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
 }
@@ -555,6 +570,30 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 
 /* ---- ranges --------------------------------------------------------- */
 
+/* Clears one PTE and gives back what it held. */
+static void zap_one_pte(struct mm_struct *mm, struct vm_area_struct *vma,
+			unsigned long addr, pte_t *pte)
+{
+	pte_t entry = *pte;
+	struct page *page;
+
+	pte_clear(pte);
+	flush_tlb_page(addr);
+	if (is_zero_pte(entry)) {
+		zero_pte_remove(mm, entry);
+		count_vm_event(ZERO_PAGE_UNMAP);
+		return;
+	}
+	page = vm_normal_page(vma, addr, entry);
+	if (!page)
+		return;
+	dec_mm_counter(mm, mm_counter(page));
+	page_remove_rmap(page);
+	put_page(page);
+}
+
+/* One walk per PTE table, then along it: not a walk from the pgd for
+ * every page. */
 static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long start, unsigned long end)
 {
@@ -562,27 +601,13 @@ static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
 
 	for (addr = start; addr < end; addr = next) {
 		pte_t *pte = walk_pte(mm, addr, false, &next);
-		struct page *page;
-		pte_t entry;
 
 		if (!pte)
 			continue;
-		entry = *pte;
-		if (pte_none(entry))
-			continue;
-		pte_clear(pte);
-		flush_tlb_page(addr);
-		if (is_zero_pte(entry)) {
-			zero_pte_remove(mm, entry);
-			count_vm_event(ZERO_PAGE_UNMAP);
-			continue;
-		}
-		page = vm_normal_page(vma, addr, entry);
-		if (!page)
-			continue;
-		dec_mm_counter(mm, mm_counter(page));
-		page_remove_rmap(page);
-		put_page(page);
+		for (next = pte_table_end(addr, end); addr < next;
+		     addr += PAGE_SIZE, pte++)
+			if (!pte_none(*pte))
+				zap_one_pte(mm, vma, addr, pte);
 	}
 }
 
@@ -598,67 +623,96 @@ void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
 	zap_pte_range(mm, NULL, start & PAGE_MASK, end);
 }
 
-void change_protection_hook(struct mm_struct *mm, unsigned long start,
-			    unsigned long end, unsigned long newflags)
+/* The PTE for newflags' protection, keeping pfn and state bits. Only a
+ * page this PTE alone maps may be written in place: shared (COW) pages
+ * and the zero page stay read-only. */
+static pte_t change_pte_prot(pte_t pte, unsigned long addr, u64 prot)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
 			 _PAGE_SPECIAL;
+	struct page *page = vm_normal_page(NULL, addr, pte);
+	pte_t entry = __pte((pte_val(pte) & keep) | prot);
+
+	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
+		entry = pte_wrprotect(entry);
+	return entry;
+}
+
+void change_protection_hook(struct mm_struct *mm, unsigned long start,
+			    unsigned long end, unsigned long newflags)
+{
 	u64 prot = pgprot_val(vm_get_page_prot(newflags));
 	unsigned long addr, next;
 
 	for (addr = start & PAGE_MASK; addr < end; addr = next) {
 		pte_t *pte = walk_pte(mm, addr, false, &next);
-		struct page *page;
-		pte_t entry;
 
-		if (!pte || !pte_present(*pte))
+		if (!pte)
 			continue;
-		page = vm_normal_page(NULL, addr, *pte);
-		entry = __pte((pte_val(*pte) & keep) | prot);
-		/* Only a page this PTE alone maps may be written in place:
-		 * shared (COW) pages and the zero page stay read-only. */
-		if (!page || !PageAnon(page) || page_mapcount(page) > 1)
-			entry = pte_wrprotect(entry);
-		set_pte(pte, entry);
-		flush_tlb_page(addr);
+		for (next = pte_table_end(addr, end); addr < next;
+		     addr += PAGE_SIZE, pte++) {
+			if (!pte_present(*pte))
+				continue;
+			set_pte(pte, change_pte_prot(*pte, addr, prot));
+			flush_tlb_page(addr);
+		}
 	}
 }
 
+/* fork: one PTE into the child. A private writable page becomes read-
+ * only in both (the next write COWs); a normal page gets a reference and
+ * a mapping more; a zero PTE is copied as it is. */
+static void copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
+			 unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
+{
+	pte_t entry = *src_pte;
+	struct page *page;
+
+	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
+	    pte_write(entry)) {
+		entry = pte_wrprotect(entry);
+		set_pte(src_pte, entry);
+		flush_tlb_page(addr);
+	}
+	page = vm_normal_page(vma, addr, entry);
+	if (page) {
+		get_page(page);
+		page_dup_rmap(page);
+		inc_mm_counter(dst, mm_counter(page));
+	} else if (is_zero_pte(entry)) {
+		/* special stays special, refcount takes a reference;
+		 * nothing is allocated. */
+		zero_pte_add(dst, entry);
+		count_vm_event(ZERO_PAGE_FORK_COPY);
+	}
+	set_pte(dst_pte, entry);
+}
+
+/* One walk per PTE table on each side, then along both tables. */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma)
 {
-	bool cow = is_cow_mapping(vma->vm_flags);
-	unsigned long addr, next;
+	unsigned long addr, next, end = vma->vm_end;
 
-	for (addr = vma->vm_start; addr < vma->vm_end; addr = next) {
+	for (addr = vma->vm_start; addr < end; addr = next) {
 		pte_t *src_pte = walk_pte(src, addr, false, &next);
-		pte_t *dst_pte;
-		struct page *page;
-		pte_t entry;
+		pte_t *dst_pte = NULL;
 
-		if (!src_pte || pte_none(*src_pte))
+		if (!src_pte)
 			continue;
-		dst_pte = pte_alloc_map(dst, addr);
-		if (!dst_pte)
-			return -ENOMEM;
-		entry = *src_pte;
-		if (pte_present(entry) && cow && pte_write(entry)) {
-			entry = pte_wrprotect(entry);
-			set_pte(src_pte, entry);
-			flush_tlb_page(addr);
+		for (next = pte_table_end(addr, end); addr < next;
+		     addr += PAGE_SIZE, src_pte++) {
+			if (pte_none(*src_pte)) {
+				if (dst_pte)
+					dst_pte++;
+				continue;
+			}
+			if (!dst_pte)
+				dst_pte = pte_alloc_map(dst, addr);
+			if (!dst_pte)
+				return -ENOMEM;
+			copy_one_pte(dst, vma, addr, src_pte, dst_pte++);
 		}
-		page = vm_normal_page(vma, addr, entry);
-		if (page) {
-			get_page(page);
-			page_dup_rmap(page);
-			inc_mm_counter(dst, mm_counter(page));
-		} else if (is_zero_pte(entry)) {
-			/* As it is: special stays special, refcount takes
-			 * a reference; nothing is allocated. */
-			zero_pte_add(dst, entry);
-			count_vm_event(ZERO_PAGE_FORK_COPY);
-		}
-		set_pte(dst_pte, entry);
 	}
 	return 0;
 }
