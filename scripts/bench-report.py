@@ -105,13 +105,20 @@ ns = sorted({int(x.split(".")[2]) for k in kernels for x in R[(k, "icount")]
              if x.startswith("scale.read.") and x.endswith(".cycles_median")})
 if ns:
     w("## Per-page cost over N (icount: instructions per page, median)\n")
-    w("| N pages | " + " | ".join(f"{TITLE[k]} read | {TITLE[k]} cow" for k in kernels) + " |")
-    w("|---|" + "---|---|" * len(kernels))
+    w("| N pages | " + " | ".join(f"{TITLE[k]} read | {TITLE[k]} cow | {TITLE[k]} fork"
+                               for k in kernels) + " |")
+    w("|---|" + "---|---|---|" * len(kernels))
     for n in ns:
         w(f"| {n} | " + " | ".join(
             f"{fmt(num(k, 'icount', f'scale.read.{n}.cycles_median'))} | "
-            f"{fmt(num(k, 'icount', f'scale.cow.{n}.cycles_median'))}" for k in kernels) + " |")
+            f"{fmt(num(k, 'icount', f'scale.cow.{n}.cycles_median'))} | "
+            f"{fmt(num(k, 'icount', f'scale.fork.{n}.cycles_median'))}" for k in kernels) + " |")
     w("")
+    big = ns[-1]
+    w(f"Fork + exit of a {big * 4 // 1024} MiB zero-mapped region (N = {big}), whole, "
+      "in instructions (icount, ≈ per-page median × N): " + "; ".join(
+          f"{TITLE[k]} {fmt(num(k, 'icount', f'scale.fork.{big}.cycles_median') * big) if num(k, 'icount', f'scale.fork.{big}.cycles_median') else '—'}"
+          for k in kernels) + ".\n")
     w("Spread (max/min − 1 over N) of the median and of the mean:\n")
     for k in kernels:
         parts = []

@@ -6,8 +6,8 @@
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,sparse)
- *   --scale  then read and cow again at each of these page counts, as
- *            scale.read.N.* and scale.cow.N.* (--only none: only these)
+ *   --scale  then read, cow and fork again at each of these page counts,
+ *            as scale.{read,cow,fork}.N.* (--only none: only these)
  *   --repeat run the selected phases R times (profiling: a longer window)
  *   --check  run the phases small and check their own figures (TAP)
  *
@@ -227,7 +227,7 @@ static void phase_touch(struct result *r, const char *name, long n,
 
 /* fork + child exit + wait with n zero-mapped pages, per page; base is the
  * same without the mapping, so the per-page part can be told apart. */
-static void phase_fork(struct result *r, long n)
+static void phase_fork(struct result *r, long n, const char *key)
 {
 	uint64_t base[REPS], t0;
 	char *p;
@@ -243,10 +243,10 @@ static void phase_fork(struct result *r, long n)
 	}
 	p = map(n);
 	read_all(p, n);
-	r->name = "fork";
+	r->name = key ? key : "fork";
 	r->pages = n;
 	snap(&r->before);
-	mark("fork");
+	mark(r->name);
 	f0 = minflt();
 	for (i = 0; i < REPS; i++) {
 		t0 = rdtsc();
@@ -262,7 +262,7 @@ static void phase_fork(struct result *r, long n)
 	r->med = median(samples, REPS);
 	touch_samples();
 	report(r);
-	put("fork", "base_cycles_median", (long long)median(base, REPS));
+	put(r->name, "base_cycles_median", (long long)median(base, REPS));
 }
 
 /* munmap of n zero-mapped pages, per page. */
@@ -340,14 +340,15 @@ static void run_phases(struct result *rs, const char *only, long n, long mib,
 	if (want(only, "reread") || check_mode)
 		phase_touch(&rs[3], "reread", n, NULL);
 	if (want(only, "fork") || check_mode)
-		phase_fork(&rs[4], n);
+		phase_fork(&rs[4], n, NULL);
 	if (want(only, "munmap") || check_mode)
 		phase_munmap(&rs[5], n);
 	if (want(only, "sparse") || check_mode)
 		phase_sparse(&rs[6], mib, written);
 }
 
-/* read and cow at n pages, for the per-page cost's curve over N. */
+/* read, cow and fork at n pages, for the per-page cost's curve over N
+ * (262144 pages: the fork of a 1 GiB zero-mapped region). */
 static void run_scale(long n)
 {
 	struct result r;
@@ -360,6 +361,8 @@ static void run_scale(long n)
 	phase_touch(&r, "read", n, key);
 	snprintf(key, sizeof(key), "scale.cow.%ld", n);
 	phase_touch(&r, "cow", n, key);
+	snprintf(key, sizeof(key), "scale.fork.%ld", n);
+	phase_fork(&r, n, key);
 }
 
 /* zpk's /proc/sys/vm/zero_page: the bracketed name; "linux" elsewhere. */
