@@ -115,9 +115,14 @@ static int smaps_pte(pte_t *pte, unsigned long addr, void *priv)
 	u64 pss = (u64)PAGE_SIZE << PSS_SHIFT;
 
 	if (!page) {
-		if (pte_present(*pte) && is_zero_pfn(pte_pfn(*pte)))
-			mss->zero += PAGE_SIZE;
-		return 0;
+		if (!pte_present(*pte) || !is_zero_pfn(pte_pfn(*pte)))
+			return 0;
+		mss->zero += PAGE_SIZE;
+		if (pte_special(*pte))
+			return 0;
+		/* zero_page=refcount: a normal, shared page, as 2.6.23 showed
+		 * it (and as VmRSS counts it, in RssFile). */
+		page = ZERO_PAGE(addr);
 	}
 	if (PageAnon(page))
 		mss->anonymous += PAGE_SIZE;
