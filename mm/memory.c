@@ -432,7 +432,7 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 
 	if (!new)
 		return VM_FAULT_OOM;
-	memcpy(page_address(new), page_address(page), PAGE_SIZE);
+	copy_page(page_address(new), page_address(page));
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
@@ -497,8 +497,7 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	if (!new)
 		return VM_FAULT_OOM;
 	if (!zero)
-		memcpy(page_address(new), __va(PFN_PHYS(pte_pfn(orig))),
-		       PAGE_SIZE);
+		copy_page(page_address(new), __va(PFN_PHYS(pte_pfn(orig))));
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));

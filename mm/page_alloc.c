@@ -280,10 +280,28 @@ void free_pages(unsigned long addr, unsigned int order)
 				  __builtin_return_address(0));
 }
 
+/* rep stosq, as Linux's clear_page_rep: one instruction for the page's
+ * 512 words, which the CPU's fast-string microcode runs at full width. */
 void clear_page(void *addr)
 {
-	memset(addr, 0, PAGE_SIZE);
+	unsigned long words = PAGE_SIZE / 8;
+
+	asm volatile("rep stosq"
+		     : "+D"(addr), "+c"(words)
+		     : "a"(0UL)
+		     : "memory");
 	count_vm_event(PGZERO);
+}
+
+/* rep movsq, as Linux's copy_page: a COW copy in one instruction. */
+void copy_page(void *to, const void *from)
+{
+	unsigned long words = PAGE_SIZE / 8;
+
+	asm volatile("rep movsq"
+		     : "+D"(to), "+S"(from), "+c"(words)
+		     :
+		     : "memory");
 }
 
 unsigned long nr_free_pages(void)

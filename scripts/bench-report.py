@@ -59,8 +59,13 @@ out = []
 w = out.append
 linux = R[("linux", "icount")]
 w("# zpk zero-page fault benchmark\n")
-w(f"zpbench: N = {linux.get('zpbench.pages') or R[('special','icount')].get('zpbench.pages')} "
-  f"pages per phase, sparse region {R[('special','icount')].get('zpbench.sparse_mib')} MiB; "
+def first(key):
+    """key's value from whichever kernel's icount run has it."""
+    return next((R[(k, "icount")][key] for k in kernels if key in R[(k, "icount")]), "?")
+
+
+w(f"zpbench: N = {first('zpbench.pages')} "
+  f"pages per phase, sparse region {first('zpbench.sparse_mib')} MiB; "
   "each phase on a fresh private anonymous mapping; the cell is the "
   "**median** per page (the mean is in results.csv).")
 if linux.get("zpbench.release"):

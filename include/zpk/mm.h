@@ -95,6 +95,8 @@ void free_pages(unsigned long addr, unsigned int order);
 
 /* Zeroes the 4 KiB page at addr and counts PGZERO. */
 void clear_page(void *addr);
+/* Copies the 4 KiB page at from to to (page-aligned direct-map addresses). */
+void copy_page(void *to, const void *from);
 
 /* Free pages right now, exact (NR_FREE_PAGES). */
 unsigned long nr_free_pages(void);
