@@ -36,7 +36,7 @@ struct page {
 			void *freelist;
 			unsigned int inuse;
 		};
-		struct {	/* anonymous / file pages, later issues */
+		struct {	/* mapped pages: not used yet (no rmap) */
 			void *mapping;
 			unsigned long index;
 		};

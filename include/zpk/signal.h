@@ -1,5 +1,5 @@
 /* zpk/signal.h — signals: Linux x86-64 numbers, sigaction layout, delivery.
- * Default actions terminate (with core flag), ignore, or stop (not yet). */
+ * Default actions terminate (with core flag) or ignore; stop signals are ignored (no job control). */
 #ifndef ZPK_SIGNAL_H
 #define ZPK_SIGNAL_H
 
