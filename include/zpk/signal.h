@@ -1,5 +1,5 @@
 /* zpk/signal.h — signals: Linux x86-64 numbers, sigaction layout, delivery.
- * Default actions terminate (with core flag) or ignore; stop signals are ignored (no job control). */
+ * Default actions terminate or ignore; stop signals are ignored (no jobs). */
 #ifndef ZPK_SIGNAL_H
 #define ZPK_SIGNAL_H
 
