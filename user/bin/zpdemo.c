@@ -65,8 +65,9 @@ int main(int argc, char **argv)
 		pol[np++] = orig;
 	printf("N = %ld pages; sparse scan: %d MiB, 1 page in 256 written; "
 	       "RSS in kB, time in TSC cycles\n%-13s", n, SPARSE_MIB, "");
-	for (i = 0; i < np; i++)
-		printf(" %-44s", zp_can_switch() ? zp_policy_names[pol[i]] :
+	for (i = 0; i < np; i++)	/* the last group needs no padding */
+		printf(" %-*s", i + 1 < np ? 44 : 0, zp_can_switch() ?
+		       zp_policy_names[pol[i]] :
 		       is_zpk() ? zp_policy_name() : "this Linux");
 	printf("\n%-13s", "scenario");
 	for (i = 0; i < np; i++)
