@@ -97,7 +97,8 @@ static int check_vma_flags(struct vm_area_struct *vma, unsigned int flags)
 			return -EFAULT;
 		return 0;
 	}
-	if (!(vm_flags & VM_READ) && !(flags & FOLL_FORCE))
+	if (!(vm_flags & VM_READ) &&
+	    (!(flags & FOLL_FORCE) || !(vm_flags & VM_MAYREAD)))
 		return -EFAULT;
 	return 0;
 }

@@ -559,8 +559,9 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	} else if (flags & FAULT_FLAG_INSTRUCTION) {
 		if (!(vm_flags & VM_EXEC))
 			return VM_FAULT_SIGSEGV;
-	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC))) {
-		return VM_FAULT_SIGSEGV;
+	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)) &&
+		   !((flags & FAULT_FLAG_FORCE) && (vm_flags & VM_MAYREAD))) {
+		return VM_FAULT_SIGSEGV;	/* FOLL_FORCE may read PROT_NONE */
 	}
 	if (!vma->vm_mm->pgd)
 		return VM_FAULT_SIGBUS;

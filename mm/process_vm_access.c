@@ -53,7 +53,7 @@ static size_t copy_local(struct iov_cursor *c, char *kaddr, size_t n,
 }
 
 /* One remote iovec, a page at a time; the bytes moved, or -errno if none
- * moved and the remote side failed. */
+ * moved (the remote page failed, or the local buffer: -EFAULT). */
 static long rw_remote(struct mm_struct *mm, const struct iovec *r,
 		      struct iov_cursor *c, bool write)
 {
@@ -74,6 +74,8 @@ static long rw_remote(struct mm_struct *mm, const struct iovec *r,
 		put_user_page(page);
 		done += got;
 		addr += got;
+		if (got < n && c->i < c->nr)	/* a local buffer faulted */
+			return done ? (long)done : -EFAULT;
 		if (got < n)
 			break;
 	}
