@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,30 @@ static int fails_efault(long r)
 	return r == -1 && errno == EFAULT;
 }
 
+/* The calls that reach memory through get_user_pages. */
+static void gup_checks(void *gone)
+{
+	char buf[16] = "local";
+	struct iovec local = { (void *)1, 8 }, remote = { buf, 8 };
+	char *none = mmap(NULL, PAGE_SIZE, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open("/proc/self/mem", O_RDWR);
+
+	tap_ok(fails_efault(process_vm_readv(getpid(), &local, 1, &remote, 1,
+					     0)),
+	       "process_vm_readv into a bad local buffer: EFAULT");
+	local.iov_base = buf;
+	remote.iov_base = gone;
+	tap_ok(fails_efault(process_vm_readv(getpid(), &local, 1, &remote, 1,
+					     0)),
+	       "process_vm_readv from an unmapped remote page: EFAULT");
+	/* FOLL_FORCE: /proc/PID/mem reads even PROT_NONE memory (zeros). */
+	tap_ok(fd >= 0 && pread(fd, buf, 8, (off_t)(unsigned long)none) == 8 &&
+	       buf[0] == 0, "/proc/self/mem reads a PROT_NONE page (zeros)");
+	close(fd);
+	munmap(none, PAGE_SIZE);
+}
+
 int main(void)
 {
 	char *gone, buf[16];
@@ -30,7 +55,7 @@ int main(void)
 	long r;
 	pid_t pid;
 
-	tap_plan(20);
+	tap_plan(23);
 
 	gone = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -82,6 +107,7 @@ int main(void)
 	       "getcwd into the kernel half: EFAULT");
 	tap_ok(fails_efault(syscall(SYS_execve, (char *)1, NULL, NULL)),
 	       "execve with path (char *)1: EFAULT");
+	gup_checks(gone);
 
 	/* Linux reaps the child before it finds the status pointer bad. */
 	pid = fork();
