@@ -86,20 +86,30 @@ void mm_init_vmas(struct mm_struct *mm)
 				sizeof(struct vm_area_struct), 0);
 	BUG_ON(!vm_area_cachep);
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mmap_cache = NULL;
 	mm->map_count = 0;
 	mm->mmap_base = MMAP_BASE;
 	mm->total_vm = mm->locked_vm = mm->data_vm = 0;
 	mm->exec_vm = mm->stack_vm = 0;
 }
 
+/*
+ * A list walk, O(n), behind a one-entry cache as Linux had until 3.14: a
+ * run of faults in one VMA finds it at once. The cache is checked against
+ * the VMA's current bounds, so splits and merges cannot make it lie; only
+ * freeing the VMA (remove_vma) must clear it.
+ */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma;
+	struct vm_area_struct *vma = mm->mmap_cache;
 
-	/* A list walk: O(n), but short and obviously right. */
+	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
+		return vma;
 	list_for_each_entry(vma, &mm->mmap, vm_list)
-		if (vma->vm_end > addr)
+		if (vma->vm_end > addr) {
+			mm->mmap_cache = vma;
 			return vma;
+		}
 	return NULL;
 }
 
@@ -141,6 +151,8 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
 	mm->map_count--;
+	if (mm->mmap_cache == vma)
+		mm->mmap_cache = NULL;
 	if (vma->vm_file)
 		fput(vma->vm_file);
 	kmem_cache_free(vm_area_cachep, vma);
@@ -663,9 +675,11 @@ void validate_mm(struct mm_struct *mm)
 	unsigned long prev_end = 0, total = 0, locked = 0, data = 0;
 	unsigned long exec = 0, stack = 0, n;
 	struct vm_area_struct *vma;
+	bool cached = false;
 	int count = 0;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		cached |= vma == mm->mmap_cache;
 		if (vma->vm_start >= vma->vm_end ||
 		    ((vma->vm_start | vma->vm_end) & ~PAGE_MASK) ||
 		    vma->vm_end > TASK_SIZE)
@@ -693,6 +707,8 @@ void validate_mm(struct mm_struct *mm)
 	}
 	if (count != mm->map_count)
 		BUGF("map_count %d but %d vmas", mm->map_count, count);
+	if (mm->mmap_cache && !cached)
+		BUGF("mmap_cache %p is not a vma of this mm", mm->mmap_cache);
 	if (total != mm->total_vm || locked != mm->locked_vm ||
 	    data != mm->data_vm || exec != mm->exec_vm ||
 	    stack != mm->stack_vm)

@@ -94,6 +94,7 @@ struct vm_area_struct {
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	int mm_users;			/* tasks using it */
 	unsigned long mmap_base;	/* top-down mmap starts below here */
