@@ -173,8 +173,9 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
 /*
  * Calls fn for every PTE slot in [start, end) whose tables exist and
  * which is not none, skipping empty tables whole. A non-zero return from
- * fn stops the walk and is returned. The one read-only walk for /proc,
- * mm_verify and the tools; the fault and range code below use walk_pte.
+ * fn stops the walk and is returned. It walks down once per PTE table,
+ * then along it. The one range walk: zap, mprotect, /proc, mm_verify (fn
+ * may change the PTE); only faults and fork's two-sided copy use walk_pte.
  */
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv)
@@ -570,10 +571,17 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 
 /* ---- ranges --------------------------------------------------------- */
 
-/* Clears one PTE and gives back what it held. */
-static void zap_one_pte(struct mm_struct *mm, struct vm_area_struct *vma,
-			unsigned long addr, pte_t *pte)
+/* Whose PTEs a zap clears (vma may be NULL: munmap's hook). */
+struct zap_details {
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+};
+
+/* Clears one PTE and gives back what it held (a walk_page_range fn). */
+static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
+	struct zap_details *zd = priv;
+	struct mm_struct *mm = zd->mm;
 	pte_t entry = *pte;
 	struct page *page;
 
@@ -582,33 +590,23 @@ static void zap_one_pte(struct mm_struct *mm, struct vm_area_struct *vma,
 	if (is_zero_pte(entry)) {
 		zero_pte_remove(mm, entry);
 		count_vm_event(ZERO_PAGE_UNMAP);
-		return;
+		return 0;
 	}
-	page = vm_normal_page(vma, addr, entry);
+	page = vm_normal_page(zd->vma, addr, entry);
 	if (!page)
-		return;
+		return 0;
 	dec_mm_counter(mm, mm_counter(page));
 	page_remove_rmap(page);
 	put_page(page);
+	return 0;
 }
 
-/* One walk per PTE table, then along it: not a walk from the pgd for
- * every page. */
 static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long start, unsigned long end)
 {
-	unsigned long addr, next;
+	struct zap_details zd = { .mm = mm, .vma = vma };
 
-	for (addr = start; addr < end; addr = next) {
-		pte_t *pte = walk_pte(mm, addr, false, &next);
-
-		if (!pte)
-			continue;
-		for (next = pte_table_end(addr, end); addr < next;
-		     addr += PAGE_SIZE, pte++)
-			if (!pte_none(*pte))
-				zap_one_pte(mm, vma, addr, pte);
-	}
+	walk_page_range(mm, start, end, zap_one_pte, &zd);
 }
 
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
@@ -623,40 +621,33 @@ void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
 	zap_pte_range(mm, NULL, start & PAGE_MASK, end);
 }
 
-/* The PTE for newflags' protection, keeping pfn and state bits. Only a
- * page this PTE alone maps may be written in place: shared (COW) pages
- * and the zero page stay read-only. */
-static pte_t change_pte_prot(pte_t pte, unsigned long addr, u64 prot)
+/* The PTE for the new protection (*priv, a u64), keeping pfn and state
+ * bits (a walk_page_range fn). Only a page this PTE alone maps may be
+ * written in place: shared (COW) pages and the zero page stay read-only. */
+static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
 			 _PAGE_SPECIAL;
-	struct page *page = vm_normal_page(NULL, addr, pte);
-	pte_t entry = __pte((pte_val(pte) & keep) | prot);
+	struct page *page;
+	pte_t entry;
 
+	if (!pte_present(*pte))
+		return 0;
+	page = vm_normal_page(NULL, addr, *pte);
+	entry = __pte((pte_val(*pte) & keep) | *(u64 *)priv);
 	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
 		entry = pte_wrprotect(entry);
-	return entry;
+	set_pte(pte, entry);
+	flush_tlb_page(addr);
+	return 0;
 }
 
 void change_protection_hook(struct mm_struct *mm, unsigned long start,
 			    unsigned long end, unsigned long newflags)
 {
 	u64 prot = pgprot_val(vm_get_page_prot(newflags));
-	unsigned long addr, next;
 
-	for (addr = start & PAGE_MASK; addr < end; addr = next) {
-		pte_t *pte = walk_pte(mm, addr, false, &next);
-
-		if (!pte)
-			continue;
-		for (next = pte_table_end(addr, end); addr < next;
-		     addr += PAGE_SIZE, pte++) {
-			if (!pte_present(*pte))
-				continue;
-			set_pte(pte, change_pte_prot(*pte, addr, prot));
-			flush_tlb_page(addr);
-		}
-	}
+	walk_page_range(mm, start, end, change_pte_prot, &prot);
 }
 
 /* fork: one PTE into the child. A private writable page becomes read-

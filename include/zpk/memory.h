@@ -89,7 +89,8 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
  * anonymous pages, MM_SHMEMPAGES for shared anonymous, else MM_FILEPAGES. */
 int mm_counter(struct page *page);
 
-/* walk_page_range's callback: one existing, non-none PTE at addr. */
+/* walk_page_range's callback: one existing, non-none PTE at addr (it may
+ * change it). */
 typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv);
