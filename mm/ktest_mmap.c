@@ -2,6 +2,7 @@
  * munmap and mprotect splits and merges, brk, and no VMA left behind. */
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>

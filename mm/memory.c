@@ -615,7 +615,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 	zap_pte_range(vma->vm_mm, vma, start & PAGE_MASK, end);
 }
 
-void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
+void unmap_page_range(struct mm_struct *mm, unsigned long start,
 			   unsigned long end)
 {
 	zap_pte_range(mm, NULL, start & PAGE_MASK, end);
@@ -642,7 +642,7 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 	return 0;
 }
 
-void change_protection_hook(struct mm_struct *mm, unsigned long start,
+void change_protection(struct mm_struct *mm, unsigned long start,
 			    unsigned long end, unsigned long newflags)
 {
 	u64 prot = pgprot_val(vm_get_page_prot(newflags));

@@ -4,37 +4,11 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
 
-#ifndef EOVERFLOW
-#define EOVERFLOW	75	/* Linux's; not in zpk/errno.h yet */
-#endif
-
-/* An address-or-errno return is an errno if in the top 4095 values. */
-
 struct kmem_cache *vm_area_cachep;
-
-/* Weak no-ops until the page-table code provides the real ones. */
-__attribute__((weak)) void unmap_page_range_hook(struct mm_struct *mm,
-						 unsigned long start,
-						 unsigned long end)
-{
-	(void)mm;
-	(void)start;
-	(void)end;
-}
-
-__attribute__((weak)) void change_protection_hook(struct mm_struct *mm,
-						  unsigned long start,
-						  unsigned long end,
-						  unsigned long newflags)
-{
-	(void)mm;
-	(void)start;
-	(void)end;
-	(void)newflags;
-}
 
 static inline struct vm_area_struct *vma_of(struct list_head *l)
 {
@@ -476,7 +450,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	vma = find_vma(mm, start);
 	for (; vma && vma->vm_start < end; vma = next) {
 		next = vma_next(mm, vma);
-		unmap_page_range_hook(mm, vma->vm_start, vma->vm_end);
+		unmap_page_range(mm, vma->vm_start, vma->vm_end);
 		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 		remove_vma(mm, vma);
 	}
@@ -527,7 +501,7 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
 	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 	vma->vm_flags = newflags;
 	vm_stat_account(mm, newflags, vma_pages(vma));
-	change_protection_hook(mm, start, end, newflags);
+	change_protection(mm, start, end, newflags);
 	vma_merge_neighbours(mm, vma);
 	return 0;
 }
@@ -662,7 +636,7 @@ void exit_mmap_vmas(struct mm_struct *mm)
 	struct vm_area_struct *vma, *n;
 
 	list_for_each_entry_safe(vma, n, &mm->mmap, vm_list) {
-		unmap_page_range_hook(mm, vma->vm_start, vma->vm_end);
+		unmap_page_range(mm, vma->vm_start, vma->vm_end);
 		remove_vma(mm, vma);
 	}
 	BUG_ON(mm->map_count);

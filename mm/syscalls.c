@@ -4,6 +4,7 @@
 #include <zpk/fs.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>

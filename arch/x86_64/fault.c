@@ -4,6 +4,7 @@
 #include <asm/traps.h>
 #include <zpk/memory.h>
 #include <zpk/mmu.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>

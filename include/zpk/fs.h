@@ -1,5 +1,5 @@
 /* zpk/fs.h — the VFS-lite interface the rest of the kernel sees: files,
- * inodes, file descriptor tables. Implementations live in kernel/fs/. */
+ * inodes, file descriptor tables. Implementations live in fs/. */
 #ifndef ZPK_FS_H
 #define ZPK_FS_H
 
@@ -127,7 +127,7 @@ extern struct inode *vfs_root;
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
 
-/* ramfs (kernel/fs/ramfs.c). A new inode has i_count 1, i_nlink 0. */
+/* ramfs (fs/ramfs.c). A new inode has i_count 1, i_nlink 0. */
 struct inode *ramfs_new_inode(u32 mode);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
@@ -141,7 +141,7 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 int ramfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
-/* Paths (kernel/fs/namei.c); cwd NULL means the root. Lookups return the
+/* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
  * inode without a reference: nothing can free it until we sleep. */
 struct nameidata {
 	struct inode *dir;		/* holds the last component */
@@ -164,7 +164,7 @@ int inode_path(struct inode *inode, char *buf, size_t size);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);
 
-/* Open files (kernel/fs/open.c). Reads and writes at f_pos, checking the
+/* Open files (fs/open.c). Reads and writes at f_pos, checking the
  * access mode (-EBADF) as read(2)/write(2) do. */
 int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		struct file **res);
@@ -207,17 +207,17 @@ struct file *shmem_file_setup(unsigned long len);
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
 
-/* /dev/zero's read_user (kernel/fs/zero.c). */
+/* /dev/zero's read_user (fs/zero.c). */
 ssize_t zero_read_user(struct file *f, char __user *buf, size_t n,
 		       loff_t *pos);
 
-/* Console input from the serial interrupt (kernel/fs/tty.c). */
+/* Console input from the serial interrupt (fs/tty.c). */
 void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
 
-/* Pipes (kernel/fs/pipe.c): two new files, read end and write end. */
+/* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
 
 /* The current task's working directory (NULL: the root). */

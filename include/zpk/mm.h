@@ -1,11 +1,13 @@
-/* zpk/mm.h — mem_map and the buddy page allocator's interface: pfn/page/
- * address conversions, gfp flags, alloc_pages/__free_pages, refcounts. */
+/* zpk/mm.h — mem_map and the buddy page allocator's interface (pfn/page/
+ * address conversions, gfp flags, alloc_pages/__free_pages, refcounts) and
+ * the VMA interface of mm/mmap.c (find_vma, do_mmap, expand_stack, ...). */
 #ifndef ZPK_MM_H
 #define ZPK_MM_H
 
 #include <asm/page.h>
 #include <zpk/bug.h>
 #include <zpk/mm_types.h>
+#include <zpk/mman.h>
 
 /* One struct page per frame, indexed by pfn, 0 .. max_pfn - 1. */
 extern struct page *mem_map;
@@ -148,5 +150,119 @@ static inline void get_page(struct page *page)
  * first page of every block knows its order). Same BUGs as __free_pages.
  */
 void put_page(struct page *page);
+
+/* ---- The VMA interface (mm/mmap.c), as Linux keeps it in linux/mm.h ---- */
+
+#define VM_STACK	VM_GROWSDOWN
+
+static inline unsigned long vma_pages(const struct vm_area_struct *vma)
+{
+	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+}
+
+/* The cache every vm_area_struct comes from (tests count its objects). */
+extern struct kmem_cache *vm_area_cachep;
+
+/* An empty address space: no VMAs, counters 0, mmap_base = MMAP_BASE. */
+void mm_init_vmas(struct mm_struct *mm);
+/* Frees every VMA (calling unmap_page_range on each); counters 0. */
+void exit_mmap_vmas(struct mm_struct *mm);
+
+/* The first VMA with vm_end > addr (it may start above addr), or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* find_vma, and *pprev = the VMA before it (or the last one, or NULL). */
+struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
+				     struct vm_area_struct **pprev);
+/* The first VMA overlapping [start, end), or NULL. */
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end);
+
+/*
+ * Where a mapping of len bytes can go: addr itself for MAP_FIXED (-EINVAL
+ * if unaligned), else the page-aligned hint if that range is free, else the
+ * highest free gap below mm->mmap_base, else bottom-up from
+ * TASK_UNMAPPED_BASE. -ENOMEM if none. The range is not reserved.
+ */
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
+				unsigned long len, unsigned long flags);
+
+/*
+ * mmap(2): maps len bytes (rounded up to pages) and returns the address, or
+ * -errno as Linux: -EINVAL for len 0, not exactly one of MAP_SHARED and
+ * MAP_PRIVATE, or MAP_FIXED at an unaligned addr; -ENOMEM if there is no
+ * room or too many VMAs; -EEXIST for MAP_FIXED_NOREPLACE over a mapping;
+ * -EPERM for MAP_FIXED below MMAP_MIN_ADDR. MAP_FIXED replaces what was
+ * there. file NULL is anonymous memory; pgoff is in pages.
+ */
+long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, struct file *file,
+	     unsigned long pgoff);
+/*
+ * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
+ * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
+ * start, len 0 or a range outside user space, -ENOMEM if a split fails.
+ */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/*
+ * mprotect(2): sets the PROT_* of [start, start + len), splitting VMAs at
+ * the ends and merging with equal neighbours. -EINVAL for unaligned start
+ * or unknown prot bits, -ENOMEM (and nothing changed) if any part of the
+ * range is unmapped, -EACCES if a VM_MAY* bit forbids it. len 0 is 0.
+ */
+int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long prot);
+/* mlock/munlock: sets or clears VM_LOCKED on the page-aligned range,
+ * splitting and merging VMAs as mprotect does. 0 or -ENOMEM (a hole). */
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
+	     bool lock);
+/*
+ * brk(2) as Linux: moves mm->brk to newbrk (growing maps anonymous RW
+ * memory, shrinking unmaps) and returns the new break; on failure (below
+ * start_brk, into another mapping, no memory) returns the old one.
+ */
+unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
+
+/*
+ * Cuts vma in two at addr (page aligned, strictly inside). The new VMA is
+ * the part below addr if new_below, else the part above; vma keeps the
+ * other. 0 or -ENOMEM.
+ */
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+	      unsigned long addr, int new_below);
+/*
+ * Extends prev and/or next (neighbours of the hole [addr, end)) to cover
+ * it if flags, file and pgoff continue them; returns the VMA that covers
+ * it now, or NULL (nothing changed). No accounting: the caller's job.
+ */
+struct vm_area_struct *vma_merge(struct mm_struct *mm,
+				 struct vm_area_struct *prev,
+				 unsigned long addr, unsigned long end,
+				 unsigned long vm_flags, struct file *file,
+				 unsigned long pgoff);
+
+/*
+ * A fault at address below vma, a VM_GROWSDOWN stack: moves vm_start down
+ * to cover it, unless that makes the stack larger than STACK_RLIMIT or
+ * brings it within STACK_GUARD_GAP of the VMA below (Linux's rules).
+ * 0, -EFAULT (not a stack, or not below it) or -ENOMEM.
+ */
+int expand_stack(struct vm_area_struct *vma, unsigned long address);
+#define STACK_RLIMIT	(8UL << 20)	/* RLIMIT_STACK: 8 MiB */
+#define STACK_GUARD_GAP	(256UL << PAGE_SHIFT)	/* Linux's default */
+
+/* BUGs unless mm's VMAs are sorted, non-empty, page aligned, in user space,
+ * non-overlapping, owned by mm, and map_count and the *_vm counters agree. */
+void validate_mm(struct mm_struct *mm);
+
+/*
+ * mm/memory.c's side of munmap and mprotect, called by mm/mmap.c with the
+ * VMAs still in place: [start, end) is no longer mapped (drop its PTEs and
+ * pages), or now has vm_flags newflags (rewrite its PTEs).
+ */
+void unmap_page_range(struct mm_struct *mm, unsigned long start,
+		      unsigned long end);
+void change_protection(struct mm_struct *mm, unsigned long start,
+		       unsigned long end, unsigned long newflags);
 
 #endif

@@ -78,7 +78,7 @@ static void mm_done(struct mm_struct *m)
 {
 	if (!m->pgd)
 		return;
-	exit_mmap_vmas(m);	/* zaps through unmap_page_range_hook */
+	exit_mmap_vmas(m);	/* zaps through unmap_page_range */
 	assert_int_equal(get_mm_rss(m), 0);
 	assert_int_equal(get_mm_counter(m, MM_ZEROPAGES), 0);
 	free_pgtables(m);

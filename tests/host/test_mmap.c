@@ -55,7 +55,7 @@ static unsigned long last_unmap_start, last_unmap_end;
 static unsigned long last_prot_start, last_prot_end, last_prot_flags;
 static int prot_calls;
 
-void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
+void unmap_page_range(struct mm_struct *mm, unsigned long start,
 			   unsigned long end)
 {
 	(void)mm;
@@ -65,7 +65,7 @@ void unmap_page_range_hook(struct mm_struct *mm, unsigned long start,
 	last_unmap_end = end;
 }
 
-void change_protection_hook(struct mm_struct *mm, unsigned long start,
+void change_protection(struct mm_struct *mm, unsigned long start,
 			    unsigned long end, unsigned long newflags)
 {
 	(void)mm;

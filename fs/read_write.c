@@ -1,4 +1,4 @@
-/* kernel/fs/read_write.c — read, write and their relatives: data passes
+/* fs/read_write.c — read, write and their relatives: data passes
  * through a kernel page, because file operations take kernel buffers. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/devices.c — the character devices /dev/null, /dev/zero and
+/* fs/devices.c — the character devices /dev/null, /dev/zero and
  * /dev/console, and vfs_init(), which builds / with /dev and /tmp. */
 #include <zpk/bug.h>
 #include <zpk/console.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/syscalls.c — the path and descriptor system calls: open, stat,
+/* fs/syscalls.c — the path and descriptor system calls: open, stat,
  * getdents64, cwd, mkdir/unlink, dup, fcntl, ioctl, pipe, truncate. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/ramfs.c — the RAM file system: inodes, directories as lists of
+/* fs/ramfs.c — the RAM file system: inodes, directories as lists of
  * dentries, regular files whose data lives in whole pages (i_pages). */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

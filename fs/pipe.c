@@ -1,4 +1,4 @@
-/* kernel/fs/pipe.c — pipes: a one-page ring buffer between a read end and a
+/* fs/pipe.c — pipes: a one-page ring buffer between a read end and a
  * write end; readers sleep while it is empty, writers while it is full. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

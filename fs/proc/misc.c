@@ -1,4 +1,4 @@
-/* kernel/fs/proc/misc.c — the small files of /proc: cmdline, uptime,
+/* fs/proc/misc.c — the small files of /proc: cmdline, uptime,
  * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
 #include <asm/io.h>
 #include <zpk/errno.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/proc/page.c — /proc/kpageflags and /proc/kpagecount: one u64
+/* fs/proc/page.c — /proc/kpageflags and /proc/kpagecount: one u64
  * per physical frame, Linux's bits (include/uapi/linux/kernel-page-flags.h). */
 #include <zpk/errno.h>
 #include <zpk/mm.h>

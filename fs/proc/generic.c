@@ -1,4 +1,4 @@
-/* kernel/fs/proc/generic.c — the machinery of /proc files: seq_file-lite
+/* fs/proc/generic.c — the machinery of /proc files: seq_file-lite
  * text generated on read, binary reads at an offset, writes, proc_create. */
 #include <zpk/errno.h>
 #include <zpk/sched.h>

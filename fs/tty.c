@@ -1,4 +1,4 @@
-/* kernel/fs/tty.c — /dev/console: a canonical line discipline over the
+/* fs/tty.c — /dev/console: a canonical line discipline over the
  * serial line (echo, erase, ^C, ^D), reads block until a line is ready. */
 #include <zpk/console.h>
 #include <zpk/errno.h>

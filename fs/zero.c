@@ -1,8 +1,9 @@
-/* kernel/fs/zero.c — read(2) of /dev/zero straight into user memory:
+/* fs/zero.c — read(2) of /dev/zero straight into user memory:
  * clear_user, or under zero_page=refcount 2.6.23's zero-page mapping trick. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memory.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/uaccess.h>

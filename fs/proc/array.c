@@ -1,4 +1,4 @@
-/* kernel/fs/proc/array.c — /proc/PID/status, stat, statm and cmdline, in
+/* fs/proc/array.c — /proc/PID/status, stat, statm and cmdline, in
  * the layout of Linux 6.x's fs/proc/array.c and task_mmu.c's task_mem. */
 #include <zpk/fs.h>
 #include <zpk/gup.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/cpio.c — unpacks the initrd, a cpio "newc" archive, into the
+/* fs/cpio.c — unpacks the initrd, a cpio "newc" archive, into the
  * ramfs: directories and regular files (read-only); bad archives -EINVAL. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

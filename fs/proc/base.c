@@ -1,9 +1,10 @@
-/* kernel/fs/proc/base.c — the directories of /proc: the root (its stored
+/* fs/proc/base.c — the directories of /proc: the root (its stored
  * files, then "self" and one entry per live pid), /proc/PID, /proc/PID/mem. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>

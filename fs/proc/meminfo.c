@@ -1,4 +1,4 @@
-/* kernel/fs/proc/meminfo.c — /proc/meminfo in Linux's "%-15s %8lu kB"
+/* fs/proc/meminfo.c — /proc/meminfo in Linux's "%-15s %8lu kB"
  * layout; only the lines zpk can fill honestly (see docs/proc.md). */
 #include <zpk/fs.h>
 #include <zpk/memblock.h>

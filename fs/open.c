@@ -1,4 +1,4 @@
-/* kernel/fs/open.c — opening by path (O_CREAT, O_EXCL, O_TRUNC,
+/* fs/open.c — opening by path (O_CREAT, O_EXCL, O_TRUNC,
  * O_DIRECTORY as Linux) and reads/writes at the file position. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

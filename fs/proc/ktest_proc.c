@@ -1,9 +1,10 @@
-/* kernel/fs/proc/ktest_proc.c — ktests of /proc: lookups, partial reads
+/* fs/proc/ktest_proc.c — ktests of /proc: lookups, partial reads
  * and offsets, a file bigger than a page, status figures, binary files. */
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
 #include <zpk/memory.h>
 #include <zpk/mm_lifecycle.h>
+#include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/proc_fs.h>
 #include <zpk/sched.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/proc/task_mmu.c — /proc/PID/maps, smaps, smaps_rollup and
+/* fs/proc/task_mmu.c — /proc/PID/maps, smaps, smaps_rollup and
  * pagemap, as Linux 6.x's fs/proc/task_mmu.c lays them out. */
 #include <zpk/errno.h>
 #include <zpk/memory.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/namei.c — path names to inodes: walks from the root or a cwd,
+/* fs/namei.c — path names to inodes: walks from the root or a cwd,
  * ".", "..", repeated slashes; mkdir, mknod, unlink, rmdir. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

@@ -1,4 +1,4 @@
-/* kernel/fs/file.c — struct file references and descriptor tables: fget,
+/* fs/file.c — struct file references and descriptor tables: fget,
  * fput, dup_fd for fork, do_close_on_exec for exec, fd_install_new. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>

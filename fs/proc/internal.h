@@ -1,4 +1,4 @@
-/* kernel/fs/proc/internal.h — what the files of /proc share: the proc
+/* fs/proc/internal.h — what the files of /proc share: the proc
  * inode (which entry, which pid) and the generators of each file. */
 #ifndef PROC_INTERNAL_H
 #define PROC_INTERNAL_H
