@@ -18,6 +18,12 @@ GRUB_MKRESCUE ?= grub-mkrescue
 
 B	:= build
 VERSION	:= 0.1
+# The normal build and the benchmark run at OPT. make debug, make gdb and
+# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where every
+# function of the fault path is a real frame with its arguments.
+OPT	?= -O2
+DEBUG_OPT ?= -Og
+DEBUG_ELF := $(B)/debug/zpk.elf
 
 # Quiet build lines ("  CC  file") unless V=1.
 ifeq ($(V),1)
@@ -32,13 +38,13 @@ CFLAGS	:= -std=gnu11 -ffreestanding -nostdlib -mcmodel=kernel -mno-red-zone \
 	   -mno-sse -mno-mmx -mno-80387 -fno-pic -fno-pie \
 	   -fno-stack-protector -fno-omit-frame-pointer \
 	   -fno-optimize-sibling-calls -fno-asynchronous-unwind-tables \
-	   -fno-strict-aliasing -g -O2 -Wall -Wextra -Werror \
+	   -fno-strict-aliasing -g $(OPT) -Wall -Wextra -Werror \
 	   -Iinclude -I$(B)/gen -DZPK_VERSION='"$(VERSION)"' -MMD -MP
 NASMFLAGS := -i arch/x86_64/ -f elf64 -g -F dwarf -w+all -Werror
 LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	   --no-warn-rwx-segments -T linker.ld
 
-KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c kernel/fs/*.c kernel/fs/proc/*.c \
+KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c fs/*.c fs/proc/*.c \
 		   mm/*.c lib/*.c)
 KSRC_S	:= $(wildcard boot/*.asm arch/x86_64/*.asm)
 KOBJS	:= $(patsubst %.c,$(B)/k/%.o,$(KSRC_C)) \
@@ -96,13 +102,17 @@ run: deps $(B)/zpk.iso initrd
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL)); quit with Ctrl-A X"
 	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
 
-# QEMU halted at the first instruction with a gdb stub on :1234.
-debug: deps $(B)/zpk.iso initrd
-	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
-	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(B)/zpk.elf
+# The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.
+$(DEBUG_ELF): FORCE
+	$(Q)$(MAKE) -s B=$(B)/debug OPT="$(DEBUG_OPT)" $(DEBUG_ELF)
 
-gdb: $(B)/zpk.elf
-	gdb -x tools/gdbinit $(B)/zpk.elf
+# QEMU halted at the first instruction with a gdb stub on :1234.
+debug: deps $(DEBUG_ELF) initrd
+	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
+	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(DEBUG_ELF)
+
+gdb: $(DEBUG_ELF)
+	gdb -x tools/gdbinit $(DEBUG_ELF)
 
 host-tests:
 	$(MAKE) -C tests/host all
@@ -111,8 +121,8 @@ host-tests:
 initrd: deps
 	$(MAKE) -s -C user initrd
 
-test: deps $(B)/zpk.elf host-tests initrd
-	tests/run-all.sh
+test: deps $(B)/zpk.elf $(DEBUG_ELF) host-tests initrd
+	ZPK_DEBUG_ELF=$(DEBUG_ELF) tests/run-all.sh
 
 # Benchmarks print figures; nothing here passes or fails (docs/bench.md).
 # bench-linux downloads Debian's kernel once into build/linux/ (not in CI).
@@ -131,6 +141,8 @@ test-host-linux: deps
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
+FORCE:
+
+.PHONY: FORCE all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -2,6 +2,7 @@
 # Each check prints one TAP line: "ok - NAME" or "not ok - NAME # why".
 
 ZPK_ELF=${ZPK_ELF:-build/zpk.elf}
+ZPK_DEBUG_ELF=${ZPK_DEBUG_ELF:-build/debug/zpk.elf}	# DEBUG_OPT: the gdb tests
 ZPK_INITRD=${ZPK_INITRD:-build/user/initrd.cpio}	# "" boots without one
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 LOGDIR=${LOGDIR:-build/test-logs}

@@ -9,6 +9,8 @@ hbreak parse_kernel_params
 continue
 bt
 print boot_command_line
+# At -Og the stop is on the opening brace: two lines down is strlcpy.
+next
 next
 step
 bt 1

@@ -1,20 +1,29 @@
 # tests/gdb/zero.gdb — the walk-through of docs/zero-page.md: zptouch's read
-# fault maps the zero page, its write copies it away (tests/qemu/gdb.sh).
-# The fault functions are inlined into handle_mm_fault at -O2: stop there
-# first (its arguments are kept), then at the inlined step we want.
-hbreak handle_mm_fault if address == 0x10000000
+# fault maps the zero page, its write copies it away. tests/qemu/gdb.sh runs
+# it against the -Og build; scripts/gen-walkthrough.py turns its log into
+# the doc. The breakpoints test the address: musl's start-up faults first.
+set trace-commands on
+hbreak handle_pte_fault if address == 0x10000000
 continue
 zpk-pte 0x10000000
-tbreak do_anon_zeromap
+tbreak do_anon_zeromap if address == 0x10000000
 continue
-bt 4
+bt
+tbreak zero_pte_add
+continue
+up
+info locals
 finish
 zpk-pte 0x10000000
 zpk-zero
 continue
-tbreak do_wp_page
+tbreak do_wp_page if address == 0x10000000
 continue
-bt 4
+bt 3
+tbreak alloc_pages
+continue
+up
+info locals
 finish
 zpk-pte 0x10000000
 zpk-vmas

@@ -148,6 +148,25 @@ class ZpkZero(gdb.Command):
                                 int(ev[int(gdb.parse_and_eval(name))])))
 
 
+class PageTableEntryPrinter:
+    """pte_t (and pmd_t, pud_t, pgd_t) as its value and flags."""
+
+    def __init__(self, val, field):
+        self.e = int(val[field])
+
+    def to_string(self):
+        return ("%#018x  %s" % (self.e, flags_str(self.e))).rstrip()
+
+
+def page_table_entry_lookup(val):
+    name = val.type.strip_typedefs().name or str(val.type.unqualified())
+    for field in ("pte", "pmd", "pud", "pgd"):
+        if name == field + "_t" or str(val.type.unqualified()) == field + "_t":
+            return PageTableEntryPrinter(val, field)
+    return None
+
+
+gdb.pretty_printers.append(page_table_entry_lookup)
 ZpkPs()
 ZpkVmas()
 ZpkPte()
