@@ -77,35 +77,9 @@ void put_user_page(struct page *page)
 	put_page(page);
 }
 
-void put_user_pages(struct page **pages, long nr)
-{
-	for (long i = 0; i < nr; i++)
-		put_user_page(pages[i]);
-}
-
-/* Linux's check_vma_flags: may this access use vma at all? */
-static int check_vma_flags(struct vm_area_struct *vma, unsigned int flags)
-{
-	unsigned long vm_flags = vma->vm_flags;
-
-	if (flags & FOLL_WRITE) {
-		if (vm_flags & VM_WRITE)
-			return 0;
-		/* FORCE writes only where a private copy can be made. */
-		if (!(flags & FOLL_FORCE) ||
-		    (vm_flags & (VM_SHARED | VM_MAYWRITE)) != VM_MAYWRITE)
-			return -EFAULT;
-		return 0;
-	}
-	if (!(vm_flags & VM_READ) &&
-	    (!(flags & FOLL_FORCE) || !(vm_flags & VM_MAYREAD)))
-		return -EFAULT;
-	return 0;
-}
-
 static unsigned int fault_flags_of(unsigned int flags)
 {
-	unsigned int ff = 0;
+	unsigned int ff = FAULT_FLAG_REMOTE;
 
 	if (flags & FOLL_WRITE)
 		ff |= FAULT_FLAG_WRITE;
@@ -156,7 +130,8 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 		if (!vma || vma->vm_start > start)
 			err = -EFAULT;
 		else
-			err = check_vma_flags(vma, flags);
+			err = access_error(vma, fault_flags_of(flags)) ?
+			      -EFAULT : 0;
 		if (!err)
 			err = get_one_page(vma, start, flags, &page);
 		if (err)

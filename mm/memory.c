@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /* mm/memory.c — user page tables and the fault core, shaped like Linux's:
  * pgd_alloc/free_pgtables, the one walker, vm_normal_page, handle_mm_fault
  * -> handle_pte_fault -> do_anonymous_page / do_wp_page, zap_page_range,
@@ -291,7 +290,8 @@ static void zero_pte_add(struct mm_struct *mm, pte_t entry)
 	inc_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
 		return;
-	/* 2.6.23: a reference, and counted as a file page (seed 003). */
+	/* 2.6.23: a reference, and counted as a file page (file_rss, as
+	 * KAMEZAWA's "ZERO PAGE again" RFC, linux-mm, July 2009, kept it). */
 	zero_page_get();
 	inc_mm_counter(mm, MM_FILEPAGES);
 }
@@ -307,7 +307,8 @@ static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 }
 
 /*
- * FOLL_NOZERO's first step (seed 005): clears the zero-page PTE at addr,
+ * FOLL_NOZERO's first step (KAMEZAWA's get_user_pages_nozero, "ZERO PAGE
+ * again" RFC 4/4, linux-mm, July 2009): clears the zero-page PTE at addr,
  * if that is what is there, so that the next fault maps a real page.
  */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
@@ -357,11 +358,6 @@ static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
 	return vma->vm_flags & VM_WRITE ? pte_mkwrite(entry) : entry;
 }
 
-/* Private and could be written: its pages are copied on write. */
-static bool is_cow_mapping(unsigned long flags)
-{
-	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
-}
 
 /* ---- faults --------------------------------------------------------- */
 
@@ -472,7 +468,8 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 
 /*
  * Write to a present read-only PTE. Sole mapper of an anonymous page:
- * reuse it. A zero-page PTE: a fresh zeroed page, no copy (seed 003).
+ * reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
+ * wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
 static vm_fault_t do_wp_page(struct vm_area_struct *vma,
@@ -542,28 +539,34 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 	return 0;
 }
 
+bool access_error(const struct vm_area_struct *vma, unsigned int flags)
+{
+	unsigned long vm_flags = vma->vm_flags;
+	bool force = flags & FAULT_FLAG_FORCE;
+
+	/* FOLL_FORCE may write a private mapping it could make writable:
+	 * the write lands in a private copy, never in the file. */
+	if (flags & FAULT_FLAG_WRITE)
+		return !(vm_flags & VM_WRITE) &&
+		       !(force && is_cow_mapping(vm_flags));
+	if (flags & FAULT_FLAG_INSTRUCTION)
+		return !(vm_flags & VM_EXEC);
+	/* The CPU reads any accessible VMA (x86 has no write- or exec-only
+	 * PTEs); get_user_pages wants VM_READ, or FOLL_FORCE and VM_MAYREAD. */
+	if (vm_flags & (flags & FAULT_FLAG_REMOTE ? VM_READ :
+			VM_READ | VM_WRITE | VM_EXEC))
+		return false;
+	return !(force && (vm_flags & VM_MAYREAD));
+}
+
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags)
 {
-	unsigned long vm_flags;
-
 	count_vm_event(PGFAULT);
 	if (!vma || address < vma->vm_start || address >= vma->vm_end)
 		return VM_FAULT_SIGSEGV;
-	vm_flags = vma->vm_flags;
-	if (flags & FAULT_FLAG_WRITE) {
-		/* FOLL_FORCE may write a private mapping it could make
-		 * writable: the write lands in a private copy. */
-		if (!(vm_flags & VM_WRITE) &&
-		    !((flags & FAULT_FLAG_FORCE) && is_cow_mapping(vm_flags)))
-			return VM_FAULT_SIGSEGV;
-	} else if (flags & FAULT_FLAG_INSTRUCTION) {
-		if (!(vm_flags & VM_EXEC))
-			return VM_FAULT_SIGSEGV;
-	} else if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)) &&
-		   !((flags & FAULT_FLAG_FORCE) && (vm_flags & VM_MAYREAD))) {
-		return VM_FAULT_SIGSEGV;	/* FOLL_FORCE may read PROT_NONE */
-	}
+	if (access_error(vma, flags))
+		return VM_FAULT_SIGSEGV;
 	if (!vma->vm_mm->pgd)
 		return VM_FAULT_SIGBUS;
 	return handle_pte_fault(vma, address, flags);

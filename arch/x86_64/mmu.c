@@ -43,14 +43,16 @@ static u64 table_flags(unsigned long va)
 	return va < TASK_SIZE ? _PAGE_TABLE : _KERNPG_TABLE;
 }
 
-static pud_t *pud_alloc(pgd_t *pgd, unsigned long va)
+/* Table allocation for init_pgd, the kernel's own (Linux's pud_alloc and pmd_alloc
+ * take an mm and return NULL when out of memory; these BUG). */
+static pud_t *pud_alloc_kernel(pgd_t *pgd, unsigned long va)
 {
 	if (pgd_none(*pgd))
 		set_pgd(pgd, __pgd(__pa(alloc_pgtable_page()) | table_flags(va)));
 	return pud_offset(pgd, va);
 }
 
-static pmd_t *pmd_alloc(pud_t *pud, unsigned long va)
+static pmd_t *pmd_alloc_kernel(pud_t *pud, unsigned long va)
 {
 	if (pud_none(*pud))
 		set_pud(pud, __pud(__pa(alloc_pgtable_page()) | table_flags(va)));
@@ -70,14 +72,14 @@ static pte_t *pte_alloc_kernel(pmd_t *pmd, unsigned long va)
 static void map_one(unsigned long va, phys_addr_t pa, unsigned long size,
 		    pgprot_t prot)
 {
-	pud_t *pud = pud_alloc(pgd_offset_k(va), va);
+	pud_t *pud = pud_alloc_kernel(pgd_offset_k(va), va);
 	pmd_t *pmd;
 
 	if (size == PUD_SIZE) {
 		set_pud(pud, __pud(pa | pgprot_val(prot) | _PAGE_PSE));
 		return;
 	}
-	pmd = pmd_alloc(pud, va);
+	pmd = pmd_alloc_kernel(pud, va);
 	if (size == PMD_SIZE) {
 		set_pmd(pmd, __pmd(pa | pgprot_val(prot) | _PAGE_PSE));
 		return;

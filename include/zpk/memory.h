@@ -11,6 +11,7 @@
 #define FAULT_FLAG_WRITE	0x001
 #define FAULT_FLAG_USER		0x040
 #define FAULT_FLAG_INSTRUCTION	0x100
+#define FAULT_FLAG_REMOTE	0x080	/* get_user_pages, not the CPU */
 /* zpk's own, for get_user_pages: FOLL_FORCE may write a private mapping
  * that is not VM_WRITE (a private copy); FOLL_NOZERO wants a real page. */
 #define FAULT_FLAG_FORCE	0x10000
@@ -20,6 +21,14 @@ typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040
+
+/*
+ * The one rule for whether an access of kind flags (FAULT_FLAG_WRITE,
+ * _INSTRUCTION, else a read; _FORCE, _REMOTE) may use vma at all: true
+ * means refuse it. Linux codes it twice, as x86's access_error() and
+ * GUP's check_vma_flags(); the fault path and mm/gup.c both call this.
+ */
+bool access_error(const struct vm_area_struct *vma, unsigned int flags);
 
 /* ---- RSS counters: the one API; every change updates hiwater_rss ---- */
 

@@ -155,6 +155,12 @@ void put_page(struct page *page);
 
 #define VM_STACK	VM_GROWSDOWN
 
+/* Private and could be written: its pages are copied on write. */
+static inline bool is_cow_mapping(unsigned long flags)
+{
+	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
+}
+
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 {
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
