@@ -82,6 +82,15 @@ static struct vm_area_struct *fault_vma(struct mm_struct *mm,
 	return vma;
 }
 
+/* The kernel may touch user memory only in uaccess: at an instruction of
+ * the exception table, with EFLAGS.AC set if SMAP is on. Anywhere else a
+ * fault on a user address is a kernel bug, with or without SMAP. */
+static bool in_uaccess(const struct pt_regs *regs)
+{
+	return search_exception_tables(regs->rip) &&
+	       (!have_smap || (regs->rflags & X86_EFLAGS_AC));
+}
+
 void do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2();
@@ -89,11 +98,8 @@ void do_page_fault(struct pt_regs *regs)
 	struct vm_area_struct *vma;
 	vm_fault_t ret;
 
-	/* The kernel touches user memory only inside uaccess (AC set under
-	 * SMAP); any other kernel fault is a bug, reported as one. */
 	if (addr >= TASK_SIZE || !mm ||
-	    (!user_mode(regs) && have_smap &&
-	     !(regs->rflags & X86_EFLAGS_AC))) {
+	    (!user_mode(regs) && !in_uaccess(regs))) {
 		if (user_mode(regs))
 			bad_area(regs, addr, SIGSEGV, SEGV_MAPERR);
 		else

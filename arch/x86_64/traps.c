@@ -34,13 +34,12 @@ const char *trap_name(unsigned int vector)
 
 static void show_pf_error(u64 err)
 {
-	printk(KERN_CONT " [%s %s, %s%s%s]",
+	printk(KERN_CONT " [%s %s, %s%s]",
 	       err & X86_PF_USER ? "user" : "kernel",
 	       err & X86_PF_INSTR ? "fetch" :
 	       err & X86_PF_WRITE ? "write" : "read",
 	       err & X86_PF_PROT ? "protection violation" : "not present",
-	       err & X86_PF_RSVD ? ", reserved bit" : "",
-	       "");
+	       err & X86_PF_RSVD ? ", reserved bit" : "");
 }
 
 void show_trap(const struct pt_regs *r)
@@ -90,51 +89,25 @@ void die(const struct pt_regs *regs)
 extern const struct exception_table_entry __start_ex_table[],
 	__stop_ex_table[];
 
-/* A kernel instruction listed in __ex_table resumes at its fixup. */
-bool fixup_exception(struct pt_regs *regs)
+const struct exception_table_entry *search_exception_tables(u64 ip)
 {
 	for (const struct exception_table_entry *e = __start_ex_table;
 	     e < __stop_ex_table; e++)
-		if (e->insn == regs->rip) {
-			regs->rip = e->fixup;
-			return true;
-		}
-	return false;
+		if (e->insn == ip)
+			return e;
+	return NULL;
 }
 
-int probe_read_u64(const void *addr, u64 *val)
+/* A kernel instruction listed in __ex_table resumes at its fixup. */
+bool fixup_exception(struct pt_regs *regs)
 {
-	int err = 0;
-	u64 v = 0;
+	const struct exception_table_entry *e =
+		search_exception_tables(regs->rip);
 
-	asm volatile("1:	movq (%[p]), %[v]\n"
-		     "2:\n"
-		     ".pushsection .text.fixup, \"ax\"\n"
-		     "3:	movl %[efault], %[err]\n"
-		     "	jmp 2b\n"
-		     ".popsection\n"
-		     _ASM_EXTABLE(1b, 3b)
-		     : [err] "+r"(err), [v] "+r"(v)
-		     : [p] "r"(addr), [efault] "i"(-EFAULT));
-	*val = v;
-	return err;
-}
-
-int probe_write_u64(void *addr, u64 val)
-{
-	int err = 0;
-
-	asm volatile("1:	movq %[v], (%[p])\n"
-		     "2:\n"
-		     ".pushsection .text.fixup, \"ax\"\n"
-		     "3:	movl %[efault], %[err]\n"
-		     "	jmp 2b\n"
-		     ".popsection\n"
-		     _ASM_EXTABLE(1b, 3b)
-		     : [err] "+r"(err)
-		     : [p] "r"(addr), [v] "r"(val), [efault] "i"(-EFAULT)
-		     : "memory");
-	return err;
+	if (!e)
+		return false;
+	regs->rip = e->fixup;
+	return true;
 }
 
 void do_trap(struct pt_regs *regs)

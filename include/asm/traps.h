@@ -47,15 +47,17 @@ struct exception_table_entry {
 	".balign 8\n"						\
 	".quad " #from ", " #to "\n"				\
 	".popsection\n"
+/* The __ex_table entry of the instruction at ip, or NULL. */
+const struct exception_table_entry *search_exception_tables(u64 ip);
 bool fixup_exception(struct pt_regs *regs);
 /* arch/x86_64/fault.c: the page-fault handler, and other exceptions from
  * user mode turned into signals (false if there is none for it). */
 void do_page_fault(struct pt_regs *regs);
 bool do_user_trap(struct pt_regs *regs);
 
-/* Read 8 bytes at addr; -EFAULT instead of an oops if that faults. */
-int probe_read_u64(const void *addr, u64 *val);
-/* Write 8 bytes at addr; -EFAULT instead of an oops if that faults. */
-int probe_write_u64(void *addr, u64 val);
+/* For ktests (arch/x86_64/ktest_probe.c): read or write 8 bytes at addr;
+ * -EFAULT instead of an oops if that faults. */
+int ktest_probe_read_u64(const void *addr, u64 *val);
+int ktest_probe_write_u64(void *addr, u64 val);
 
 #endif
