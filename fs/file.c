@@ -9,12 +9,6 @@
 /* The table of task 0 (boot, ktests); processes have their own. */
 struct files_struct init_files = { .count = 1 };
 
-/* current's descriptor table; the scheduler overrides this weak one. */
-__attribute__((weak)) struct files_struct *current_files(void)
-{
-	return &init_files;
-}
-
 /* A new file on inode with one reference; takes an inode reference.
  * NULL if out of memory. */
 struct file *alloc_file(struct inode *inode, unsigned int flags)

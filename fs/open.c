@@ -76,7 +76,8 @@ int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 	return 0;
 }
 
-/* open(2) relative to the root: there is no current cwd yet. */
+/* open(2) for the kernel's own opens (the console, the initrd, ktests):
+ * a relative path starts at the root; the syscalls use current->cwd. */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res)
 {
 	return vfs_open_at(NULL, path, flags, mode, res);

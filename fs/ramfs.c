@@ -237,14 +237,14 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
  */
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
+	if (size < 0)
+		return -EINVAL;
 	if (S_ISDIR(inode->i_mode))
 		return -EISDIR;
 	if (!S_ISREG(inode->i_mode))
 		return -EINVAL;
 	if (inode->i_readonly)
 		return -EROFS;
-	if (size < 0)
-		return -EINVAL;
 	if ((u64)size > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
 	if ((u64)size < inode->i_size) {

@@ -629,19 +629,6 @@ SYSCALL(__NR_pipe, sys_pipe);
 
 /* ---- sizes and syncing ---------------------------------------------- */
 
-static long do_truncate(struct inode *inode, loff_t len)
-{
-	if (len < 0)
-		return -EINVAL;
-	if (S_ISDIR(inode->i_mode))
-		return -EISDIR;
-	if (!S_ISREG(inode->i_mode))
-		return -EINVAL;
-	if (inode->i_readonly)
-		return -EROFS;
-	return ramfs_truncate(inode, len);
-}
-
 static long sys_ftruncate(int fd, loff_t len)
 {
 	struct file *f = fget(fd);
@@ -650,7 +637,7 @@ static long sys_ftruncate(int fd, loff_t len)
 	if (!f)
 		return -EBADF;
 	r = (f->f_flags & O_ACCMODE) == O_RDONLY ? -EINVAL
-						: do_truncate(f->f_inode, len);
+						: ramfs_truncate(f->f_inode, len);
 	fput(f);
 	return r;
 }
@@ -661,7 +648,7 @@ static long sys_truncate(const char __user *path, loff_t len)
 	struct inode *inode;
 	long err = user_lookup(AT_FDCWD, path, &inode);
 
-	return err ? err : do_truncate(inode, len);
+	return err ? err : ramfs_truncate(inode, len);
 }
 SYSCALL(__NR_truncate, sys_truncate);
 

@@ -25,11 +25,6 @@ bool ktest_requested(void)
 	return ktest_filter[0] != '\0';
 }
 
-bool ktest_running(void)
-{
-	return current_test != NULL;
-}
-
 /* Is suite named in the comma-separated filter (or is the filter "all")? */
 static bool ktest_selected(const struct ktest *t)
 {

@@ -67,15 +67,3 @@ void panic(const char *fmt, ...)
 	printk(KERN_EMERG "---[ end Kernel panic ]---\n");
 	kernel_poweroff(ZPK_EXIT_PANIC);
 }
-
-void __warn(const char *file, int line, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	printk(KERN_WARNING "WARNING at %s:%d: %s\n", file, line, msg);
-	dump_stack();
-}

@@ -34,7 +34,7 @@ static void expect_write_fault(void *addr)
 {
 	memset(&pf, 0, sizeof(pf));
 	trap_test_hook = record_pf;
-	KEXPECT_EQ(probe_write_u64(addr, 0x5a5a5a5a5a5a5a5aULL), -EFAULT);
+	KEXPECT_EQ(ktest_probe_write_u64(addr, 0x5a5a5a5a5a5a5a5aULL), -EFAULT);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(pf.hits, 1);
 	KEXPECT_EQ(pf.vector, X86_TRAP_PF);
@@ -93,7 +93,7 @@ KTEST(mmu, null_read_faults)
 
 	memset(&pf, 0, sizeof(pf));
 	trap_test_hook = record_pf;
-	KEXPECT_EQ(probe_read_u64(NULL, &v), -EFAULT);
+	KEXPECT_EQ(ktest_probe_read_u64(NULL, &v), -EFAULT);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(pf.hits, 1);
 	KEXPECT_EQ(pf.cr2, 0);
@@ -104,7 +104,7 @@ KTEST(mmu, data_is_writable)
 {
 	static u64 v;
 
-	KEXPECT_EQ(probe_write_u64(&v, 99), 0);
+	KEXPECT_EQ(ktest_probe_write_u64(&v, 99), 0);
 	KEXPECT_EQ(v, 99);
 }
 

@@ -60,7 +60,7 @@ KTEST(traps, bad_kernel_read_faults_with_cr2)
 	int err;
 
 	watch_traps();
-	err = probe_read_u64(bad, &v);
+	err = ktest_probe_read_u64(bad, &v);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(err, -EFAULT);
 	KEXPECT_EQ(seen.hits, 1);
@@ -70,7 +70,7 @@ KTEST(traps, bad_kernel_read_faults_with_cr2)
 	KEXPECT_STRSTR(seen.report, "Page Fault (#PF)");
 	KEXPECT_STRSTR(seen.report, "[kernel read, not present]");
 	KEXPECT_STRSTR(seen.report, "CR2=0x00000000dead0000");
-	KEXPECT_STRSTR(seen.report, "<probe_read_u64+");
+	KEXPECT_STRSTR(seen.report, "<ktest_probe_read_u64+");
 }
 
 KTEST(traps, good_read_through_probe)
@@ -79,7 +79,7 @@ KTEST(traps, good_read_through_probe)
 	u64 v = 0;
 
 	watch_traps();
-	KEXPECT_EQ(probe_read_u64(&value, &v), 0);
+	KEXPECT_EQ(ktest_probe_read_u64(&value, &v), 0);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(v, value);
 	KEXPECT_EQ(seen.hits, 0);

@@ -102,7 +102,7 @@ KTEST(uaccess, smap_blocks_plain_kernel_access)
 	map_test_user_page();
 	smap_faults = 0;
 	trap_test_hook = count_pf;
-	KEXPECT_EQ(probe_read_u64((void *)TEST_UVA, &v), -EFAULT);
+	KEXPECT_EQ(ktest_probe_read_u64((void *)TEST_UVA, &v), -EFAULT);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(smap_faults, 1);
 	KEXPECT_TRUE(read_cr4() & X86_CR4_SMAP);

@@ -35,21 +35,7 @@ static void serial_write(const char *s, size_t n)
 	}
 }
 
-/* Returns the next received byte, or -1 if none is waiting. */
-int serial_getc(void)
-{
-	if (!(inb(COM1 + 5) & 0x01))
-		return -1;
-	return inb(COM1);
-}
-
 struct console serial_console = { .name = "ttyS0", .write = serial_write };
-
-/* The tty layer replaces this; until then received bytes are dropped. */
-__attribute__((weak)) void tty_receive_char(char c)
-{
-	(void)c;
-}
 
 /* Drains the receive FIFO: one IRQ may stand for several bytes. */
 static void serial_interrupt(struct pt_regs *regs)

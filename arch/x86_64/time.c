@@ -22,11 +22,6 @@ static u64 tsc_base;		/* TSC at time_init: ns 0 */
 static u64 ns_mult;		/* ns per cycle, << 32 */
 static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
-/* The scheduler (kernel/sched.c) replaces this. */
-__attribute__((weak)) void scheduler_tick(void)
-{
-}
-
 void timer_tick(void)
 {
 	scheduler_tick();

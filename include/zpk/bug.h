@@ -1,4 +1,4 @@
-/* zpk/bug.h — BUG_ON/WARN_ON and panic(), reporting file:line.
+/* zpk/bug.h — BUG, BUG_ON, BUGF and panic(), reporting file:line.
  * Host tests link their own panic() that longjmps back into the test. */
 #ifndef ZPK_BUG_H
 #define ZPK_BUG_H
@@ -7,7 +7,6 @@
 #include <zpk/compiler.h>
 
 void __noreturn __printf(1, 2) panic(const char *fmt, ...);
-void __printf(3, 4) __warn(const char *file, int line, const char *fmt, ...);
 
 #define BUG() panic("BUG at %s:%d", __FILE__, __LINE__)
 #define BUG_ON(cond) do { if (unlikely(cond)) \
@@ -15,7 +14,5 @@ void __printf(3, 4) __warn(const char *file, int line, const char *fmt, ...);
 /* BUG with a message, e.g. BUGF("double free of pfn %lx", pfn). */
 #define BUGF(fmt, ...) panic("BUG at %s:%d: " fmt, __FILE__, __LINE__, \
 			     ##__VA_ARGS__)
-#define WARN_ON(cond) ({ bool __c = !!(cond); \
-	if (unlikely(__c)) __warn(__FILE__, __LINE__, "%s", #cond); __c; })
 
 #endif

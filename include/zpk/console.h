@@ -6,7 +6,6 @@
 #include <zpk/printk.h>
 
 void serial_init(void);
-int serial_getc(void);
 /* COM1 received-data interrupt on IRQ 4, bytes to tty_receive_char. */
 void serial_irq_init(void);
 void vga_init(void);

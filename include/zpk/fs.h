@@ -132,12 +132,15 @@ struct inode *ramfs_new_inode(u32 mode);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
-/* Data of regular files at any offset; holes read as zeros. */
 /* Removes d from dir; the inode goes if unused. Dirs must be empty. */
 void ramfs_unlink_dentry(struct inode *dir, struct dentry *d);
+/* Data of regular files at any offset; holes read as zeros. */
 ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos);
 ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 		    loff_t pos);
+/* truncate(2) of inode, with its errnos in Linux's order: -EINVAL (size
+ * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking frees the
+ * pages past the end and zeroes the tail of the last one. */
 int ramfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
@@ -187,13 +190,14 @@ int fd_install_at(struct file *f, int fd, bool cloexec);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 /* Closes fd of current's table: 0 or -EBADF. */
 int close_fd(int fd);
-/* The table fget() and fd_install_new() use; weak: the scheduler's
- * version (current->files) replaces this one's global. */
+/* The table fget() and fd_install_new() use: current->files
+ * (kernel/sched.c). */
 struct files_struct *current_files(void);
 extern struct files_struct init_files;	/* task 0's */
 
-/* Opening by path, relative to the root (no current cwd yet); *res
- * holds a reference. 0 or a negative errno, as open(2). */
+/* Opening by path for the kernel itself, relative to the root (tasks'
+ * opens go through vfs_open_at with their cwd); *res holds a reference.
+ * 0 or a negative errno, as open(2). */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */

@@ -9,7 +9,7 @@
 #define FOLL_WRITE	0x01	/* the page will be written: fault for write */
 #define FOLL_GET	0x04	/* take a reference (put_user_page drops it) */
 #define FOLL_FORCE	0x10	/* ignore VM_READ/VM_WRITE (COW a private copy) */
-#define FOLL_NOZERO	0x20	/* a real page, never the zero page (seed 005) */
+#define FOLL_NOZERO	0x20	/* a real page, never the zero page */
 
 /* The page at address in vma if it can be used as flags say, else NULL
  * (the caller faults and tries again). */
@@ -24,7 +24,6 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages);
 void put_user_page(struct page *page);
-void put_user_pages(struct page **pages, long nr);
 
 /* mlock/MAP_POPULATE: faults in the range, for write in private writable
  * VMAs; 0, -ENOMEM or -EFAULT. */

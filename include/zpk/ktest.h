@@ -22,7 +22,6 @@ struct ktest {
 /* Record a failure of the running test with file:line and a message. */
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__printf(3, 4);
-bool ktest_running(void);
 
 #define KEXPECT_EQ(a, b) do {						\
 	long long __a = (long long)(a), __b = (long long)(b);		\

@@ -31,6 +31,12 @@ void console_write(const char *s, size_t n)
 	console_len += n;
 }
 
+/* No scheduler here: descriptor calls use the boot table. */
+struct files_struct *current_files(void)
+{
+	return &init_files;
+}
+
 static int group_setup(void **state)
 {
 	(void)state;

@@ -1,4 +1,4 @@
-/* arch/x86_64/ktest_time.c — ktests of device IRQs and the clocks: ticks
+/* arch/x86_64/ktest_clocks.c — ktests of device IRQs and the clocks: ticks
  * arrive, the TSC agrees with them loosely, the RTC date is sane. */
 #include <asm/io.h>
 #include <asm/irq.h>
