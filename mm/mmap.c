@@ -384,9 +384,6 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		}
 		break;
 	case MAP_PRIVATE:
-		/* Anonymous pgoff is the page number: neighbours continue. */
-		if (!file)
-			pgoff = addr >> PAGE_SHIFT;
 		break;
 	default:
 		return -EINVAL;	/* neither, both, or an unknown type */
@@ -405,7 +402,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if ((flags & MAP_FIXED_NOREPLACE) &&
 	    find_vma_intersection(mm, addr, addr + len))
 		return -EEXIST;
-	/* The hint said nothing about where: now the page number is known. */
+	/* Private anonymous pgoff is the page number, so that neighbours
+	 * continue each other and merge; known once addr is. */
 	if (!file && !(vm_flags & VM_SHARED))
 		pgoff = addr >> PAGE_SHIFT;
 	if (!file && (vm_flags & VM_SHARED))

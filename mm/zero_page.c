@@ -97,7 +97,8 @@ early_param("zero_page", setup_zero_page,
 /* ---- zero_page=refcount: the one shared counter ------------------------- */
 
 /* Every call touches the zero page's struct page: on an SMP machine this
- * is the cache line that bounced between CPUs (the seeds' article). */
+ * is the cache line that bounced between CPUs (LWN, "Some ado about
+ * zero", 2009). */
 void zero_page_get(void)
 {
 	struct page *page = ZERO_PAGE(0);
