@@ -1,6 +1,10 @@
-/* kernel/ktest.c — runs the KTEST()s selected by ktest=, prints KTAP.
- * ktest=all runs every suite; ktest=a,b runs suites a and b. */
+/* kernel/ktest.c — runs the KTEST()s selected by ktest=, prints KTAP;
+ * ktest=all runs every suite, ktest=a,b suites a and b. Also the helpers
+ * several suites share (a test user page). */
+#include <zpk/bug.h>
 #include <zpk/ktest.h>
+#include <zpk/mm.h>
+#include <zpk/mmu.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
 #include <zpk/string.h>
@@ -80,4 +84,26 @@ int ktest_run(void)
 	}
 	printk(KERN_ALERT "# ktest: %d passed, %d failed\n", n - failed, failed);
 	return failed;
+}
+
+/* The one test user page: tests map it, use it, unmap it before ending. */
+static struct page *ktest_user_page;
+
+void *ktest_map_user_page(unsigned long uva)
+{
+	pgprot_t prot = __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER |
+				 _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_NX);
+
+	BUG_ON(ktest_user_page);
+	ktest_user_page = alloc_page(__GFP_ZERO);
+	BUG_ON(!ktest_user_page);
+	kernel_map_page(uva, page_to_phys(ktest_user_page), prot);
+	return page_address(ktest_user_page);
+}
+
+void ktest_unmap_user_page(unsigned long uva)
+{
+	kernel_unmap_page(uva);
+	__free_page(ktest_user_page);
+	ktest_user_page = NULL;
 }

@@ -9,24 +9,6 @@
 #include <zpk/time.h>
 
 #define TEST_UVA	0x0000000010400000UL	/* a user address, unmapped */
-#define PAGE_USER_RW	__pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | \
-				 _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_NX)
-
-static struct page *user_page;
-
-static void *map_test_user_page(void)
-{
-	user_page = alloc_page(__GFP_ZERO);
-	kernel_map_page(TEST_UVA, page_to_phys(user_page), PAGE_USER_RW);
-	return page_address(user_page);
-}
-
-static void unmap_test_user_page(void)
-{
-	kernel_unmap_page(TEST_UVA);
-	__free_page(user_page);
-}
-
 static long syscall2(unsigned long nr, unsigned long a, unsigned long b)
 {
 	struct pt_regs regs = { .vector = nr, .rdi = a, .rsi = b };
@@ -37,7 +19,7 @@ static long syscall2(unsigned long nr, unsigned long a, unsigned long b)
 
 KTEST(time_syscalls, clock_gettime_clocks)
 {
-	struct __kernel_timespec *ts = map_test_user_page();
+	struct __kernel_timespec *ts = ktest_map_user_page(TEST_UVA);
 	static const int ok[] = { CLOCK_REALTIME, CLOCK_MONOTONIC,
 		CLOCK_MONOTONIC_RAW, CLOCK_REALTIME_COARSE,
 		CLOCK_MONOTONIC_COARSE, CLOCK_BOOTTIME };
@@ -57,12 +39,12 @@ KTEST(time_syscalls, clock_gettime_clocks)
 	KEXPECT_EQ(syscall2(__NR_clock_gettime, CLOCK_MONOTONIC, 8), -EFAULT);
 	KEXPECT_EQ(syscall2(__NR_clock_gettime, CLOCK_MONOTONIC,
 			    (unsigned long)ts), -EFAULT);	/* kernel */
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }
 
 KTEST(time_syscalls, clock_getres)
 {
-	struct __kernel_timespec *ts = map_test_user_page();
+	struct __kernel_timespec *ts = ktest_map_user_page(TEST_UVA);
 
 	KEXPECT_EQ(syscall2(__NR_clock_getres, CLOCK_MONOTONIC, TEST_UVA), 0);
 	KEXPECT_EQ(ts->tv_sec, 0);
@@ -73,12 +55,12 @@ KTEST(time_syscalls, clock_getres)
 	KEXPECT_EQ(syscall2(__NR_clock_getres, CLOCK_REALTIME, 0), 0);
 	KEXPECT_EQ(syscall2(__NR_clock_getres, 3, TEST_UVA), -EINVAL);
 	KEXPECT_EQ(syscall2(__NR_clock_getres, CLOCK_REALTIME, 8), -EFAULT);
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }
 
 KTEST(time_syscalls, gettimeofday_and_time)
 {
-	char *p = map_test_user_page();
+	char *p = ktest_map_user_page(TEST_UVA);
 	struct __kernel_old_timeval *tv = (void *)p;
 	struct timezone *tz = (void *)(p + 64);
 	long *t = (long *)(p + 128);
@@ -97,5 +79,5 @@ KTEST(time_syscalls, gettimeofday_and_time)
 	KEXPECT_TRUE(syscall2(__NR_time, TEST_UVA + 128, 0) >= now);
 	KEXPECT_TRUE(*t >= now && *t - now < 100);
 	KEXPECT_EQ(syscall2(__NR_time, 8, 0), -EFAULT);
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }

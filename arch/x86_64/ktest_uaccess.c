@@ -10,28 +10,9 @@
 #include <zpk/uaccess.h>
 
 #define TEST_UVA	0x0000000010000000UL	/* a user address, unmapped */
-#define PAGE_USER_RW	__pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | \
-				 _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_NX)
-
-static struct page *user_page;
-
-/* Maps one zeroed page at TEST_UVA, user-accessible; returns its alias. */
-static char *map_test_user_page(void)
-{
-	user_page = alloc_page(__GFP_ZERO);
-	kernel_map_page(TEST_UVA, page_to_phys(user_page), PAGE_USER_RW);
-	return page_address(user_page);
-}
-
-static void unmap_test_user_page(void)
-{
-	kernel_unmap_page(TEST_UVA);
-	__free_page(user_page);
-}
-
 KTEST(uaccess, copy_to_and_from_user_page)
 {
-	char *alias = map_test_user_page();
+	char *alias = ktest_map_user_page(TEST_UVA);
 	char buf[16] = { 0 };
 
 	KEXPECT_EQ(copy_to_user((void *)(TEST_UVA + 100), "hello", 6), 0);
@@ -41,7 +22,7 @@ KTEST(uaccess, copy_to_and_from_user_page)
 	KEXPECT_EQ(strncpy_from_user(buf, (void *)(TEST_UVA + 100), 16), 5);
 	KEXPECT_EQ(clear_user((void *)(TEST_UVA + 100), 6), 0);
 	KEXPECT_EQ(alias[100], 0);
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }
 
 KTEST(uaccess, copy_across_end_of_mapping_is_short)
@@ -49,14 +30,14 @@ KTEST(uaccess, copy_across_end_of_mapping_is_short)
 	char buf[32];
 	unsigned long last = TEST_UVA + PAGE_SIZE - 8;
 
-	map_test_user_page();
+	ktest_map_user_page(TEST_UVA);
 	memset(buf, 0x55, sizeof(buf));
 	/* 8 bytes are mapped, 24 are not: 24 uncopied, and zero-filled. */
 	KEXPECT_EQ(copy_from_user(buf, (void *)last, 32), 24);
 	KEXPECT_EQ(buf[7], 0);
 	KEXPECT_EQ(buf[31], 0);
 	KEXPECT_EQ(copy_to_user((void *)last, buf, 32), 24);
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }
 
 KTEST(uaccess, unmapped_user_pointer_is_efault)
@@ -99,12 +80,12 @@ KTEST(uaccess, smap_blocks_plain_kernel_access)
 	KEXPECT_TRUE(have_smap);	/* QEMU's -cpu max has it */
 	if (!have_smap)
 		return;
-	map_test_user_page();
+	ktest_map_user_page(TEST_UVA);
 	smap_faults = 0;
 	trap_test_hook = count_pf;
 	KEXPECT_EQ(ktest_probe_read_u64((void *)TEST_UVA, &v), -EFAULT);
 	trap_test_hook = NULL;
 	KEXPECT_EQ(smap_faults, 1);
 	KEXPECT_TRUE(read_cr4() & X86_CR4_SMAP);
-	unmap_test_user_page();
+	ktest_unmap_user_page(TEST_UVA);
 }

@@ -23,6 +23,11 @@ struct ktest {
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__printf(3, 4);
 
+/* Maps one zeroed user-accessible page at uva in the kernel's page
+ * tables (no mm) and returns its direct-map alias; one at a time. */
+void *ktest_map_user_page(unsigned long uva);
+void ktest_unmap_user_page(unsigned long uva);
+
 #define KEXPECT_EQ(a, b) do {						\
 	long long __a = (long long)(a), __b = (long long)(b);		\
 	if (__a != __b)							\

@@ -7,7 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct page;
+#include <zpk/mm.h>
+#include <zpk/slab.h>
 
 /* ---- simulated RAM -------------------------------------------------- */
 
@@ -26,6 +27,27 @@ void harness_ram_reset(void);
 
 /* Gives the RAM and the mem_map back to the host. */
 void harness_ram_free(void);
+
+/*
+ * The fixture of the tests that allocate: nr_pfns pages of RAM, all but
+ * pfn 0 free in the buddy allocator, and the slab caches ready; 0 or -1.
+ * harness_heap_free (a cmocka group teardown) gives the RAM back.
+ */
+static inline int harness_heap_init(unsigned long nr_pfns)
+{
+	if (harness_ram_init(nr_pfns * PAGE_SIZE))
+		return -1;
+	free_pfn_range(1, nr_pfns);
+	kmalloc_init();
+	return 0;
+}
+
+static inline int harness_heap_free(void **state)
+{
+	(void)state;
+	harness_ram_free();
+	return 0;
+}
 
 /* ---- the log: everything printk'd since harness_log_clear() ---------- */
 

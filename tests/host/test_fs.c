@@ -40,18 +40,9 @@ struct files_struct *current_files(void)
 static int group_setup(void **state)
 {
 	(void)state;
-	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
+	if (harness_heap_init(NR_PFNS))
 		return -1;
-	free_pfn_range(1, NR_PFNS);
-	kmalloc_init();
 	vfs_init();
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	harness_ram_free();
 	return 0;
 }
 
@@ -542,5 +533,5 @@ int main(void)
 		cmocka_unit_test(test_close_on_exec),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
 }

@@ -41,18 +41,7 @@ static unsigned long ptp0, anon0, free_setup;
 static int group_setup(void **state)
 {
 	(void)state;
-	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
-		return -1;
-	free_pfn_range(1, NR_PFNS);
-	kmalloc_init();
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	harness_ram_free();
-	return 0;
+	return harness_heap_init(NR_PFNS);
 }
 
 static void mm_new(struct mm_struct *m)
@@ -594,5 +583,5 @@ int main(void)
 		T(test_fork_copy_oom_then_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
 }

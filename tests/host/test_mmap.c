@@ -83,18 +83,7 @@ static unsigned long objs0;
 static int group_setup(void **state)
 {
 	(void)state;
-	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
-		return -1;
-	free_pfn_range(1, NR_PFNS);
-	kmalloc_init();
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	harness_ram_free();
-	return 0;
+	return harness_heap_init(NR_PFNS);
 }
 
 static int mm_setup(void **state)
@@ -625,5 +614,5 @@ int main(void)
 		T(test_random_against_model),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
 }

@@ -46,18 +46,9 @@ static void assert_bug_names(const void *p)
 static int group_setup(void **state)
 {
 	(void)state;
-	if (harness_ram_init(NR_PFNS * PAGE_SIZE))
+	if (harness_heap_init(NR_PFNS))
 		return -1;
-	free_pfn_range(1, NR_PFNS);
-	kmalloc_init();
 	boot_free = nr_free_pages();
-	return 0;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	harness_ram_free();
 	return 0;
 }
 
@@ -592,5 +583,5 @@ int main(void)
 		T(test_stress_random),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
 }

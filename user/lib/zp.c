@@ -236,6 +236,12 @@ void zp_sample(struct zp_sample *s)
 	s->free = sysinfo_free_pages();
 }
 
+void zp_baseline(struct zp_sample *s)
+{
+	zp_sample(s);
+	zp_sample(s);
+}
+
 char *zp_map(size_t n, int prot)
 {
 	char *raw, *p;
@@ -387,4 +393,17 @@ void zp_check_pfns(const char *p, long n, const char *what)
 	zp_ok(zp_zero_pfn() >= 0 && zero == n && excl == 0, "%s: all %ld "
 	      "pages map the zero pfn %#llx (%ld do), none exclusive (%ld "
 	      "are)", what, n, zp_zero_pfn(), zero, excl);
+}
+
+char *zp_begin(int plan, size_t n)
+{
+	char *p;
+
+	need_proc();
+	tap_plan(plan);
+	zp_note_mode();
+	p = zp_map(n, PROT_READ | PROT_WRITE);
+	if (!tap_ok(p != NULL, "map %zu fresh pages", n))
+		tap_done();
+	return p;
 }

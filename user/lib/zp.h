@@ -47,6 +47,10 @@ struct zp_sample {
 	long long refcount_ops, zp_refcount;	/* vmstat, -1 if absent */
 };
 void zp_sample(struct zp_sample *s);
+/* The sample a test measures from: taken twice, so that the first one's
+ * own start-up (pre-touching buffers and text, finding the zero pfn) is
+ * behind it. */
+void zp_baseline(struct zp_sample *s);
 /* A vmstat counter, or -1 if absent. */
 long long zp_vmstat(const char *name);
 
@@ -56,6 +60,10 @@ long long zp_vmstat(const char *name);
  * NULL on failure.  zp_unmap frees it, anchor page too. */
 char *zp_map(size_t n, int prot);
 void zp_unmap(char *p, size_t n);
+/* A zero-page test's start: needs /proc, plans its checks, notes the
+ * policy, and maps n fresh pages (zp_map) as its first check; exits
+ * through tap_done if that fails. */
+char *zp_begin(int plan, size_t n);
 
 /* Touch one byte in each of n pages: read (summed, returned) or write. */
 unsigned long zp_read(const char *p, size_t n);

@@ -25,8 +25,7 @@ static void private_map(int fd)
 	p = mmap(q, N * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_FIXED, fd, 0);
 	tap_ok(p == q, "mmap MAP_PRIVATE of /dev/zero");
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	tap_ok(zp_read(p, N) == 0, "... reads zeros");
 	zp_sample(&s1);
 	zp_check_read(&s0, &s1, N, "MAP_PRIVATE /dev/zero read");
@@ -43,8 +42,7 @@ static void shared_map(int fd)
 
 	p = mmap(NULL, N * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 0);
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	zp_write(p, N, 4);
 	zp_sample(&s1);
 	tap_ok(kb_near(s1.shmem - s0.shmem, N * 4LL) &&
@@ -74,8 +72,7 @@ static void read_zero(int fd)
 	tap_ok(n == sizeof(buf) && zp_is_zero(buf, n), "read() of /dev/zero "
 	       "into a written buffer: %zd bytes of zeros", n);
 	p = zp_map(N, PROT_READ | PROT_WRITE);
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	n = read(fd, p, N * PAGE_SIZE);
 	zp_sample(&s1);
 	tap_ok(n == N * PAGE_SIZE && zp_is_zero(p, n), "read() of %d whole "

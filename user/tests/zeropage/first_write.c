@@ -14,14 +14,8 @@ int main(void)
 	long excl, distinct;
 	char *p;
 
-	need_proc();
-	tap_plan(6);
-	zp_note_mode();
-	p = zp_map(N, PROT_READ | PROT_WRITE);
-	if (!tap_ok(p != NULL, "map %d fresh pages", N))
-		tap_done();
-	zp_sample(&s0);
-	zp_sample(&s0);
+	p = zp_begin(6, N);
+	zp_baseline(&s0);
 	map0 = zp_vmstat("zero_page_map");
 	zp_write(p, N, 3);
 	zp_sample(&s1);

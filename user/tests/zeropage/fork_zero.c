@@ -55,8 +55,7 @@ int main(void)
 		tap_done();
 	zp_read(p, N);
 	memset(&r, 0, sizeof(r));
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	fc0 = zp_vmstat("zero_page_fork_copy");
 	pid = fork();
 	if (pid == 0)

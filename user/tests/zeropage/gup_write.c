@@ -25,8 +25,7 @@ static void read_into(char *p, const char *what, long long want_anon)
 	int fd;
 
 	fd = open(TMP, O_RDONLY);
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	n = read(fd, p, N * PAGE_SIZE);
 	zp_sample(&s1);
 	close(fd);
@@ -47,8 +46,7 @@ static void write_from(const char *path, int fd, int any_ok)
 	char *p;
 
 	p = zp_map(N, PROT_READ | PROT_WRITE);
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	n = write(fd, p, N * PAGE_SIZE);
 	zp_sample(&s1);
 	want = zp_mode() == ZP_OFF ? N * 4LL : 0;
@@ -111,8 +109,7 @@ static void proc_mem(void)
 	fd = open("/proc/self/mem", O_RDWR);
 	p = zp_map(4, PROT_READ | PROT_WRITE);
 	zp_read(p, 4);
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	n = pwrite(fd, "zpk", 3, (unsigned long)p + PAGE_SIZE + 100);
 	zp_sample(&s1);
 	tap_ok(fd >= 0 && n == 3 && memcmp(p + PAGE_SIZE + 100, "zpk", 3) == 0

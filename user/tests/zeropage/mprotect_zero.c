@@ -31,20 +31,14 @@ int main(void)
 	int i, ok = 1, st, m;
 	char *p;
 
-	need_proc();
-	tap_plan(8);
-	zp_note_mode();
 	m = zp_mode();
-	p = zp_map(N, PROT_READ | PROT_WRITE);
-	if (!tap_ok(p != NULL, "map %d fresh pages", N))
-		tap_done();
+	p = zp_begin(8, N);
 	zp_read(p, N);
 	tap_ok(mprotect(p, N * PAGE_SIZE, PROT_READ) == 0 &&
 	       mprotect(p, N * PAGE_SIZE, PROT_READ | PROT_WRITE) == 0,
 	       "read, mprotect PROT_READ, then PROT_READ|PROT_WRITE");
 	zp_check_pfns(p, N, "after mprotect");
-	zp_sample(&s0);
-	zp_sample(&s0);
+	zp_baseline(&s0);
 	zp_write(p, N, 5);
 	zp_sample(&s1);
 	for (i = 0; i < N; i++)

@@ -13,14 +13,8 @@ int main(void)
 	unsigned long sum;
 	char *p;
 
-	need_proc();
-	tap_plan(10);
-	zp_note_mode();
-	p = zp_map(N, PROT_READ | PROT_WRITE);
-	if (!tap_ok(p != NULL, "map %d fresh pages", N))
-		tap_done();
-	zp_sample(&s0);
-	zp_sample(&s0);
+	p = zp_begin(10, N);
+	zp_baseline(&s0);
 	sum = zp_read(p, N);
 	zp_sample(&s1);
 	tap_ok(sum == 0 && zp_is_zero(p, N * PAGE_SIZE), "all %d pages read "

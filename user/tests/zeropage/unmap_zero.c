@@ -15,15 +15,9 @@ int main(void)
 	char *p;
 	int m;
 
-	need_proc();
-	tap_plan(11);
-	zp_note_mode();
 	m = zp_mode();
-	p = zp_map(N, PROT_READ | PROT_WRITE);
-	if (!tap_ok(p != NULL, "map %d fresh pages", N))
-		tap_done();
-	zp_sample(&s0);
-	zp_sample(&s0);
+	p = zp_begin(11, N);
+	zp_baseline(&s0);
 	un0 = zp_vmstat("zero_page_unmap");
 	zp_read(p, N);
 	zp_sample(&s1);
