@@ -14,19 +14,24 @@
 #include <zpk/zero_page.h>
 
 bool mm_verify_on_exit;
+static bool mm_verify_warn;	/* mm_verify=warn: report, do not BUG */
 
 static int __used setup_mm_verify(const char *val)
 {
-	if (val && !strcmp(val, "exit"))
+	if (!val)
+		return -1;
+	mm_verify_warn = !strcmp(val, "warn");
+	if (!strcmp(val, "exit") || mm_verify_warn)
 		mm_verify_on_exit = true;
-	else if (val && !strcmp(val, "off"))
+	else if (!strcmp(val, "off"))
 		mm_verify_on_exit = false;
 	else
 		return -1;
 	return 0;
 }
 early_param("mm_verify", setup_mm_verify,
-	    "exit: check every mm's counters and page counts at each exit");
+	    "exit: check every mm's counters and page counts at each exit "
+	    "(warn: the same, printing differences instead of BUG)");
 
 static const char *const counter_name[NR_MM_COUNTERS] = {
 	[MM_FILEPAGES] = "MM_FILEPAGES", [MM_ANONPAGES] = "MM_ANONPAGES",
@@ -205,7 +210,10 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 
 void mm_verify_bug(struct mm_verify_report *r)
 {
-	if (r->errors)
+	if (r->errors && mm_verify_warn)
+		pr_err("mm_verify: %d difference%s (mm_verify=warn: going on)\n",
+		       r->errors, r->errors == 1 ? "" : "s");
+	else if (r->errors)
 		BUGF("mm_verify: %d difference%s, first: %s", r->errors,
 		     r->errors == 1 ? "" : "s", r->first);
 }

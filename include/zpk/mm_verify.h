@@ -11,7 +11,8 @@ struct mm_verify_report {
 	char first[160];
 };
 
-/* mm_verify=exit on the command line: run mm_verify_all at each exit. */
+/* mm_verify=exit (or =warn, the labs' grader) on the command line: run
+ * mm_verify_all at each exit. */
 extern bool mm_verify_on_exit;
 
 /* mm's counters (each of rss_stat, hiwater_rss) and PTE sanity (none
@@ -22,7 +23,9 @@ int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r);
  * must be every mm there is, and its _refcount covers them. */
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r);
-/* BUGs with the first difference if r has any. */
+/* BUGs with the first difference if r has any (mm_verify=warn: prints
+ * their number instead, for the labs' grader to fail a test, not the
+ * kernel). */
 void mm_verify_bug(struct mm_verify_report *r);
 
 /* Both checks on mm alone, then BUG on any difference. */
