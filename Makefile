@@ -1,5 +1,6 @@
 # Makefile — builds zpk (kernel ELF, ISO), runs it in QEMU, runs the tests.
 # make run | make test | make debug | make gdb | make bench | make clean
+# make lab-list | make lab LAB=NAME | make grade | make lab-check
 
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
@@ -134,6 +135,23 @@ bench-linux: deps $(B)/zpk.elf initrd
 	$(MAKE) -s -C user bench
 	BENCH_KERNELS=linux BENCH_PAGE_ALLOC=0 scripts/bench.sh
 
+# Course labs (docs/labs.md): make lab-list; make lab LAB=NAME [DEST=dir];
+# make grade [LAB=NAME] [T=filter]; make lab-check (CI: every lab is real).
+LAB	?= $(shell cat labs/LAB 2>/dev/null)
+lab-list:
+	@scripts/lab.py list
+
+lab:
+	@test -n "$(LAB)" || { echo "make lab LAB=NAME (make lab-list)"; exit 2; }
+	scripts/lab.py make $(LAB) $(DEST)
+
+grade: deps
+	@test -n "$(LAB)" || { echo "make grade LAB=NAME (make lab-list)"; exit 2; }
+	scripts/lab.py grade $(LAB) $(if $(T),-t $(T))
+
+lab-check: deps $(B)/zpk.elf initrd host-tests
+	scripts/lab.py check
+
 # The user tests, natively on this Linux: the ABI reference.
 test-host-linux: deps
 	$(MAKE) -C user all host-test
@@ -143,6 +161,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
+.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -236,7 +236,9 @@ static int mm_counter_file(struct page *page)
 
 int mm_counter(struct page *page)
 {
+	/* LAB(rss) BEGIN task 2: which counter a mapped page is in */
 	return PageAnon(page) ? MM_ANONPAGES : mm_counter_file(page);
+	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
 /* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
@@ -361,6 +363,7 @@ static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
 
 /* ---- faults --------------------------------------------------------- */
 
+/* LAB(zero-page) BEGIN task 1: map the zero page on a read fault */
 /*
  * A read of untouched private anonymous memory maps the zero page read-
  * only (Linux's do_anonymous_page zero-page branch): special marks the
@@ -381,6 +384,8 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 	return 0;
 }
 
+/* LAB(zero-page) END */
+
 /* First touch of a private anonymous page: the zero page for a read
  * (unless zero_page=off), else a zeroed page of its own. */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
@@ -390,9 +395,11 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	struct page *page;
 	pte_t entry;
 
+	/* LAB(zero-page) BEGIN task 1: a read maps the zero page */
 	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
 	    zero_page_policy != ZERO_PAGE_OFF)
 		return do_anon_zeromap(vma, address, pte);
+	/* LAB(zero-page) END */
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
@@ -466,6 +473,15 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 	return 0;
 }
 
+/* A write fault that may use the page it hit: make the PTE writable. */
+static vm_fault_t wp_page_reuse(struct vm_area_struct *vma,
+				unsigned long address, pte_t *pte, pte_t orig)
+{
+	set_pte(pte, maybe_mkwrite(pte_mkdirty(pte_mkyoung(orig)), vma));
+	flush_tlb_page(address);
+	return 0;
+}
+
 /*
  * Write to a present read-only PTE. Sole mapper of an anonymous page:
  * reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
@@ -483,14 +499,13 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	pte_t entry;
 
 	address &= PAGE_MASK;
-	/* Shared mappings write the page itself; exclusive anon reuses it. */
-	if ((old && (vma->vm_flags & VM_SHARED)) ||
-	    (old && PageAnon(old) && page_mapcount(old) == 1)) {
-		entry = maybe_mkwrite(pte_mkdirty(pte_mkyoung(orig)), vma);
-		set_pte(pte, entry);
-		flush_tlb_page(address);
-		return 0;
-	}
+	/* Shared mappings write the page itself. */
+	if (old && (vma->vm_flags & VM_SHARED))
+		return wp_page_reuse(vma, address, pte, orig);
+	/* LAB(cow-fork) BEGIN task 2: reuse a page mapped only here */
+	if (old && PageAnon(old) && page_mapcount(old) == 1)
+		return wp_page_reuse(vma, address, pte, orig);
+	/* LAB(cow-fork) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -662,12 +677,14 @@ static void copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 	pte_t entry = *src_pte;
 	struct page *page;
 
+	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
 	    pte_write(entry)) {
 		entry = pte_wrprotect(entry);
 		set_pte(src_pte, entry);
 		flush_tlb_page(addr);
 	}
+	/* LAB(cow-fork) END */
 	page = vm_normal_page(vma, addr, entry);
 	if (page) {
 		get_page(page);

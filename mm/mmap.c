@@ -612,6 +612,7 @@ set_brk:
 
 int expand_stack(struct vm_area_struct *vma, unsigned long address)
 {
+	/* LAB(faults) BEGIN task 1: grow the stack down to address */
 	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
 	unsigned long start = address & PAGE_MASK, grow;
 
@@ -627,6 +628,7 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address)
 	vma->vm_pgoff -= grow;
 	vma->vm_start = start;
 	return 0;
+	/* LAB(faults) END: (void)vma; (void)address; return -EFAULT; */
 }
 
 void exit_mmap_vmas(struct mm_struct *mm)

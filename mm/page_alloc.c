@@ -78,6 +78,7 @@ static void del_from_free_list(struct page *page, unsigned int order)
  */
 static void free_one_block(unsigned long pfn, unsigned int order)
 {
+	/* LAB(pages) BEGIN task 1: merge the block with its free buddies */
 	while (order < MAX_ORDER - 1) {
 		unsigned long buddy_pfn = pfn ^ (1UL << order);
 		struct page *buddy;
@@ -91,6 +92,7 @@ static void free_one_block(unsigned long pfn, unsigned int order)
 		pfn &= buddy_pfn;	/* the merged block starts lower */
 		order++;
 	}
+	/* LAB(pages) END */
 	add_to_free_list(pfn_to_page(pfn), order);
 }
 
@@ -131,6 +133,7 @@ void free_pfn_range(unsigned long start, unsigned long end)
 /* Offset of the first byte at mem that is not PAGE_POISON, or -1. */
 static long first_unpoisoned(const u8 *mem)
 {
+	/* LAB(pages) BEGIN task 2: find the first byte that is not poison */
 	const u64 *w = (const u64 *)mem;
 
 	for (unsigned long i = 0; i < PAGE_SIZE / 8; i++)
@@ -138,6 +141,7 @@ static long first_unpoisoned(const u8 *mem)
 			for (unsigned long b = i * 8; ; b++)
 				if (mem[b] != PAGE_POISON)
 					return (long)b;
+	/* LAB(pages) END: (void)mem; */
 	return -1;
 }
 

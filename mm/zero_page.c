@@ -101,15 +101,18 @@ early_param("zero_page", setup_zero_page,
  * zero", 2009). */
 void zero_page_get(void)
 {
+	/* LAB(zero-page) BEGIN task 2: a reference and a mapcount */
 	struct page *page = ZERO_PAGE(0);
 
 	get_page(page);
 	page->_mapcount++;
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+	/* LAB(zero-page) END */
 }
 
 void zero_page_put(void)
 {
+	/* LAB(zero-page) BEGIN task 2: and gives them back */
 	struct page *page = ZERO_PAGE(0);
 
 	if (page->_mapcount < 0 || page_count(page) <= 1)
@@ -118,6 +121,7 @@ void zero_page_put(void)
 	page->_mapcount--;
 	page_ref_add(page, -1);	/* never the last: the page holds one */
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
+	/* LAB(zero-page) END */
 }
 
 int zero_page_refcount(void)
