@@ -82,6 +82,7 @@ int proc_maps_next(char **cur, struct proc_map *m);
 #define KPF_NOPAGE	20
 #define KPF_ZERO_PAGE	24
 #define KPF_PGTABLE	26
+#define KPF_RESERVED	32	/* Linux's kernel-internal bits from here */
 
 /* Read n pagemap entries of pid (0: self) from vaddr.  Entries read (n,
  * or fewer past the end) or -1 with errno set. */
