@@ -3,6 +3,7 @@
  * -> handle_pte_fault -> do_anonymous_page / do_wp_page, zap_page_range,
  * copy_page_range (fork), and the mmap.c hooks for munmap and mprotect. */
 #include <asm/pgtable.h>
+#include <asm/tlb.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memory.h>
@@ -12,10 +13,6 @@
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
-
-#ifdef HOST_TEST
-static inline void flush_tlb_page(unsigned long addr) { (void)addr; }
-#endif
 
 #define USER_PTRS_PER_PGD	(PTRS_PER_TABLE / 2)	/* 0..255: user half */
 
@@ -322,7 +319,7 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 		return false;
 	entry = *pte;
 	pte_clear(pte);
-	flush_tlb_page(addr & PAGE_MASK);
+	flush_tlb_range(vma, addr & PAGE_MASK, (addr & PAGE_MASK) + PAGE_SIZE);
 	zero_pte_remove(vma->vm_mm, entry);
 	count_vm_event(ZERO_PAGE_UNMAP);
 	return true;
@@ -347,8 +344,7 @@ int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
 			return -ENOMEM;
 		zero_pte_add(vma->vm_mm, entry);
 		count_vm_event(ZERO_PAGE_MAP);
-		set_pte(pte, entry);
-		flush_tlb_page(addr);
+		set_pte(pte, entry);	/* none before (zapped): no flush */
 	}
 	return 0;
 }
@@ -379,8 +375,9 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 		entry = pte_mkspecial(entry);
 	zero_pte_add(vma->vm_mm, entry);
 	count_vm_event(ZERO_PAGE_MAP);
+	/* No need to invalidate: it was non-present before. */
+	(void)address;
 	set_pte(pte, entry);
-	flush_tlb_page(address & PAGE_MASK);
 	return 0;
 }
 
@@ -408,8 +405,8 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	/* No need to invalidate: it was non-present before. */
 	set_pte(pte, entry);
-	flush_tlb_page(address & PAGE_MASK);
 	return 0;
 }
 
@@ -440,8 +437,8 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
+	(void)address;	/* was none: nothing cached to flush */
 	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
-	flush_tlb_page(address & PAGE_MASK);
 	return 0;
 }
 
@@ -468,17 +465,17 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 		entry = pte_wrprotect(entry);
 	else if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
-	set_pte(pte, entry);
-	flush_tlb_page(address & PAGE_MASK);
+	set_pte(pte, entry);	/* was none: nothing cached to flush */
 	return 0;
 }
 
 /* A write fault that may use the page it hit: make the PTE writable. */
-static vm_fault_t wp_page_reuse(struct vm_area_struct *vma,
-				unsigned long address, pte_t *pte, pte_t orig)
+static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
+				pte_t orig)
 {
+	/* Less strict than before: the fault itself dropped the read-only
+	 * entry (x86's ptep_set_access_flags: no flush). */
 	set_pte(pte, maybe_mkwrite(pte_mkdirty(pte_mkyoung(orig)), vma));
-	flush_tlb_page(address);
 	return 0;
 }
 
@@ -501,10 +498,10 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	address &= PAGE_MASK;
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
-		return wp_page_reuse(vma, address, pte, orig);
+		return wp_page_reuse(vma, pte, orig);
 	/* LAB(cow-fork) BEGIN task 2: reuse a page mapped only here */
 	if (old && PageAnon(old) && page_mapcount(old) == 1)
-		return wp_page_reuse(vma, address, pte, orig);
+		return wp_page_reuse(vma, pte, orig);
 	/* LAB(cow-fork) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
@@ -514,8 +511,9 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
+	/* A new pfn: flushed before the old page can go (ptep_clear_flush). */
 	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
-	flush_tlb_page(address);
+	flush_tlb_range(vma, address, address + PAGE_SIZE);
 	if (zero) {
 		zero_pte_remove(mm, orig);
 		count_vm_event(ZERO_PAGE_COW);
@@ -545,12 +543,13 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		return VM_FAULT_SIGBUS;		/* no swap yet */
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
 		return do_wp_page(vma, address, pte);
-	/* Present and allowed: a spurious fault (stale TLB); refresh. */
+	/* Present and allowed: a spurious fault (stale TLB); refresh. The
+	 * fault dropped the stale entry: x86's flush_tlb_fix_spurious_fault
+	 * is a no-op. */
 	entry = pte_mkyoung(entry);
 	if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
 	set_pte(pte, entry);
-	flush_tlb_page(address & PAGE_MASK);
 	return 0;
 }
 
@@ -589,13 +588,16 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 
 /* ---- ranges --------------------------------------------------------- */
 
-/* Whose PTEs a zap clears (vma may be NULL: munmap's hook). */
+/* Whose PTEs a zap clears (vma may be NULL: munmap's hook), and the
+ * gather that flushes them and then frees their pages. */
 struct zap_details {
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;
+	struct mmu_gather *tlb;
 };
 
-/* Clears one PTE and gives back what it held (a walk_page_range fn). */
+/* Clears one PTE and gives back what it held (a walk_page_range fn): the
+ * counters and rmap at once, the page itself after the gather's flush. */
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
@@ -604,7 +606,8 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 
 	pte_clear(pte);
-	flush_tlb_page(addr);
+	if (pte_present(entry))
+		tlb_remove_tlb_entry(zd->tlb, pte, addr);
 	if (is_zero_pte(entry)) {
 		zero_pte_remove(mm, entry);
 		count_vm_event(ZERO_PAGE_UNMAP);
@@ -615,74 +618,109 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	dec_mm_counter(mm, mm_counter(page));
 	page_remove_rmap(page);
-	put_page(page);
+	tlb_remove_page(zd->tlb, page);
 	return 0;
 }
 
-static void zap_pte_range(struct mm_struct *mm, struct vm_area_struct *vma,
-			  unsigned long start, unsigned long end)
+static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
+			  struct vm_area_struct *vma, unsigned long start,
+			  unsigned long end)
 {
-	struct zap_details zd = { .mm = mm, .vma = vma };
+	struct zap_details zd = { .mm = mm, .vma = vma, .tlb = tlb };
 
 	walk_page_range(mm, start, end, zap_one_pte, &zd);
 }
 
+/* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
+ * pages freed before it returns (Linux's zap_page_range_single). */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
-	zap_pte_range(vma->vm_mm, vma, start & PAGE_MASK, end);
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, vma->vm_mm);
+	zap_pte_range(&tlb, vma->vm_mm, vma, start & PAGE_MASK, end);
+	tlb_finish_mmu(&tlb);
 }
 
-void unmap_page_range(struct mm_struct *mm, unsigned long start,
-			   unsigned long end)
+void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
+		      unsigned long start, unsigned long end)
 {
-	zap_pte_range(mm, NULL, start & PAGE_MASK, end);
+	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
 }
 
-/* The PTE for the new protection (*priv, a u64), keeping pfn and state
+/* change_protection's walk: the new protection bits, and the range of
+ * the PTEs it changed, flushed once at the end. */
+struct change_prot {
+	u64 prot;
+	unsigned long start, end;
+};
+
+/* The range of PTEs a walk changed grows to take in [addr, +PAGE_SIZE). */
+static void changed_range_add(unsigned long *start, unsigned long *end,
+			      unsigned long addr)
+{
+	if (*end == 0)
+		*start = addr;
+	*end = addr + PAGE_SIZE;
+}
+
+/* The PTE for the new protection (cp->prot), keeping pfn and state
  * bits (a walk_page_range fn). Only a page this PTE alone maps may be
  * written in place: shared (COW) pages and the zero page stay read-only. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
 			 _PAGE_SPECIAL;
+	struct change_prot *cp = priv;
 	struct page *page;
 	pte_t entry;
 
 	if (!pte_present(*pte))
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
-	entry = __pte((pte_val(*pte) & keep) | *(u64 *)priv);
+	entry = __pte((pte_val(*pte) & keep) | cp->prot);
 	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
 		entry = pte_wrprotect(entry);
+	if (pte_val(entry) == pte_val(*pte))
+		return 0;
 	set_pte(pte, entry);
-	flush_tlb_page(addr);
+	changed_range_add(&cp->start, &cp->end, addr);
 	return 0;
 }
 
+/* Rewrites the present PTEs of [start, end) for newflags, then flushes
+ * the ones it changed with one flush_tlb_mm_range (Linux's
+ * change_protection_range: flush_tlb_range if any page changed). */
 void change_protection(struct mm_struct *mm, unsigned long start,
-			    unsigned long end, unsigned long newflags)
+		       unsigned long end, unsigned long newflags)
 {
-	u64 prot = pgprot_val(vm_get_page_prot(newflags));
+	struct change_prot cp = {
+		.prot = pgprot_val(vm_get_page_prot(newflags)),
+	};
 
-	walk_page_range(mm, start, end, change_pte_prot, &prot);
+	walk_page_range(mm, start, end, change_pte_prot, &cp);
+	if (cp.end)
+		flush_tlb_mm_range(mm, cp.start, cp.end);
 }
 
 /* fork: one PTE into the child. A private writable page becomes read-
  * only in both (the next write COWs); a normal page gets a reference and
- * a mapping more; a zero PTE is copied as it is. */
-static void copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
+ * a mapping more; a zero PTE is copied as it is. Returns true if it
+ * write-protected the parent's PTE, which the caller must flush. */
+static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 			 unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
 {
 	pte_t entry = *src_pte;
 	struct page *page;
+	bool wrprotected = false;
 
 	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
 	    pte_write(entry)) {
 		entry = pte_wrprotect(entry);
 		set_pte(src_pte, entry);
-		flush_tlb_page(addr);
+		wrprotected = true;
 	}
 	/* LAB(cow-fork) END */
 	page = vm_normal_page(vma, addr, entry);
@@ -697,13 +735,18 @@ static void copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 		count_vm_event(ZERO_PAGE_FORK_COPY);
 	}
 	set_pte(dst_pte, entry);
+	return wrprotected;
 }
 
-/* One walk per PTE table on each side, then along both tables. */
+/* One walk per PTE table on each side, then along both tables. The
+ * parent's PTEs it write-protected are flushed once, as one range, on
+ * the way out (Linux flushes all of oldmm at the end of dup_mmap). */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma)
 {
 	unsigned long addr, next, end = vma->vm_end;
+	unsigned long wp_start = 0, wp_end = 0;
+	int ret = 0;
 
 	for (addr = vma->vm_start; addr < end; addr = next) {
 		pte_t *src_pte = walk_pte(src, addr, false, &next);
@@ -720,10 +763,16 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 			}
 			if (!dst_pte)
 				dst_pte = pte_alloc_map(dst, addr);
-			if (!dst_pte)
-				return -ENOMEM;
-			copy_one_pte(dst, vma, addr, src_pte, dst_pte++);
+			if (!dst_pte) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			if (copy_one_pte(dst, vma, addr, src_pte, dst_pte++))
+				changed_range_add(&wp_start, &wp_end, addr);
 		}
 	}
-	return 0;
+out:
+	if (wp_end)
+		flush_tlb_mm_range(src, wp_start, wp_end);
+	return ret;
 }

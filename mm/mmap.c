@@ -1,5 +1,6 @@
 /* mm/mmap.c — a process's VMAs: the sorted mm->mmap list, mmap, munmap,
  * mprotect and brk on it, with splitting, merging and the *_vm counters. */
+#include <asm/tlb.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
@@ -414,6 +415,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	struct vm_area_struct *vma, *last, *next;
+	struct mmu_gather tlb;
 	unsigned long end;
 	int err;
 
@@ -446,12 +448,14 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	/* Now whole VMAs cover [start, end); the last split may have moved
 	 * vma itself above end, so look the first one up again. */
 	vma = find_vma(mm, start);
+	tlb_gather_mmu(&tlb, mm);	/* one flush for all the VMAs */
 	for (; vma && vma->vm_start < end; vma = next) {
 		next = vma_next(mm, vma);
-		unmap_page_range(mm, vma->vm_start, vma->vm_end);
+		unmap_page_range(&tlb, mm, vma->vm_start, vma->vm_end);
 		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 		remove_vma(mm, vma);
 	}
+	tlb_finish_mmu(&tlb);
 	return 0;
 }
 
@@ -634,11 +638,14 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address)
 void exit_mmap_vmas(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *n;
+	struct mmu_gather tlb;
 
+	tlb_gather_mmu_fullmm(&tlb, mm);
 	list_for_each_entry_safe(vma, n, &mm->mmap, vm_list) {
-		unmap_page_range(mm, vma->vm_start, vma->vm_end);
+		unmap_page_range(&tlb, mm, vma->vm_start, vma->vm_end);
 		remove_vma(mm, vma);
 	}
+	tlb_finish_mmu(&tlb);
 	BUG_ON(mm->map_count);
 	mm->total_vm = mm->locked_vm = mm->data_vm = 0;
 	mm->exec_vm = mm->stack_vm = 0;

@@ -28,6 +28,8 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[EV(ZERO_PAGE_UNMAP)]	= "zero_page_unmap",
 	[EV(ZERO_PAGE_FORK_COPY)] = "zero_page_fork_copy",
 	[EV(ZERO_PAGE_REFCOUNT_OPS)] = "zero_page_refcount_ops",
+	[EV(NR_TLB_LOCAL_FLUSH_ALL)] = "nr_tlb_local_flush_all",
+	[EV(NR_TLB_LOCAL_FLUSH_ONE)] = "nr_tlb_local_flush_one",
 #undef EV
 };
 

@@ -51,8 +51,8 @@ else
 	iso=$isodir/zpk-$key.iso
 	if [ ! -f "$iso" ]; then
 		mkdir -p "$isodir"
-		"$here/mkiso.sh" "$elf" "$iso.tmp" "$append" "$initrd"
-		mv "$iso.tmp" "$iso"
+		"$here/mkiso.sh" "$elf" "$iso.tmp.$$" "$append" "$initrd"
+		mv "$iso.tmp.$$" "$iso"	# parallel boots: each its own tmp
 	fi
 	args=("${common[@]}" -boot d -cdrom "$iso")
 fi

@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/run-all.sh — make test's driver: host unit tests, ktests in QEMU at
-# several memory sizes, runner tests (crash report, gdb); then one summary.
+# several memory sizes, runner tests (crash report, gdb), side by side;
+# then one summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/lib.sh
@@ -20,17 +21,59 @@ count() {
 	echo "$suite $pass $fail" >>"$results.part"
 }
 
-# run SUITE CMD... — time a suite and record "suite passed failed seconds".
-run() {
-	local suite=$1 t0 t1 p f
+# QEMU suites run side by side, $TEST_JOBS at a time (default: one per
+# core); each job's output is buffered in $JOBDIR/NAME.out and printed,
+# suite by suite in the order below, once it is done, so nothing
+# interleaves.
+TEST_JOBS=${TEST_JOBS:-$(nproc)}
+JOBDIR=$LOGDIR/jobs
+rm -rf "$JOBDIR"
+mkdir -p "$JOBDIR"
+declare -A job_pid
+# TEST_SUITES="host boot ..." runs only those suites (default: all).
+TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G boot user crash gdb}
+want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# job NAME CMD... — start CMD in the background once a slot is free; its
+# output goes to $JOBDIR/NAME.out, its wall time to $JOBDIR/NAME.secs.
+job() {
+	local name=$1
 	shift
+	want "${name%%-[a-z]*}" || want "$name" || return 0
+	while [ "$(jobs -rp | wc -l)" -ge "$TEST_JOBS" ]; do
+		wait -n
+	done
+	(
+		t0=$(date +%s.%N)
+		"$@" >"$JOBDIR/$name.out" 2>&1
+		t1=$(date +%s.%N)
+		echo "$t1 $t0" | awk '{ printf "%.1f\n", $1 - $2 }' \
+			>"$JOBDIR/$name.secs"
+	) &
+	job_pid[$name]=$!
+}
+
+# suite SUITE JOB... — wait for the jobs, print their output in order,
+# tally it, record "suite passed failed seconds" (seconds: the jobs'
+# own wall times, added up).
+suite() {
+	local suite=$1 j secs=0 p f
+	shift
+	want "$suite" || return 0
 	echo "# ==== $suite"
 	rm -f "$results.part"
-	t0=$(date +%s.%N)
-	"$@" | count "$suite"
-	t1=$(date +%s.%N)
+	for j in "$@"; do
+		wait "${job_pid[$j]}" 2>/dev/null
+		secs=$(echo "$secs $(cat "$JOBDIR/$j.secs" 2>/dev/null || echo 0)" |
+			awk '{ printf "%.1f", $1 + $2 }')
+	done
+	for j in "$@"; do
+		[ -f "$JOBDIR/$j.secs" ] ||
+			echo "not ok - $suite: job $j did not finish"
+		cat "$JOBDIR/$j.out"
+	done | count "$suite"
 	read -r _ p f <"$results.part"
-	echo "$suite $p $f $(echo "$t1 $t0" | awk '{ printf "%.1f", $1 - $2 }')" >>"$results"
+	echo "$suite $p $f $secs" >>"$results"
 }
 
 host_tests() {
@@ -51,14 +94,34 @@ ktests() {
 	fi
 }
 
-run host host_tests
-run ktest-32M ktests 32M
-run ktest-512M ktests 512M
-run ktest-6G ktests 6G
-run boot bash tests/qemu/boot.sh
-run user bash tests/qemu/user.sh
-run crash bash tests/qemu/crash.sh
-run gdb bash tests/qemu/gdb.sh
+t_start=$(date +%s.%N)
+# Longest first, so that the short ones fill in beside them.
+user_parts="init runner-special runner-refcount runner-off zpbench-special
+zpbench-refcount zpbench-off outside sh proc"
+job user-runner-special bash tests/qemu/user.sh runner-special
+job user-runner-refcount bash tests/qemu/user.sh runner-refcount
+job user-runner-off bash tests/qemu/user.sh runner-off
+for p in $user_parts; do
+	case $p in runner-*) ;; *) job "user-$p" bash tests/qemu/user.sh "$p" ;; esac
+done
+job ktest-6G ktests 6G
+job ktest-32M ktests 32M
+job ktest-512M ktests 512M
+job crash bash tests/qemu/crash.sh
+job gdb bash tests/qemu/gdb.sh
+job boot bash tests/qemu/boot.sh
+job host host_tests
+
+suite host host
+suite ktest-32M ktest-32M
+suite ktest-512M ktest-512M
+suite ktest-6G ktest-6G
+suite boot boot
+# shellcheck disable=SC2046
+suite user $(for p in $user_parts; do echo "user-$p"; done)
+suite crash crash
+suite gdb gdb
+wait
 
 echo
 printf '%-12s %7s %7s %8s\n' suite passed failed seconds
@@ -69,5 +132,15 @@ while read -r s p f secs; do
 done <"$results"
 [ -f "$LOGDIR/boot-seconds" ] &&
 	echo "figure: GRUB to power-off $(cat "$LOGDIR/boot-seconds") s wall under TCG (target < 1.5 s)"
+echo "wall: $(echo "$(date +%s.%N) $t_start" | awk '{ printf "%.1f", $1 - $2 }') s, $TEST_JOBS jobs at a time"
+# The slowest five user tests, from the runner's own "(exit 0, 1.23 s)".
+echo "slowest user tests:"
+want user && for f in "$LOGDIR"/user-runner-*.log; do
+	[ -f "$f" ] || continue
+	p=${f#"$LOGDIR"/user-runner-}
+	p=${p%.log}
+	p=${p%-stress}
+	tr -d '\r' <"$f" | sed -n "s/^\(not \)\{0,1\}ok [0-9]* - \([^ ]*\) (.*, \([0-9.]*\) s)$/\3 [$p] \2/p"
+done | sort -rn | head -5 | awk '{ printf "  %8.2f s  %s %s\n", $1, $2, $3 }'
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]

@@ -58,3 +58,26 @@ BLOB user_hlt
 	hlt
 	int3
 user_hlt_end:
+
+; mm/ktest_tlb.c's: one byte of each of [rsp - 16] pages from [rsp - 8]
+; read (into al), or written with the byte [rsp - 24].
+BLOB user_tlb_read
+	mov rdi, [rsp - 8]
+	mov rsi, [rsp - 16]
+.next:	mov al, [rdi]
+	add rdi, 4096
+	dec rsi
+	jnz .next
+	int3
+user_tlb_read_end:
+
+BLOB user_tlb_write
+	mov rdi, [rsp - 8]
+	mov rsi, [rsp - 16]
+	mov rdx, [rsp - 24]
+.next:	mov [rdi], dl
+	add rdi, 4096
+	dec rsi
+	jnz .next
+	int3
+user_tlb_write_end:

@@ -263,11 +263,14 @@ void validate_mm(struct mm_struct *mm);
 
 /*
  * mm/memory.c's side of munmap and mprotect, called by mm/mmap.c with the
- * VMAs still in place: [start, end) is no longer mapped (drop its PTEs and
- * pages), or now has vm_flags newflags (rewrite its PTEs).
+ * VMAs still in place: [start, end) is no longer mapped (drop its PTEs;
+ * tlb, an mmu_gather, flushes them and frees the pages at
+ * tlb_finish_mmu), or now has vm_flags newflags (rewrite its PTEs, one
+ * TLB flush for the range).
  */
-void unmap_page_range(struct mm_struct *mm, unsigned long start,
-		      unsigned long end);
+struct mmu_gather;
+void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
+		      unsigned long start, unsigned long end);
 void change_protection(struct mm_struct *mm, unsigned long start,
 		       unsigned long end, unsigned long newflags);
 

@@ -36,6 +36,8 @@ enum vm_event_item {
 	ZERO_PAGE_UNMAP,
 	ZERO_PAGE_FORK_COPY,
 	ZERO_PAGE_REFCOUNT_OPS,	/* get/put_page on it (zero_page=refcount) */
+	NR_TLB_LOCAL_FLUSH_ALL,	/* whole-TLB flushes (CR3 reloads) */
+	NR_TLB_LOCAL_FLUSH_ONE,	/* single pages flushed (invlpg) */
 	NR_VM_EVENT_ITEMS
 };
 

@@ -1,4 +1,4 @@
-/* host-test-sources: mm/mmap.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: mm/mmap.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_mmap.c — the VMA code of mm/mmap.c on the real slab and
  * buddy allocators: mmap, munmap, mprotect, brk, merging, errnos, counters. */
 #include <setjmp.h>
@@ -55,9 +55,10 @@ static unsigned long last_unmap_start, last_unmap_end;
 static unsigned long last_prot_start, last_prot_end, last_prot_flags;
 static int prot_calls;
 
-void unmap_page_range(struct mm_struct *mm, unsigned long start,
-			   unsigned long end)
+void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
+		      unsigned long start, unsigned long end)
 {
+	(void)tlb;
 	(void)mm;
 	assert_true(start < end);
 	unmapped_pages += (end - start) >> PAGE_SHIFT;

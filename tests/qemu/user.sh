@@ -1,9 +1,15 @@
 #!/bin/bash
-# tests/qemu/user.sh — user programs as PID 1: init's exit status becomes
-# QEMU's; a kernel-side exec failure is reported, not a panic.
+# tests/qemu/user.sh [PART...] — user programs as PID 1: init's exit status
+# becomes QEMU's; a kernel-side exec failure is reported, not a panic.
+# Each PART is independent of the others (its own boots and logs), so that
+# tests/run-all.sh can run them side by side; with no PART, all in order.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
+PARTS="init runner-special runner-refcount runner-off zpbench-special
+zpbench-refcount zpbench-off outside sh proc"
+
+part_init() {
 log=$LOGDIR/user-true.log
 boot "$log" 64M init=/bin/true
 expect_in "$log" "init=/bin/true runs as PID 1" "zpk: starting /bin/true as PID 1"
@@ -19,31 +25,75 @@ boot "$log" 64M init=/bin/no-such-program
 expect_in "$log" "a missing init is reported by name" \
 	"zpk: cannot run init /bin/no-such-program: error -2"
 expect_status "... and QEMU's status is failure (1)" 1
+}
+
+# The runner's TAP lines from LOG, top-level ones numbered on from $tapno
+# (runner_tap LOG POLICY): one boot's lines, or two boots' as one list.
+runner_tap() {
+	tr -d '\r' <"$1" |
+		sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
+		grep -E '^(ok|not ok|    )' |
+		awk -v n="$tapno" -v p="$2" '
+			/^(ok|not ok) [0-9]+ / {
+				ok = $1 == "ok" ? "ok" : "not ok"
+				sub(/^(ok|not ok) [0-9]+ /, "")
+				printf "%s [%s] %d %s\n", ok, p, ++n, $0; next }
+			{ print }
+			END { print n > "/dev/stderr" }' 2>"$LOGDIR/.tapno-$2"
+	tapno=$(cat "$LOGDIR/.tapno-$2")
+	rm -f "$LOGDIR/.tapno-$2"
+}
 
 # The user tests: /tests/runner as PID 1 runs each test binary in a child
 # and checks after each that every page came back. Its TAP lines count
 # here; each test's own lines are indented under it. mm_verify=exit
 # checks every counter and page count at each process's exit. Once per
 # zero-page policy: each must keep every test and the checker happy.
-for policy in special refcount off; do
-	log=$LOGDIR/user-runner-$policy.log
-	# special runs stress_integrity and sparse_scan at full size (runner.c)
-	TEST_TIMEOUT=$([ $policy = special ] && echo 400 || echo 120) \
-		boot "$log" 512M init=/tests/runner mm_verify=exit zero_page=$policy
-	tr -d '\r' <"$log" |
-		sed -n '/^zpk: starting \/tests\/runner as PID 1/,$p' |
-		grep -E '^(ok|not ok|    )' | sed "s/^\(ok\|not ok\) /\1 [$policy] /"
+# special runs stress_integrity (and sparse_scan) at full size (runner.c),
+# by far the longest test: in a boot of its own beside the others' boot,
+# its lines numbered on after theirs as if one runner had run them all.
+part_runner() {
+	local policy=$1 log=$LOGDIR/user-runner-$1.log slog=
+	local st1 st2 tapno=0 spid=
+	if [ "$policy" = special ]; then
+		slog=$LOGDIR/user-runner-special-stress.log
+		TEST_TIMEOUT=400 boot "$slog" 512M init=/tests/runner \
+			mm_verify=exit zero_page=$policy -- zeropage/stress_integrity &
+		spid=$!
+		TEST_TIMEOUT=400 boot "$log" 512M init=/tests/runner \
+			mm_verify=exit zero_page=$policy -- --except \
+			zeropage/stress_integrity
+		st1=$BOOT_STATUS
+		wait $spid
+		# boot ran in a subshell: its status is in the log's last line
+		st2=$(sed -n 's/^zpk: init exited with status \([0-9]*\).*/\1/p' \
+			"$slog" | tail -1)
+	else
+		TEST_TIMEOUT=120 boot "$log" 512M init=/tests/runner \
+			mm_verify=exit zero_page=$policy
+		st1=$BOOT_STATUS st2=0
+	fi
+	runner_tap "$log" "$policy"
+	[ -z "$slog" ] || runner_tap "$slog" "$policy"
+	BOOT_STATUS=$([ "$st1" = 0 ] && [ "$st2" = 0 ] && echo 0 ||
+		echo "$st1/${st2:-none}")
 	expect_status "[$policy] the runner (PID 1) exited 0: every user test passed" 0
-	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
-	expect_not_in "$log" "[$policy] mm_verify found nothing wrong at any exit" \
+	if [ "$BOOT_STATUS" != 0 ]; then
+		show_tail "$log"
+		[ -z "$slog" ] || show_tail "$slog"
+	fi
+	cat "$log" $slog >"$log.all"
+	expect_not_in "$log.all" "[$policy] mm_verify found nothing wrong at any exit" \
 		"mm_verify:"
-	expect_not_in "$log" "[$policy] zero_page=$policy is a known parameter" \
+	expect_not_in "$log.all" "[$policy] zero_page=$policy is a known parameter" \
 		"unknown kernel parameter"
-done
+	rm -f "$log.all"
+}
 
 # The fault benchmark checks its own figures (small N): minflt per phase,
 # RssAnon/RssZero deltas, the sparse scan's RSS. Once per policy.
-for policy in special refcount off; do
+part_zpbench() {
+	local policy=$1 out rc
 	out=$(scripts/zpk-run --mem 256M --timeout 60 \
 		--append "zero_page=$policy mm_verify=exit" zpbench --check 2>&1)
 	rc=$?
@@ -52,10 +102,11 @@ for policy in special refcount off; do
 		"$([ $rc = 0 ] && echo "$out" | grep -q '^1\.\.' &&
 		   ! echo "$out" | grep -q 'mm_verify:' && echo 1)" \
 		"status $rc: $(echo "$out" | grep '^not ok' | head -3 | tr '\n' '|')"
-done
+}
 
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.
+part_outside() {
 src=$LOGDIR/outside.c
 cat >"$src" <<'C'
 #include <stdio.h>
@@ -78,8 +129,10 @@ else
 	tap "zpk-run --add runs a static musl program built elsewhere" 0 \
 		"musl-gcc failed"
 fi
+}
 
 # The shell: pipes, quotes, $?, redirection into /tmp, cd (/etc/sh-test).
+part_sh() {
 out=$(scripts/zpk-run --timeout 60 sh /etc/sh-test 2>&1)
 want="hi
 single  quoted double 0
@@ -91,9 +144,11 @@ tap "sh runs /etc/sh-test: pipes, quotes, \$?, redirection, cd" \
 	"output was: $(echo "$out" | head -5 | tr '\n' '|')"
 tap "ls /bin | cat lists the programs" \
 	"$(echo "$out" | grep -qx hello && echo "$out" | grep -qx sh && echo 1)"
+}
 
 # /proc as the tools in user/ read it: Linux's lines and columns, and
 # zpk's own RssZero. PID 1 is the shell; each cat is a child.
+part_proc() {
 script=$LOGDIR/proc-cat
 cat >"$script" <<'SH'
 cat /proc/self/status
@@ -115,3 +170,12 @@ tap "/proc/self/maps: [stack], and file names start at column 74" \
 	"maps: $(echo "$out" | grep -E '^[0-9a-f]+-' | tr '\n' '|')"
 tap "/proc/1/status is the shell's; ls /proc lists 1 and self" \
 	"$([ "$(has '^Name:	sh$')$(has '^PPid:	0$')$(echo "$out" | grep -qx 1 && echo "$out" | grep -qx self && echo 1)" = 111 ] && echo 1)"
+}
+
+for part in ${*:-$PARTS}; do
+	case $part in
+	runner-*) part_runner "${part#runner-}" ;;
+	zpbench-*) part_zpbench "${part#zpbench-}" ;;
+	*) "part_$part" ;;
+	esac
+done

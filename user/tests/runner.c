@@ -1,5 +1,6 @@
-/* user/tests/runner.c — runs every test in its directory (or those named),
- * each in a child, with a page-leak check after each; TAP and a summary. */
+/* user/tests/runner.c — runs every test in its directory (or those named,
+ * or all but those after --except), each in a child, with a page-leak
+ * check after each; TAP and a summary. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -69,6 +70,20 @@ static void find_tests(void)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		find_in("zeropage");
 	qsort(names, ntests, sizeof(*names), cmp);
+}
+
+/* Drops the tests named in skip[0..n) from the list (--except). */
+static void drop_tests(char **skip, int n)
+{
+	int i, j, k = 0;
+
+	for (i = 0; i < ntests; i++) {
+		for (j = 0; j < n && strcmp(names[i], skip[j]) != 0; j++)
+			;
+		if (j == n)
+			names[k++] = names[i];
+	}
+	ntests = k;
 }
 
 /* True when zpk runs under its default zero_page=special. */
@@ -225,7 +240,10 @@ int main(int argc, char **argv)
 			 (int)(slash - argv[0]), argv[0]);
 	else
 		snprintf(dir, sizeof(dir), "/tests");
-	if (argc > 1) {
+	if (argc > 1 && strcmp(argv[1], "--except") == 0) {
+		find_tests();
+		drop_tests(argv + 2, argc - 2);
+	} else if (argc > 1) {
 		for (i = 1; i < argc && ntests < MAX_TESTS; i++)
 			names[ntests++] = argv[i];
 	} else {

@@ -1,0 +1,258 @@
+/* mm/ktest_tlb.c — ktests of the TLB flushes: user code touches pages so
+ * that the TLB caches them, munmap/mprotect/fork change the PTEs through
+ * their real paths, and the next user access must fault. */
+#include <asm/io.h>
+#include <asm/segment.h>
+#include <asm/syscall.h>
+#include <asm/tlb.h>
+#include <asm/traps.h>
+#include <zpk/ktest.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/string.h>
+#include <zpk/uaccess.h>
+#include <zpk/vmstat.h>
+
+#define P	PAGE_SIZE
+#define UCODE	0x0000000000400000UL
+#define USTACK	0x0000000000800000UL	/* top; the page below it */
+#define UDATA	0x0000000040000000UL
+#define ANONF	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED)
+#define SMALL	4			/* below the ceiling: invlpg each */
+#define LARGE	64			/* above it: one CR3 reload */
+
+long enter_user_mode(u64 rip, u64 rsp, u64 *saved_ksp);
+extern const char user_mode_returned[];
+extern const char user_tlb_read[], user_tlb_read_end[];
+extern const char user_tlb_write[], user_tlb_write_end[];
+
+static u8 tlb_kstack[16384] __aligned(16);	/* traps from ring 3 */
+static u64 saved_ksp;
+static struct pt_regs last;
+static u64 last_cr2;
+
+/* The test's mm, loaded in CR3 and current's while a test runs. */
+static struct mm_struct *tmm, *saved_mm;
+static u64 saved_cr3;
+
+/* Any trap from user mode ends the run: record it, resume the kernel. */
+static bool tlb_user_trap(struct pt_regs *regs)
+{
+	if (!user_mode(regs))
+		return false;
+	last = *regs;
+	last_cr2 = read_cr2();
+	regs->rip = (u64)user_mode_returned;
+	regs->cs = __KERNEL_CS;
+	regs->ss = __KERNEL_DS;
+	regs->rsp = saved_ksp;
+	regs->rflags = 2;
+	return true;
+}
+
+/* Every page of [addr, addr + n pages) faulted in for write: real pages. */
+static bool populate(unsigned long addr, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (handle_mm_fault(find_vma(tmm, addr + i * P), addr + i * P,
+				    FAULT_FLAG_WRITE | FAULT_FLAG_USER))
+			return false;
+	return true;
+}
+
+/* A fresh mm in CR3 with a code and a stack page; false if out of memory. */
+static bool tlb_env_start(void)
+{
+	tmm = mm_alloc();
+	if (!tmm)
+		return false;
+	saved_cr3 = read_cr3();
+	saved_mm = current->mm;
+	current->mm = tmm;
+	write_cr3(__pa(tmm->pgd));
+	return do_mmap(tmm, UCODE, P, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       ANONF, NULL, 0) == (long)UCODE &&
+	       do_mmap(tmm, USTACK - P, P, PROT_READ | PROT_WRITE, ANONF,
+		       NULL, 0) == (long)(USTACK - P) &&
+	       populate(UCODE, 1) && populate(USTACK - P, 1);
+}
+
+/* Back to the kernel's tables; then the mm can go. */
+static void tlb_env_end(void)
+{
+	write_cr3(saved_cr3);
+	current->mm = saved_mm;
+	if (tmm)
+		mmput(tmm);
+	tmm = NULL;
+}
+
+/* Runs blob in user mode on n pages from addr (writing val); returns the
+ * trap that ended it: X86_TRAP_BP if every access went through. */
+static u64 run_tlb(const char *blob, const char *end, unsigned long addr,
+		   long n, long val)
+{
+	u64 args[3] = { val, n, addr };	/* [rsp - 24], [rsp - 16], [rsp - 8] */
+
+	if (copy_to_user((void __user *)UCODE, blob, end - blob) ||
+	    copy_to_user((void __user *)(USTACK - sizeof(args)), args,
+			 sizeof(args)))
+		return ~0ULL;
+	set_kernel_stack((u64)tlb_kstack + sizeof(tlb_kstack));
+	memset(&last, 0, sizeof(last));
+	trap_test_hook = tlb_user_trap;
+	enter_user_mode(UCODE, USTACK, &saved_ksp);
+	trap_test_hook = NULL;
+	return last.vector;
+}
+
+#define READ(a, n)	run_tlb(user_tlb_read, user_tlb_read_end, a, n, 0)
+#define WRITE(a, n, v)	run_tlb(user_tlb_write, user_tlb_write_end, a, n, v)
+
+/* Each of n pages from addr now faults on a user read (write if wr):
+ * how many did not (a stale TLB entry let the access through). */
+static int stale_pages(unsigned long addr, int n, bool wr)
+{
+	int stale = 0;
+
+	for (int i = 0; i < n; i++) {
+		u64 v = wr ? WRITE(addr + i * P, 1, 0x22) : READ(addr + i * P, 1);
+
+		stale += v != X86_TRAP_PF || last_cr2 != addr + i * P;
+	}
+	return stale;
+}
+
+/* n pages mapped, written by user code (so that the TLB holds them
+ * writable and dirty); false if any step failed. */
+static bool map_and_touch(int n)
+{
+	return do_mmap(tmm, UDATA, n * P, PROT_READ | PROT_WRITE, ANONF,
+		       NULL, 0) == (long)UDATA &&
+	       populate(UDATA, n) && WRITE(UDATA, n, 0x11) == X86_TRAP_BP;
+}
+
+/* The flush path a step took: invlpg count and CR3 reloads. */
+static unsigned long ev_one, ev_all;
+static void flush_count_start(void)
+{
+	ev_one = global_vm_event(NR_TLB_LOCAL_FLUSH_ONE);
+	ev_all = global_vm_event(NR_TLB_LOCAL_FLUSH_ALL);
+}
+#define FLUSHED_ONE()	(global_vm_event(NR_TLB_LOCAL_FLUSH_ONE) - ev_one)
+#define FLUSHED_ALL()	(global_vm_event(NR_TLB_LOCAL_FLUSH_ALL) - ev_all)
+
+/* Checks that n pages flushed took the path the ceiling picks. */
+static void expect_flush_path(int n)
+{
+	if (n <= (int)tlb_single_page_flush_ceiling) {
+		KEXPECT_EQ(FLUSHED_ONE(), n);
+		KEXPECT_EQ(FLUSHED_ALL(), 0);
+	} else {
+		KEXPECT_EQ(FLUSHED_ONE(), 0);
+		KEXPECT_EQ(FLUSHED_ALL(), 1);
+	}
+}
+
+static void munmap_case(int n)
+{
+	unsigned long free0;
+
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(n));
+	free0 = nr_free_pages();
+	flush_count_start();
+	KEXPECT_EQ(do_munmap(tmm, UDATA, n * P), 0);
+	expect_flush_path(n);
+	KEXPECT_TRUE(nr_free_pages() >= free0 + n);	/* all freed by now */
+	KEXPECT_EQ(stale_pages(UDATA, n, false), 0);
+	tlb_env_end();
+}
+
+KTEST(tlb, munmap_below_ceiling_faults_after)
+{
+	munmap_case(SMALL);
+}
+
+KTEST(tlb, munmap_above_ceiling_faults_after)
+{
+	munmap_case(LARGE);
+}
+
+/* prot: PROT_READ (then a write must fault) or PROT_NONE (a read must). */
+static void mprotect_case(int n, unsigned long prot)
+{
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(n));
+	KEXPECT_EQ(READ(UDATA, n), X86_TRAP_BP);
+	flush_count_start();
+	KEXPECT_EQ(do_mprotect(tmm, UDATA, n * P, prot), 0);
+	expect_flush_path(n);
+	KEXPECT_EQ(stale_pages(UDATA, n, prot == PROT_READ), 0);
+	if (prot == PROT_READ)
+		KEXPECT_EQ(last.error_code & 7,
+			   X86_PF_USER | X86_PF_WRITE | X86_PF_PROT);
+	tlb_env_end();
+}
+
+KTEST(tlb, mprotect_read_only_below_ceiling)
+{
+	mprotect_case(SMALL, PROT_READ);
+}
+
+KTEST(tlb, mprotect_read_only_above_ceiling)
+{
+	mprotect_case(LARGE, PROT_READ);
+}
+
+KTEST(tlb, mprotect_none_below_ceiling)
+{
+	mprotect_case(SMALL, PROT_NONE);
+}
+
+KTEST(tlb, mprotect_none_above_ceiling)
+{
+	mprotect_case(LARGE, PROT_NONE);
+}
+
+/* fork: the parent's writable PTEs become read-only; a write by the
+ * parent must fault (and COW), never reach the page the child shares. */
+static void fork_case(int n)
+{
+	struct mm_struct *child = mm_alloc();
+	int intact = 0;
+
+	KEXPECT_NOT_NULL(child);
+	if (!child)
+		return;
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(n));
+	KEXPECT_EQ(do_mmap(child, UDATA, n * P, PROT_READ | PROT_WRITE, ANONF,
+			   NULL, 0), UDATA);
+	flush_count_start();
+	KEXPECT_EQ(copy_page_range(child, tmm, find_vma(tmm, UDATA)), 0);
+	expect_flush_path(n);
+	KEXPECT_EQ(stale_pages(UDATA, n, true), 0);
+	for (int i = 0; i < n; i++) {
+		pte_t *pte = pte_lookup(child, UDATA + i * P);
+		struct page *pg = pte ? vm_normal_page(NULL, 0, *pte) : NULL;
+
+		intact += pg && *(u8 *)page_address(pg) == 0x11;
+	}
+	KEXPECT_EQ(intact, n);	/* the child's copy never saw 0x22 */
+	tlb_env_end();
+	mmput(child);
+}
+
+KTEST(tlb, fork_write_protect_below_ceiling)
+{
+	fork_case(SMALL);
+}
+
+KTEST(tlb, fork_write_protect_above_ceiling)
+{
+	fork_case(LARGE);
+}
