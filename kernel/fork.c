@@ -176,6 +176,7 @@ static void copy_task_fields(struct task_struct *t)
 		ihold(t->cwd);
 	strlcpy(t->cwd_path, current->cwd_path, sizeof(t->cwd_path));
 	t->umask = current->umask;
+	t->oom_score_adj = current->oom_score_adj;
 	memcpy(t->sighand, current->sighand, sizeof(t->sighand));
 	t->blocked = current->blocked;
 }

@@ -5,6 +5,7 @@
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
+#include <zpk/oom.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
@@ -104,6 +105,11 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 		if (flags & FOLL_NOZERO)
 			flush_zero_pte(vma, addr);
 		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
+		/* Each OOM_RETRY killed another task: a bounded loop. */
+		if ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY) {
+			tries--;
+			continue;
+		}
 		if (ret & VM_FAULT_OOM)
 			return -ENOMEM;
 		if (ret)

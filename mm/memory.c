@@ -198,12 +198,15 @@ int walk_page_range(struct mm_struct *mm, unsigned long start,
 
 /* ---- pages behind PTEs ---------------------------------------------- */
 
+/* The PTE bits for a VMA's flags. PROT_NONE is not present to the CPU
+ * (_PAGE_PROTNONE): a supervisor-only PTE would still be readable by
+ * uaccess, which runs at CPL 0. */
 pgprot_t vm_get_page_prot(unsigned long vm_flags)
 {
-	u64 prot = _PAGE_PRESENT | _PAGE_ACCESSED;
+	u64 prot = _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED;
 
-	if (vm_flags & (VM_READ | VM_WRITE | VM_EXEC))
-		prot |= _PAGE_USER;	/* else PROT_NONE: kernel-only */
+	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return __pgprot(_PAGE_PROTNONE | _PAGE_ACCESSED | _PAGE_NX);
 	if (vm_flags & VM_WRITE)
 		prot |= _PAGE_RW;
 	if (!(vm_flags & VM_EXEC))

@@ -103,6 +103,11 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		       (unsigned long)pte_val(pte), addr);
 		return 0;
 	}
+	/* PROT_NONE must be invisible to the CPU, and only there. */
+	if (vma && pte_protnone(pte) !=
+		   !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		report(c->r, "PTE %#lx at %#lx: PROT_NONE bit disagrees with "
+		       "its VMA", (unsigned long)pte_val(pte), addr);
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (pte_write(pte))
 			report(c->r, "zero page mapped writable at %#lx", addr);

@@ -38,7 +38,7 @@ static size_t copy_local(struct iov_cursor *c, char *kaddr, size_t n,
 		char __user *u = (char __user *)v->iov_base + c->off;
 		unsigned long left;
 
-		left = write_remote ? copy_from_user(kaddr + done, u, k)
+		left = write_remote ? raw_copy_from_user(kaddr + done, u, k)
 				    : copy_to_user(u, kaddr + done, k);
 		done += k - left;
 		c->off += k - left;

@@ -6,6 +6,7 @@
 #include <zpk/mmu.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
+#include <zpk/oom.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
@@ -60,6 +61,23 @@ static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
 	force_sig_fault(sig, code, addr);
 }
 
+/*
+ * No memory even after the OOM killer ran (out_of_memory in the loop of
+ * do_page_fault). If current was its victim, SIGKILL is pending and it
+ * dies on the way out. A uaccess fault gives -EFAULT, as Linux's. A user
+ * fault with nothing left to kill (current is init or at oom_score_adj
+ * -1000) is retried after the others have run, as Linux's
+ * pagefault_out_of_memory retries: init is never killed for memory.
+ */
+static void mm_fault_oom(struct pt_regs *regs)
+{
+	if (!user_mode(regs)) {
+		kernel_fault(regs);
+		return;
+	}
+	current->need_resched = true;
+}
+
 static unsigned int fault_flags(const struct pt_regs *regs)
 {
 	unsigned int flags = 0;
@@ -109,7 +127,9 @@ void do_page_fault(struct pt_regs *regs)
 		return;
 	}
 	vma = fault_vma(mm, addr);
-	ret = handle_mm_fault(vma, addr, fault_flags(regs));
+	do {
+		ret = handle_mm_fault(vma, addr, fault_flags(regs));
+	} while ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY);
 	if (!ret) {
 		/* LAB(faults) BEGIN task 3: count the minor fault */
 		current->min_flt++;
@@ -117,11 +137,7 @@ void do_page_fault(struct pt_regs *regs)
 		return;
 	}
 	if (ret & VM_FAULT_OOM) {
-		pr_err("zpk: out of memory: killed process %d (%s)\n",
-		       current->pid, current->comm);
-		send_signal(current, SIGKILL, NULL);
-		if (!user_mode(regs))
-			kernel_fault(regs);
+		mm_fault_oom(regs);
 		return;
 	}
 	if (ret & VM_FAULT_SIGBUS)

@@ -31,13 +31,19 @@ static unsigned long copy_user_generic(void *to, const void *from,
 	return n;
 }
 
+unsigned long raw_copy_from_user(void *to, const void __user *from,
+				 unsigned long n)
+{
+	if (!access_ok(from, n))
+		return n;
+	return copy_user_generic(to, from, n);
+}
+
 unsigned long copy_from_user(void *to, const void __user *from,
 			     unsigned long n)
 {
-	unsigned long left = n;
+	unsigned long left = raw_copy_from_user(to, from, n);
 
-	if (access_ok(from, n))
-		left = copy_user_generic(to, from, n);
 	if (left)	/* as Linux: never leave stale kernel bytes behind */
 		memset((char *)to + (n - left), 0, left);
 	return left;

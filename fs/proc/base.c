@@ -3,9 +3,11 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/gup.h>
+#include <zpk/memblock.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
+#include <zpk/oom.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -13,6 +15,55 @@
 #include "internal.h"
 
 #define R	(S_IFREG | 0444)
+
+/* ---- the OOM killer's view --------------------------------------------- */
+
+/* Linux's proc_oom_score: the badness scaled into 0..2000 (0 for a task
+ * the OOM killer may not choose). */
+static int proc_oom_score(struct seq_file *m, struct task_struct *task)
+{
+	unsigned long totalpages = totalram_pages(), points = 0;
+	long badness = oom_badness(task, totalpages);
+
+	if (badness != (-__LONG_MAX__ - 1))
+		points = (unsigned long)((1000 + badness * 1000 /
+					  (long)totalpages) * 2 / 3);
+	seq_printf(m, "%lu\n", points);
+	return 0;
+}
+
+static int proc_oom_score_adj(struct seq_file *m, struct task_struct *task)
+{
+	seq_printf(m, "%d\n", task->oom_score_adj);
+	return 0;
+}
+
+/* Linux's oom_score_adj_write: at most 12 bytes, blanks around a number
+ * in -1000..1000, else -EINVAL (every zpk process may lower it: root). */
+static ssize_t proc_oom_score_adj_write(struct task_struct *task,
+					const char *buf, size_t n, loff_t pos)
+{
+	char num[13], *s = num, *e;
+	long v;
+	int err;
+
+	(void)pos;
+	memcpy(num, buf, min(n, sizeof(num) - 1));
+	num[min(n, sizeof(num) - 1)] = 0;
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' ||
+					  e[-1] == '\n'); e--)
+		;
+	*e = 0;
+	err = kstrtol(s, 0, &v);
+	if (err)
+		return err;
+	if (v < OOM_SCORE_ADJ_MIN || v > OOM_SCORE_ADJ_MAX)
+		return -EINVAL;
+	task->oom_score_adj = (short)v;
+	return (ssize_t)n;
+}
 
 /* The files of every /proc/PID, in Linux's readdir order. */
 static const struct proc_entry pid_entries[] = {
@@ -25,6 +76,9 @@ static const struct proc_entry pid_entries[] = {
 	{ "stat", R, proc_pid_stat, NULL, NULL },
 	{ "statm", R, proc_pid_statm, NULL, NULL },
 	{ "status", R, proc_pid_status, NULL, NULL },
+	{ "oom_score", R, proc_oom_score, NULL, NULL },
+	{ "oom_score_adj", S_IFREG | 0644, proc_oom_score_adj,
+	  NULL, proc_oom_score_adj_write },
 };
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
 

@@ -47,6 +47,10 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define _PAGE_GLOBAL	(1ULL << 8)
 #define _PAGE_SPECIAL	(1ULL << 9)	/* no struct page behind it */
 #define _PAGE_NX	(1ULL << 63)
+/* PROT_NONE (Linux's _PAGE_PROTNONE): a user PTE with P clear, so that
+ * every access faults, kernel uaccess included, yet still mapping its
+ * page. Bit 8 is free there: the CPU ignores G when P is clear. */
+#define _PAGE_PROTNONE	_PAGE_GLOBAL
 #define PTE_PFN_MASK	0x000ffffffffff000ULL
 
 #define _PAGE_TABLE	(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED)
@@ -106,7 +110,17 @@ static inline pte_t *pte_offset_kernel(pmd_t *pmd, unsigned long a)
 
 /* PTE predicates. */
 static inline bool pte_none(pte_t p) { return !pte_val(p); }
-static inline bool pte_present(pte_t p) { return pte_val(p) & _PAGE_PRESENT; }
+/* Maps a page, to the hardware or (PROT_NONE) only to the kernel's
+ * walkers; pte_protnone: mapped, but every access faults. */
+static inline bool pte_present(pte_t p)
+{
+	return pte_val(p) & (_PAGE_PRESENT | _PAGE_PROTNONE);
+}
+static inline bool pte_protnone(pte_t p)
+{
+	return (pte_val(p) & (_PAGE_PRESENT | _PAGE_PROTNONE)) ==
+	       _PAGE_PROTNONE;
+}
 static inline bool pte_write(pte_t p) { return pte_val(p) & _PAGE_RW; }
 static inline bool pte_user(pte_t p) { return pte_val(p) & _PAGE_USER; }
 static inline bool pte_dirty(pte_t p) { return pte_val(p) & _PAGE_DIRTY; }

@@ -90,6 +90,10 @@ struct vm_area_struct {
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
 };
 
+/* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
+ * reaped this mm; it frees nothing more and is never chosen again. */
+#define MMF_OOM_SKIP	21
+
 /* A process's address space. The kernel half of pgd is init_pgd's. */
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
@@ -105,6 +109,7 @@ struct mm_struct {
 	unsigned long hiwater_rss, hiwater_vm;
 	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
+	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
 	long rss_stat[NR_MM_COUNTERS];
 };
 

@@ -45,6 +45,7 @@ struct task_struct {
 	struct inode *cwd;
 	char cwd_path[256];
 	unsigned int umask;
+	short oom_score_adj;		/* -1000..1000; fork copies it */
 
 	struct k_sigaction sighand[_NSIG];
 	sigset_t blocked, pending;

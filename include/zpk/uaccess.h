@@ -21,6 +21,11 @@ unsigned long copy_from_user(void *to, const void __user *from,
 			     unsigned long n);
 unsigned long copy_to_user(void __user *to, const void *from,
 			   unsigned long n);
+/* copy_from_user without zeroing what a fault left uncopied (Linux's
+ * raw_copy_from_user, as iov_iter copies): for a destination that is
+ * another process's page, which must not gain zeros it was never sent. */
+unsigned long raw_copy_from_user(void *to, const void __user *from,
+				 unsigned long n);
 /* Zeroes n user bytes; returns bytes not cleared. */
 unsigned long clear_user(void __user *to, unsigned long n);
 /* Copies a NUL-terminated string of at most n bytes (incl. NUL): the

@@ -335,9 +335,14 @@ static void test_mprotect_keeps_cow_readonly(void **state)
 	assert_true(pte_write(pte_at(&mm, X)));
 	assert_ptr_not_equal(page_at(&mm, X), page_at(&child, X));
 
-	/* PROT_NONE: present but not user-accessible, faults SIGSEGV */
+	/* PROT_NONE: still maps the page, but not present to the CPU (the
+	 * kernel's uaccess must fault too), and faults SIGSEGV */
 	assert_int_equal(do_mprotect(&mm, X, P, PROT_NONE), 0);
 	assert_false(pte_user(pte_at(&mm, X)));
+	assert_true(pte_protnone(pte_at(&mm, X)));
+	assert_false(pte_val(pte_at(&mm, X)) & _PAGE_PRESENT);
+	assert_true(pte_present(pte_at(&mm, X)));
+	assert_int_equal(get_mm_rss(&mm), 2);
 	assert_int_equal(fault(&mm, X, R), VM_FAULT_SIGSEGV);
 	/* exec bit follows VM_EXEC */
 	assert_int_equal(do_mprotect(&mm, X, P, PROT_READ | PROT_EXEC), 0);

@@ -104,6 +104,22 @@ part_zpbench() {
 		"status $rc: $(echo "$out" | grep '^not ok' | head -3 | tr '\n' '|')"
 }
 
+# The OOM killer at 64 MiB (the runner above runs it at 512 MiB too): the
+# hogs die, the test at oom_score_adj -1000 and init live, Linux's report
+# line is printed, and every page comes back. Once per policy.
+for policy in special refcount off; do
+	out=$(scripts/zpk-run --mem 64M --timeout 120 \
+		--append "zero_page=$policy mm_verify=exit" /tests/runner oom 2>&1)
+	rc=$?
+	echo "$out" | grep -E '^(ok|not ok|    (ok|not ok))' | sed 's/^/    /'
+	tap "[$policy] oom at 64M: the runner (PID 1) exited 0" \
+		"$([ $rc = 0 ] && ! echo "$out" | grep -q 'mm_verify:' && echo 1)" \
+		"status $rc"
+	tap "[$policy] oom at 64M: Linux's report line" \
+		"$(echo "$out" | grep -qE '^Out of memory: Killed process [0-9]+ \(oom\) total-vm:[0-9]+kB, anon-rss:[0-9]+kB, file-rss:[0-9]+kB, shmem-rss:[0-9]+kB, UID:0 pgtables:[0-9]+kB oom_score_adj:1000$' && echo 1)" \
+		"no such line"
+done
+
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.
 part_outside() {

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mm/oom_kill.c — the OOM killer, as Linux's: when a fault cannot get a
+ * page, the task with the most memory is killed and its memory reaped. */
+#include <zpk/memblock.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/oom.h>
+#include <zpk/printk.h>
+#include <zpk/sched.h>
+#include <zpk/signal.h>
+
+#define LONG_MIN	(-__LONG_MAX__ - 1)
+#define K(pages)	((pages) << (PAGE_SHIFT - 10))
+
+/* Linux's oom_unkillable_task: init, the idle task, kernel threads (and
+ * zombies, whose mm is gone already). */
+static bool oom_unkillable_task(struct task_struct *p)
+{
+	return p->pid <= 1 || !p->mm;
+}
+
+long oom_badness(struct task_struct *p, unsigned long totalpages)
+{
+	long points, adj;
+
+	if (oom_unkillable_task(p))
+		return LONG_MIN;
+	adj = p->oom_score_adj;
+	if (adj == OOM_SCORE_ADJ_MIN || (p->mm->flags & (1UL << MMF_OOM_SKIP)))
+		return LONG_MIN;
+	/* The baseline: the pages it holds, mapped and as page tables. */
+	points = (long)(get_mm_rss(p->mm) + p->mm->nr_ptes);
+	adj *= (long)(totalpages / 1000);	/* to oom_score_adj units */
+	return points + adj;
+}
+
+/* The highest badness wins; a later task wins a tie (Linux's
+ * oom_evaluate_task: "points < chosen_points" is skipped). */
+static struct task_struct *select_bad_process(unsigned long totalpages)
+{
+	struct task_struct *p, *chosen = NULL;
+	long points, best = LONG_MIN;
+
+	list_for_each_entry(p, &task_list, tasks) {
+		points = oom_badness(p, totalpages);
+		if (points == LONG_MIN || points < best)
+			continue;
+		chosen = p;
+		best = points;
+	}
+	return chosen;
+}
+
+/* Linux's dump_header and oom_dump_tasks, without the gfp mask (zpk's
+ * faults all allocate order-0 GFP_KERNEL pages). */
+static void dump_header(void)
+{
+	struct task_struct *p;
+
+	pr_warn("%s invoked oom-killer: order=0, oom_score_adj=%d\n",
+		current->comm, current->oom_score_adj);
+	pr_info("Tasks state (memory values in pages):\n");
+	pr_info("[  pid  ]   uid  tgid total_vm      rss pgtables_bytes "
+		"swapents oom_score_adj name\n");
+	list_for_each_entry(p, &task_list, tasks) {
+		if (oom_unkillable_task(p) && p->pid != 1)
+			continue;
+		if (!p->mm)
+			continue;
+		pr_info("[%7d] %5d %5d %8lu %8lu %8lu %8lu         %5d %s\n",
+			p->pid, 0, p->pid, p->mm->total_vm,
+			get_mm_rss(p->mm), p->mm->nr_ptes * PAGE_SIZE, 0UL,
+			p->oom_score_adj, p->comm);
+	}
+}
+
+/*
+ * Linux's oom_reaper, done at once: unmaps every private mapping of the
+ * victim's mm (its anonymous pages and COW copies go back to the buddy
+ * allocator; file and shared pages stay with their files). The victim is
+ * not running (one CPU, the kernel is not preempted) and dies at its next
+ * return to user mode; its VMAs stay, so a fault it takes first finds
+ * fresh zero-filled memory, never another's. Page tables go at exit.
+ */
+static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (!(vma->vm_flags & VM_SHARED))
+			zap_page_range(vma, vma->vm_start, vma->vm_end);
+	mm->flags |= 1UL << MMF_OOM_SKIP;
+	pr_info("oom_reaper: reaped process %d (%s), now anon-rss:%lukB, "
+		"file-rss:%lukB, shmem-rss:%lukB\n", p->pid, p->comm,
+		K(get_mm_counter(mm, MM_ANONPAGES)),
+		K(get_mm_counter(mm, MM_FILEPAGES)),
+		K(get_mm_counter(mm, MM_SHMEMPAGES)));
+}
+
+/* Linux's __oom_kill_process: the signal, then the report line. */
+static void oom_kill_process(struct task_struct *victim)
+{
+	struct mm_struct *mm = victim->mm;
+
+	send_signal(victim, SIGKILL, NULL);
+	pr_err("Out of memory: Killed process %d (%s) total-vm:%lukB, "
+	       "anon-rss:%lukB, file-rss:%lukB, shmem-rss:%lukB, UID:%u "
+	       "pgtables:%lukB oom_score_adj:%d\n", victim->pid, victim->comm,
+	       K(mm->total_vm), K(get_mm_counter(mm, MM_ANONPAGES)),
+	       K(get_mm_counter(mm, MM_FILEPAGES)),
+	       K(get_mm_counter(mm, MM_SHMEMPAGES)), 0U,
+	       K(mm->nr_ptes), victim->oom_score_adj);
+	if (victim != current)
+		oom_reap_task_mm(victim, mm);
+}
+
+enum oom_result out_of_memory(void)
+{
+	static bool none_reported;
+	struct task_struct *victim;
+
+	/* Already dying (Linux's task_will_free_mem(current)): its exit
+	 * frees its memory; killing another would be one too many. */
+	if (current->pending & sigmask(SIGKILL))
+		return OOM_CURRENT;
+	victim = select_bad_process(totalram_pages());
+	if (!victim) {
+		/* Linux panics here; zpk lets the caller fail or wait. */
+		if (!none_reported)
+			pr_warn("Out of memory and no killable processes...\n");
+		none_reported = true;
+		return OOM_NONE;
+	}
+	none_reported = false;
+	dump_header();
+	oom_kill_process(victim);
+	return victim == current ? OOM_CURRENT : OOM_RETRY;
+}
