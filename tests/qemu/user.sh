@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
 PARTS="init runner-special runner-refcount runner-off zpbench-special
-zpbench-refcount zpbench-off outside sh proc"
+zpbench-refcount zpbench-off oom outside sh proc"
 
 part_init() {
 log=$LOGDIR/user-true.log
@@ -107,18 +107,21 @@ part_zpbench() {
 # The OOM killer at 64 MiB (the runner above runs it at 512 MiB too): the
 # hogs die, the test at oom_score_adj -1000 and init live, Linux's report
 # line is printed, and every page comes back. Once per policy.
-for policy in special refcount off; do
-	out=$(scripts/zpk-run --mem 64M --timeout 120 \
-		--append "zero_page=$policy mm_verify=exit" /tests/runner oom 2>&1)
-	rc=$?
-	echo "$out" | grep -E '^(ok|not ok|    (ok|not ok))' | sed 's/^/    /'
-	tap "[$policy] oom at 64M: the runner (PID 1) exited 0" \
-		"$([ $rc = 0 ] && ! echo "$out" | grep -q 'mm_verify:' && echo 1)" \
-		"status $rc"
-	tap "[$policy] oom at 64M: Linux's report line" \
-		"$(echo "$out" | grep -qE '^Out of memory: Killed process [0-9]+ \(oom\) total-vm:[0-9]+kB, anon-rss:[0-9]+kB, file-rss:[0-9]+kB, shmem-rss:[0-9]+kB, UID:0 pgtables:[0-9]+kB oom_score_adj:1000$' && echo 1)" \
-		"no such line"
-done
+part_oom() {
+	local policy out rc
+	for policy in special refcount off; do
+		out=$(scripts/zpk-run --mem 64M --timeout 120 \
+			--append "zero_page=$policy mm_verify=exit" /tests/runner oom 2>&1)
+		rc=$?
+		echo "$out" | grep -E '^(ok|not ok|    (ok|not ok))' | sed 's/^/    /'
+		tap "[$policy] oom at 64M: the runner (PID 1) exited 0" \
+			"$([ $rc = 0 ] && ! echo "$out" | grep -q 'mm_verify:' && echo 1)" \
+			"status $rc"
+		tap "[$policy] oom at 64M: Linux's report line" \
+			"$(echo "$out" | grep -qE '^Out of memory: Killed process [0-9]+ \(oom\) total-vm:[0-9]+kB, anon-rss:[0-9]+kB, file-rss:[0-9]+kB, shmem-rss:[0-9]+kB, UID:0 pgtables:[0-9]+kB oom_score_adj:1000$' && echo 1)" \
+			"no such line"
+	done
+}
 
 # scripts/zpk-run with a program built here, outside user/: any static
 # musl binary runs as PID 1, and its exit status becomes zpk-run's.
