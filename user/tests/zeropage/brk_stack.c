@@ -9,12 +9,14 @@
 
 #define N	128	/* 512 kB: above Linux's RSS slack */
 #define STACK_PAGES 64
+#define STACK_GAP 8
 
-/* Reads below the stack pointer: pages the stack has never used (the
- * stack VMA is grown first by alloca-free means: a write far down). */
+/* Reads below the stack pointer: pages the stack has never used. The
+ * frame's top STACK_GAP pages are left alone: zp's first sample faults
+ * in 16 kB of stack below main's frame. */
 static unsigned long stack_read(char **lowp)
 {
-	volatile char frame[(STACK_PAGES + 2) * PAGE_SIZE];
+	volatile char frame[(STACK_PAGES + STACK_GAP + 1) * PAGE_SIZE];
 	char *low = (char *)(((uintptr_t)frame + PAGE_SIZE - 1) &
 			     ~(uintptr_t)(PAGE_SIZE - 1));
 
