@@ -109,7 +109,7 @@ void do_page_fault(struct pt_regs *regs)
 	if (ret & VM_FAULT_OOM) {
 		pr_err("zpk: out of memory: killed process %d (%s)\n",
 		       current->pid, current->comm);
-		send_signal(current, SIGKILL, NULL);
+		force_sig(SIGKILL);
 		if (!user_mode(regs))
 			kernel_fault(regs);
 		return;
