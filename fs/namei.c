@@ -125,6 +125,8 @@ static int create_at(struct inode *cwd, const char *path, u32 mode,
 		return err;
 	if (is_dot_or_empty(&nd) || ramfs_find(nd.dir, nd.last, nd.len))
 		return -EEXIST;
+	if (nd.dir->i_fixed)	/* made-up names exist too */
+		return nd_final(&nd, &inode) ? -ENOENT : -EEXIST;
 	if (nd.slash && !S_ISDIR(mode))
 		return -ENOENT;
 	inode = ramfs_new_inode(mode);
@@ -179,16 +181,40 @@ static int find_entry(struct inode *cwd, const char *path,
 	return *res ? 0 : -ENOENT;
 }
 
+/*
+ * unlink/rmdir of nd's entry in a fixed directory (/proc): nothing is
+ * removed; the errno is Linux's: -ENOENT, -EACCES in /proc/sys, -EISDIR
+ * or -ENOTDIR for the wrong kind of a stored entry, else -EPERM.
+ */
+static int fixed_remove(struct nameidata *nd, bool rmdir)
+{
+	struct inode *inode;
+	int err = nd_final(nd, &inode);
+
+	if (err)
+		return err;
+	if (nd->dir->i_fixed == -EACCES)
+		return -EACCES;
+	if (rmdir && !S_ISDIR(inode->i_mode))
+		return -ENOTDIR;
+	if (!rmdir && S_ISDIR(inode->i_mode) &&
+	    ramfs_find(nd->dir, nd->last, nd->len))
+		return -EISDIR;
+	return nd->dir->i_fixed;
+}
+
 /* unlink(2): a non-directory; -EISDIR for directories, as Linux. The
  * inode lives on while open. */
 int vfs_unlink(struct inode *cwd, const char *path)
 {
-	struct nameidata nd;
+	struct nameidata nd = { 0 };
 	struct dentry *d;
 	int err = find_entry(cwd, path, &nd, &d);
 
 	if (err == -EBUSY)
 		return -EISDIR;
+	if (nd.dir && nd.dir->i_fixed && (!err || err == -ENOENT))
+		return fixed_remove(&nd, false);
 	if (err)
 		return err;
 	if (S_ISDIR(d->d_inode->i_mode))
@@ -203,7 +229,7 @@ int vfs_unlink(struct inode *cwd, const char *path)
  * -ENOTEMPTY for "..", -EBUSY for the root. */
 int vfs_rmdir(struct inode *cwd, const char *path)
 {
-	struct nameidata nd;
+	struct nameidata nd = { 0 };
 	struct dentry *d;
 	int err = find_entry(cwd, path, &nd, &d);
 
@@ -212,10 +238,14 @@ int vfs_rmdir(struct inode *cwd, const char *path)
 			return -EINVAL;
 		return nd.len == 2 ? -ENOTEMPTY : -EBUSY;
 	}
+	if (nd.dir && nd.dir->i_fixed && (!err || err == -ENOENT))
+		return fixed_remove(&nd, true);
 	if (err)
 		return err;
 	if (!S_ISDIR(d->d_inode->i_mode))
 		return -ENOTDIR;
+	if (d->d_inode->i_fixed)
+		return -EBUSY;	/* /proc itself, where Linux mounts it */
 	if (!list_empty(&d->d_inode->i_children))
 		return -ENOTEMPTY;
 	ramfs_unlink_dentry(nd.dir, d);

@@ -32,6 +32,8 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 		return err;
 	if (nd.slash)
 		return -EISDIR;
+	if (nd.dir->i_fixed)
+		return -ENOENT;		/* /proc: no new names */
 	inode = ramfs_new_inode(S_IFREG | (mode & 07777));
 	if (!inode)
 		return -ENOMEM;

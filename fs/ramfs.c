@@ -245,6 +245,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 		return -EINVAL;
 	if (inode->i_readonly)
 		return -EROFS;
+	if (inode->i_fop != &ramfs_file_ops)
+		return 0;	/* /proc: no size to set, as Linux ignores it */
 	if ((u64)size > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
 	if ((u64)size < inode->i_size) {

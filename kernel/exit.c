@@ -54,6 +54,7 @@ static void reparent_children(void)
 	list_for_each_entry_safe(c, n, &current->children, sibling) {
 		list_del(&c->sibling);
 		c->parent = init;
+		c->exit_signal = SIGCHLD;  /* "We don't want people slaying init" */
 		list_add_tail(&c->sibling, &init->children);
 		zombies |= c->state == EXIT_ZOMBIE;
 	}

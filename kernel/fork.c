@@ -1,12 +1,15 @@
 /* kernel/fork.c — new tasks: fork's copy of a process (dup_mm, dup_fd),
  * kernel threads, pids; and the address-space life cycle. */
 #include <asm/processor.h>
+#include <zpk/bug.h>
+#include <zpk/err.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/mman.h>
+#include <zpk/pid.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
 #include <zpk/sched.h>
@@ -16,8 +19,6 @@
 #include <zpk/time.h>
 
 #define THREAD_ORDER	2		/* THREAD_SIZE = 4 pages */
-
-static int last_pid;
 
 /* ---- address spaces ---------------------------------------------------- */
 
@@ -114,15 +115,6 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
 /* ---- tasks ------------------------------------------------------------- */
 
-static int alloc_pid(void)
-{
-	do {
-		if (++last_pid >= 32768)
-			last_pid = 1;
-	} while (find_task_by_pid(last_pid));
-	return last_pid;
-}
-
 /* A task with a kernel stack and empty lists, not yet on any list. */
 static struct task_struct *alloc_task(void)
 {
@@ -144,21 +136,46 @@ static struct task_struct *alloc_task(void)
 	t->state = TASK_UNINTERRUPTIBLE;	/* until wake_up_process */
 	t->exit_signal = SIGCHLD;
 	t->umask = 022;
+	t->usage = 1;
 	return t;
 }
 
-void free_task(struct task_struct *t)
+/* Drops a reference on t; the last one frees the struct (its stack and
+ * pid went when it was reaped). */
+void put_task_struct(struct task_struct *t)
 {
-	list_del(&t->tasks);
-	proc_flush_pid(t->pid);
+	BUG_ON(t->usage <= 0);
+	if (--t->usage == 0)
+		kfree(t);
+}
+
+/* A task that never ran: its stack and pid back, then the struct. */
+static void drop_new_task(struct task_struct *t)
+{
+	if (t->pid > 0)
+		free_pid(t->pid);
 	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
 	kfree(t);
 }
 
-/* Links t as current's child and makes it runnable. */
+/* Reaping: t leaves the task list and gives back its stack and pid; the
+ * struct stays while a /proc file holds it (it sees EXIT_DEAD). */
+void free_task(struct task_struct *t)
+{
+	list_del(&t->tasks);
+	proc_flush_pid(t->pid);
+	free_pid(t->pid);
+	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
+	t->stack = NULL;
+	put_task_struct(t);
+}
+
+/* Links t (its pid already allocated) as current's child and makes it
+ * runnable. Init cannot be killed by what it does not handle. */
 static void attach_task(struct task_struct *t)
 {
-	t->pid = alloc_pid();
+	if (t->pid == 1)
+		t->signal_flags |= SIGNAL_UNKILLABLE;
 	t->parent = current;
 	list_add_tail(&t->sibling, &current->children);
 	list_add_tail(&t->tasks, &task_list);
@@ -181,12 +198,21 @@ static void copy_task_fields(struct task_struct *t)
 	t->blocked = current->blocked;
 }
 
+/* fork: a copy of current, running; ERR_PTR(-ENOMEM) or, with every pid
+ * below pid_max in use, ERR_PTR(-EAGAIN) as Linux. */
 struct task_struct *copy_process(void)
 {
 	struct task_struct *t = alloc_task();
+	int err = -ENOMEM;
 
 	if (!t)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
+	t->pid = alloc_pid();
+	if (t->pid < 0) {
+		err = t->pid;
+		t->pid = 0;
+		goto fail;
+	}
 	copy_task_fields(t);
 	if (current->mm && !(t->mm = dup_mm(current->mm)))
 		goto fail;
@@ -203,9 +229,8 @@ fail:
 		mmput(t->mm);
 	if (t->cwd)
 		iput(t->cwd);
-	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
-	kfree(t);
-	return NULL;
+	drop_new_task(t);
+	return ERR_PTR(err);
 }
 
 int kernel_thread(int (*fn)(void *), void *arg, const char *name)
@@ -215,10 +240,17 @@ int kernel_thread(int (*fn)(void *), void *arg, const char *name)
 	if (!t)
 		return -ENOMEM;
 	strlcpy(t->comm, name, sizeof(t->comm));
+	t->pid = alloc_pid();
+	if (t->pid < 0) {
+		int err = t->pid;
+
+		t->pid = 0;
+		drop_new_task(t);
+		return err;
+	}
 	t->files = files_alloc();	/* empty: init opens the console */
 	if (!t->files) {
-		__free_pages(virt_to_page(t->stack), THREAD_ORDER);
-		kfree(t);
+		drop_new_task(t);
 		return -ENOMEM;
 	}
 	fpu_save_to(t);
@@ -231,7 +263,7 @@ static long sys_fork(void)
 {
 	struct task_struct *t = copy_process();
 
-	return t ? t->pid : -ENOMEM;
+	return IS_ERR(t) ? PTR_ERR(t) : t->pid;
 }
 SYSCALL(__NR_fork, sys_fork);
 
@@ -259,8 +291,8 @@ static long sys_clone(unsigned long flags, unsigned long newsp)
 	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
 		return -EINVAL;
 	t = copy_process();
-	if (!t)
-		return -ENOMEM;
+	if (IS_ERR(t))
+		return PTR_ERR(t);
 	if (newsp)
 		task_pt_regs(t)->rsp = newsp;
 	t->exit_signal = flags & CSIGNAL;

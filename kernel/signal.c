@@ -31,6 +31,10 @@ static bool sig_ignored(struct task_struct *t, int sig)
 
 	if (t->blocked & sigmask(sig))
 		return false;	/* may be unblocked later: keep it */
+	/* Init gets only what it handles, SIGKILL included (Linux's
+	 * SIGNAL_UNKILLABLE); a forced signal has cleared the flag. */
+	if ((t->signal_flags & SIGNAL_UNKILLABLE) && h == SIG_DFL)
+		return true;
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
@@ -71,8 +75,20 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 		ka->handler = SIG_DFL;
 		current->blocked &= ~sigmask(sig);
 	}
+	/* Even init dies of a fault it does not handle, as on Linux. */
+	if (ka->handler == SIG_DFL)
+		current->signal_flags &= ~SIGNAL_UNKILLABLE;
 	current->pending &= ~sigmask(sig);	/* this one's info wins */
 	send_signal(current, sig, &info);
+}
+
+void force_sig(int sig)
+{
+	struct k_sigaction *ka = sigaction_of(current, sig);
+
+	if (ka->handler == SIG_DFL)
+		current->signal_flags &= ~SIGNAL_UNKILLABLE;
+	send_signal(current, sig, NULL);
 }
 
 /* The lowest pending, unblocked signal, taken off the pending set. */
@@ -96,6 +112,10 @@ bool do_signal(struct pt_regs *regs)
 	if (k.handler == SIG_IGN)
 		return true;
 	if (k.handler == SIG_DFL) {
+		/* Queued while blocked, now unblocked: init still ignores
+		 * it (Linux's get_signal). */
+		if (current->signal_flags & SIGNAL_UNKILLABLE)
+			return true;
 		if (sig_default_ignored(sig) || sig == SIGSTOP ||
 		    sig == SIGTSTP || sig == 21 || sig == 22)
 			return true;	/* stopping is not supported: ignore */

@@ -297,7 +297,8 @@ void proc_root_init(void)
 	proc_root->i_op = &proc_root_iops;
 	BUG_ON(ramfs_link(vfs_root, "proc", 4, proc_root));
 	iput(proc_root);	/* the name holds it */
-	BUG_ON(proc_mkdir("sys") || proc_mkdir("sys/vm"));
+	BUG_ON(proc_mkdir("sys") || proc_mkdir("sys/vm") ||
+	       proc_mkdir("sys/kernel"));
 	proc_meminfo_init();
 	proc_page_init();
 	proc_misc_init();

@@ -161,8 +161,10 @@ static ssize_t proc_write(struct file *f, const char *buf, size_t n,
 
 	if (r)
 		return r;
+	/* Linux: EIO from a /proc file without write, EINVAL from a
+	 * /proc/PID one (no write operation at all). */
 	if (!e || !e->write)
-		return -EINVAL;		/* as Linux for files without write */
+		return PROC_I(f->f_inode)->pid == PROC_NO_PID ? -EIO : -EINVAL;
 	r = e->write(task, buf, n, *pos);
 	if (r > 0)
 		*pos += r;
@@ -195,6 +197,8 @@ struct proc_inode *proc_new_inode(u32 mode, int pid,
 	inode->i_count = 1;
 	INIT_LIST_HEAD(&inode->i_children);
 	inode->i_fop = S_ISDIR(mode) ? &ramfs_dir_ops : &proc_file_ops;
+	if (S_ISDIR(mode))
+		inode->i_fixed = -EPERM;	/* users add or remove nothing */
 	pi->pid = pid;
 	pi->entry = entry;
 	INIT_LIST_HEAD(&pi->cache);
@@ -267,11 +271,25 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 	return proc_add_entry(path, mode, NULL, read, write);
 }
 
+/* The directory is fixed as the rest of /proc: in /proc/sys, removing
+ * its names is -EACCES (sysctl's permission check), elsewhere -EPERM. */
 int proc_mkdir(const char *path)
 {
-	char full[256];
+	struct proc_inode *pi;
+	struct inode *dir;
+	const char *name;
+	int err = proc_parent(path, &dir, &name);
 
-	if (snprintf(full, sizeof(full), "/proc/%s", path) >= (int)sizeof(full))
-		return -ENAMETOOLONG;
-	return vfs_mkdir(NULL, full, 0555);
+	if (err)
+		return err;
+	if (ramfs_find(dir, name, strlen(name)))
+		return -EEXIST;
+	pi = proc_new_inode(S_IFDIR | 0555, PROC_NO_PID, NULL);
+	if (!pi)
+		return -ENOMEM;
+	if (!strncmp(path, "sys", 3) && (path[3] == '/' || !path[3]))
+		pi->vfs_inode.i_fixed = -EACCES;
+	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
+	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
+	return err;
 }

@@ -3,6 +3,7 @@
 #include <asm/io.h>
 #include <zpk/errno.h>
 #include <zpk/param.h>
+#include <zpk/pid.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
@@ -78,6 +79,34 @@ static ssize_t zero_page_write(struct task_struct *task, const char *buf,
 	if (name[n - 1] == '\n')
 		name[n - 1] = 0;
 	if (zero_page_set_policy(name))
+		return -EINVAL;
+	return n;
+}
+
+/* ---- /proc/sys/kernel/pid_max ---------------------------------------- */
+
+static int pid_max_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%d\n", pid_max);
+	return 0;
+}
+
+/* A decimal number and an optional newline, within Linux's bounds. */
+static ssize_t pid_max_write(struct task_struct *task, const char *buf,
+			     size_t n, loff_t pos)
+{
+	char num[16];
+	unsigned long v;
+
+	(void)task;
+	if (pos || n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, n);
+	num[n] = 0;
+	if (num[n - 1] == '\n')
+		num[n - 1] = 0;
+	if (kstrtoul(num, 10, &v) || v > 0x7fffffff || set_pid_max((long)v))
 		return -EINVAL;
 	return n;
 }
@@ -225,4 +254,5 @@ void proc_misc_init(void)
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
+	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
 }

@@ -88,6 +88,10 @@ struct inode {
 	unsigned long i_nr_pages;	/* capacity of i_pages */
 	bool i_readonly;		/* initrd files */
 	bool i_shmem;			/* behind MAP_SHARED|MAP_ANONYMOUS */
+	/* A directory whose names are the kernel's (/proc): users cannot
+	 * add names (-ENOENT) and removing one gives this errno (-EPERM,
+	 * -EACCES in /proc/sys, as Linux). 0: an ordinary directory. */
+	int i_fixed;
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
 };

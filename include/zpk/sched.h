@@ -39,6 +39,8 @@ struct task_struct {
 	struct wait_queue_head wait_chldexit;	/* parent sleeps in wait4 */
 	int exit_code;			/* wait4 status word */
 	int exit_signal;		/* SIGCHLD to the parent */
+	int usage;			/* the task list's, /proc files' */
+	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE for init */
 	bool need_resched;
 
 	struct files_struct *files;
@@ -87,6 +89,14 @@ struct task_struct *find_task_by_pid(int pid);
 struct task_struct *copy_process(void);
 int kernel_thread(int (*fn)(void *), void *arg, const char *name);
 void free_task(struct task_struct *t);
+
+/* References that keep a task struct (not its pid or stack) after it is
+ * reaped: /proc files opened on it see it EXIT_DEAD. */
+static inline void get_task_struct(struct task_struct *t)
+{
+	t->usage++;
+}
+void put_task_struct(struct task_struct *t);
 
 /* kernel/exit.c: ends current; code is a wait4 status word. */
 void __noreturn do_exit(int code);

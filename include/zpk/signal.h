@@ -51,6 +51,9 @@
 #define CLD_KILLED	2
 #define CLD_DUMPED	3
 
+/* task_struct.signal_flags */
+#define SIGNAL_UNKILLABLE	0x00000040	/* init: SIG_DFL is ignored */
+
 typedef u64 sigset_t;
 
 /* The kernel's struct sigaction, as rt_sigaction passes it on x86-64. */
@@ -82,6 +85,9 @@ struct task_struct;
 int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
 /* A fault in user mode: SIGSEGV/SIGBUS with si_addr, to current. */
 void force_sig_fault(int sig, int code, unsigned long addr);
+/* A fatal signal the kernel sends current (out of memory): even init's
+ * unkillability gives way, as for a fault. */
+void force_sig(int sig);
 bool signal_pending(struct task_struct *t);
 
 #endif
