@@ -162,6 +162,8 @@ static void exec_mmap(struct mm_struct *mm)
 {
 	struct mm_struct *old = current->mm;
 
+	if (old)
+		mm_release(current, old);	/* a vfork parent goes on */
 	current->mm = mm;
 	write_cr3(__pa(mm->pgd));
 	if (old) {
