@@ -416,6 +416,7 @@ static int exec_binprm(struct linux_binprm *b)
 
 	if (!mm)
 		return -ENOMEM;
+	mm->exe_file = get_file(b->file);	/* Linux's set_mm_exe_file */
 	exec_mmap(mm);
 	b->past_no_return = true;
 	flush_old_exec(b);

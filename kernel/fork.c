@@ -65,6 +65,8 @@ void mmput(struct mm_struct *mm)
 	if (--mm->mm_users)
 		return;
 	exit_mmap(mm);
+	if (mm->exe_file)
+		fput(mm->exe_file);
 	kfree(mm);
 }
 
@@ -111,6 +113,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->exec_vm = old->exec_vm;
 	mm->stack_vm = old->stack_vm;
 	mm->hiwater_vm = old->hiwater_vm;
+	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 }
 
 struct mm_struct *dup_mm(struct mm_struct *oldmm)

@@ -105,6 +105,7 @@ struct mm_struct {
 	unsigned long hiwater_rss, hiwater_vm;
 	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
+	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
 	long rss_stat[NR_MM_COUNTERS];
 };
 
