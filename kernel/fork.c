@@ -70,12 +70,22 @@ void mmput(struct mm_struct *mm)
 	kfree(mm);
 }
 
-/* Copies every VMA in order (so the list stays sorted) and its PTEs. */
+/*
+ * Copies every VMA in order (so the list stays sorted) and its PTEs, as
+ * Linux: a VM_DONTCOPY VMA is left out (and off the child's *_vm
+ * counters), a VM_WIPEONFORK one is copied without its PTEs, so the child
+ * faults in zeros there.
+ */
 static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 {
 	struct vm_area_struct *vma, *new;
 
 	list_for_each_entry(vma, &oldmm->mmap, vm_list) {
+		if (vma->vm_flags & VM_DONTCOPY) {
+			vm_stat_account(mm, vma->vm_flags,
+					-(long)vma_pages(vma));
+			continue;
+		}
 		new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 		if (!new)
 			return -ENOMEM;
@@ -85,6 +95,8 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			get_file(new->vm_file);
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (vma->vm_flags & VM_WIPEONFORK)
+			continue;
 		if (copy_page_range(mm, oldmm, vma))
 			return -ENOMEM;
 	}
