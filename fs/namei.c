@@ -34,6 +34,17 @@ static int step(struct inode *dir, const char *name, size_t len,
 	return -ENOENT;
 }
 
+/* step, and on through a /proc link (whose targets are no links). */
+static int step_follow(struct inode *dir, const char *name, size_t len,
+		       struct inode **res)
+{
+	int err = step(dir, name, len, res);
+
+	if (!err && (*res)->i_op && (*res)->i_op->get_link)
+		err = (*res)->i_op->get_link(*res, res);
+	return err;
+}
+
 /*
  * Walks all of path but its last component, which is left in nd (""
  * for "/"). Errors as Linux: -ENOENT (missing or empty path), -ENOTDIR
@@ -77,7 +88,7 @@ int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
 			nd->slash = *p == '/';
 			return 0;
 		}
-		err = step(dir, name, len, &dir);
+		err = step_follow(dir, name, len, &dir);
 		if (err)
 			return err;
 	}
@@ -86,11 +97,19 @@ int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
 /* The inode nd names; a trailing slash demands a directory. */
 int nd_final(struct nameidata *nd, struct inode **res)
 {
-	int err = step(nd->dir, nd->last, nd->len, res);
+	int err = step_follow(nd->dir, nd->last, nd->len, res);
 
 	if (!err && nd->slash && !S_ISDIR((*res)->i_mode))
 		return -ENOTDIR;
 	return err;
+}
+
+/* A trailing slash follows the link, as in Linux ("/proc/self/"). */
+int nd_final_nofollow(struct nameidata *nd, struct inode **res)
+{
+	if (nd->slash)
+		return nd_final(nd, res);
+	return step(nd->dir, nd->last, nd->len, res);
 }
 
 /* The inode path names, relative to cwd (NULL: the root); no reference
@@ -101,6 +120,15 @@ int vfs_lookup(struct inode *cwd, const char *path, struct inode **res)
 	int err = path_parent(cwd, path, &nd);
 
 	return err ? err : nd_final(&nd, res);
+}
+
+int vfs_lookup_nofollow(struct inode *cwd, const char *path,
+			struct inode **res)
+{
+	struct nameidata nd;
+	int err = path_parent(cwd, path, &nd);
+
+	return err ? err : nd_final_nofollow(&nd, res);
 }
 
 static bool is_dot_or_empty(const struct nameidata *nd)

@@ -56,9 +56,10 @@ static long at_dir(int dirfd, const char *path, struct inode **dir)
 	return S_ISDIR((*dir)->i_mode) ? 0 : -ENOTDIR;
 }
 
-/* Looks up the user path relative to dirfd. */
-static long user_lookup(int dirfd, const char __user *upath,
-			struct inode **res)
+/* Looks up the user path relative to dirfd; follow: through a last
+ * component that is a /proc link (else the link itself). */
+static long user_lookup_flags(int dirfd, const char __user *upath,
+			      bool follow, struct inode **res)
 {
 	struct inode *dir;
 	char *path;
@@ -68,9 +69,16 @@ static long user_lookup(int dirfd, const char __user *upath,
 		return err;
 	err = at_dir(dirfd, path, &dir);
 	if (!err)
-		err = vfs_lookup(dir, path, res);
+		err = follow ? vfs_lookup(dir, path, res)
+			     : vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
+}
+
+static long user_lookup(int dirfd, const char __user *upath,
+			struct inode **res)
+{
+	return user_lookup_flags(dirfd, upath, true, res);
 }
 
 /* ---- open and close ------------------------------------------------- */
@@ -183,18 +191,63 @@ static long sys_newfstatat(int dirfd, const char __user *path,
 		return dirfd == AT_FDCWD ? put_stat(current_cwd() ? current_cwd()
 						      : vfs_root, st)
 					 : sys_fstat(dirfd, st);
-	err = user_lookup(dirfd, path, &inode);
+	err = user_lookup_flags(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW),
+				&inode);
 	return err ? err : put_stat(inode, st);
 }
 SYSCALL(__NR_newfstatat, sys_newfstatat);
 
-/* No symbolic links: lstat is stat. */
 static long sys_stat(const char __user *path, struct stat __user *st)
 {
 	return sys_newfstatat(AT_FDCWD, path, st, 0);
 }
 SYSCALL(__NR_stat, sys_stat);
-SYSCALL(__NR_lstat, sys_stat);
+
+/* Only /proc has links (ramfs has none), so elsewhere lstat is stat. */
+static long sys_lstat(const char __user *path, struct stat __user *st)
+{
+	return sys_newfstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+SYSCALL(__NR_lstat, sys_lstat);
+
+/*
+ * readlinkat(2): the text of a /proc link, cut to bufsiz, no NUL; its
+ * length. -EINVAL for bufsiz <= 0 or a name that is no link (every ramfs
+ * file), -ENOENT for a process without memory (exe of a kernel thread).
+ */
+static long sys_readlinkat(int dirfd, const char __user *path,
+			   char __user *buf, int bufsiz)
+{
+	struct inode *inode;
+	char *text;
+	long n;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	n = user_lookup_flags(dirfd, path, false, &inode);
+	if (n)
+		return n;
+	if (!inode->i_op || !inode->i_op->readlink)
+		return -EINVAL;
+	text = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	n = inode->i_op->readlink(inode, text, PATH_MAX);
+	if (n > bufsiz)
+		n = bufsiz;
+	if (n > 0 && copy_to_user(buf, text, n))
+		n = -EFAULT;
+	kfree(text);
+	return n;
+}
+SYSCALL(__NR_readlinkat, sys_readlinkat);
+
+static long sys_readlink(const char __user *path, char __user *buf,
+			 int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+SYSCALL(__NR_readlink, sys_readlink);
 
 /* Everything runs as root: only read-only files and missing x bits say
  * no, as they do to root on Linux. */

@@ -162,6 +162,8 @@ static void exec_mmap(struct mm_struct *mm)
 {
 	struct mm_struct *old = current->mm;
 
+	if (old)
+		mm_release(current, old);	/* a vfork parent goes on */
 	current->mm = mm;
 	write_cr3(__pa(mm->pgd));
 	if (old) {
@@ -414,6 +416,7 @@ static int exec_binprm(struct linux_binprm *b)
 
 	if (!mm)
 		return -ENOMEM;
+	mm->exe_file = get_file(b->file);	/* Linux's set_mm_exe_file */
 	exec_mmap(mm);
 	b->past_no_return = true;
 	flush_old_exec(b);

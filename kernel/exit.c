@@ -26,6 +26,7 @@ static void exit_mm(void)
 	 * teardown left every other page's counts right. */
 	if (mm_verify_on_exit)
 		mm_verify_all();
+	mm_release(current, mm);
 	write_cr3(__pa(init_pgd));
 	current->mm = NULL;
 	mmput(mm);

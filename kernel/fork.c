@@ -17,8 +17,25 @@
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
+#include <zpk/uaccess.h>
 
 #define THREAD_ORDER	2		/* THREAD_SIZE = 4 pages */
+
+#define CSIGNAL			0x000000ff
+#define CLONE_VM		0x00000100
+#define CLONE_FS		0x00000200
+#define CLONE_SIGHAND		0x00000800
+#define CLONE_PTRACE		0x00002000
+#define CLONE_VFORK		0x00004000
+#define CLONE_THREAD		0x00010000
+#define CLONE_NEWNS		0x00020000
+#define CLONE_SETTLS		0x00080000
+#define CLONE_PARENT_SETTID	0x00100000
+#define CLONE_CHILD_CLEARTID	0x00200000
+#define CLONE_DETACHED		0x00400000
+#define CLONE_UNTRACED		0x00800000
+#define CLONE_CHILD_SETTID	0x01000000
+#define CLONE_NEWUSER		0x10000000
 
 /* ---- address spaces ---------------------------------------------------- */
 
@@ -49,15 +66,27 @@ void mmput(struct mm_struct *mm)
 	if (--mm->mm_users)
 		return;
 	exit_mmap(mm);
+	if (mm->exe_file)
+		fput(mm->exe_file);
 	kfree(mm);
 }
 
-/* Copies every VMA in order (so the list stays sorted) and its PTEs. */
+/*
+ * Copies every VMA in order (so the list stays sorted) and its PTEs, as
+ * Linux: a VM_DONTCOPY VMA is left out (and off the child's *_vm
+ * counters), a VM_WIPEONFORK one is copied without its PTEs, so the child
+ * faults in zeros there.
+ */
 static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 {
 	struct vm_area_struct *vma, *new;
 
 	list_for_each_entry(vma, &oldmm->mmap, vm_list) {
+		if (vma->vm_flags & VM_DONTCOPY) {
+			vm_stat_account(mm, vma->vm_flags,
+					-(long)vma_pages(vma));
+			continue;
+		}
 		new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 		if (!new)
 			return -ENOMEM;
@@ -67,6 +96,8 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			get_file(new->vm_file);
 		list_add_tail(&new->vm_list, &mm->mmap);
 		mm->map_count++;
+		if (vma->vm_flags & VM_WIPEONFORK)
+			continue;
 		if (copy_page_range(mm, oldmm, vma))
 			return -ENOMEM;
 	}
@@ -95,6 +126,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->exec_vm = old->exec_vm;
 	mm->stack_vm = old->stack_vm;
 	mm->hiwater_vm = old->hiwater_vm;
+	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
 }
 
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
@@ -194,13 +226,30 @@ static void copy_task_fields(struct task_struct *t)
 	strlcpy(t->cwd_path, current->cwd_path, sizeof(t->cwd_path));
 	t->umask = current->umask;
 	t->oom_score_adj = current->oom_score_adj;
+	t->ngroups = current->ngroups;
+	memcpy(t->groups, current->groups, sizeof(t->groups));
 	memcpy(t->sighand, current->sighand, sizeof(t->sighand));
 	t->blocked = current->blocked;
 }
 
-/* fork: a copy of current, running; ERR_PTR(-ENOMEM) or, with every pid
- * below pid_max in use, ERR_PTR(-EAGAIN) as Linux. */
-struct task_struct *copy_process(void)
+/* A fork copies the parent's address space; CLONE_VM shares it (zpk
+ * allows that only with CLONE_VFORK, where the parent sleeps meanwhile). */
+static int copy_mm(unsigned long flags, struct task_struct *t)
+{
+	if (!current->mm)
+		return 0;
+	if (flags & CLONE_VM) {
+		t->mm = current->mm;
+		t->mm->mm_users++;
+		return 0;
+	}
+	t->mm = dup_mm(current->mm);
+	return t->mm ? 0 : -ENOMEM;
+}
+
+/* The new task, attached and runnable; ERR_PTR(-ENOMEM) or, with every
+ * pid below pid_max in use, ERR_PTR(-EAGAIN) as Linux. */
+static struct task_struct *copy_process(const struct kernel_clone_args *args)
 {
 	struct task_struct *t = alloc_task();
 	int err = -ENOMEM;
@@ -214,12 +263,23 @@ struct task_struct *copy_process(void)
 		goto fail;
 	}
 	copy_task_fields(t);
-	if (current->mm && !(t->mm = dup_mm(current->mm)))
+	if (copy_mm(args->flags, t))
 		goto fail;
 	if (current->files && !(t->files = dup_fd(current->files)))
 		goto fail;
 	*task_pt_regs(t) = *task_pt_regs(current);
 	task_pt_regs(t)->rax = 0;		/* fork returns 0 in the child */
+	if (args->stack)
+		task_pt_regs(t)->rsp = args->stack;
+	if (args->flags & CLONE_SETTLS)
+		t->fsbase = args->tls;
+	if (args->flags & CLONE_CHILD_SETTID)
+		t->set_child_tid = args->child_tid;
+	if (args->flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = args->child_tid;
+	if (args->flags & CLONE_VFORK)
+		t->vfork_parent = current;
+	t->exit_signal = args->exit_signal;
 	fpu_save_to(t);
 	copy_thread(t, NULL, NULL);
 	attach_task(t);
@@ -259,43 +319,136 @@ int kernel_thread(int (*fn)(void *), void *arg, const char *name)
 	return t->pid;
 }
 
+/*
+ * A new child's first C code (from ret_from_fork, on its own kernel stack
+ * and address space): CLONE_CHILD_SETTID's store, as Linux's schedule_tail;
+ * a bad pointer is ignored, as there.
+ */
+void schedule_tail(void)
+{
+	if (current->set_child_tid)
+		(void)put_user(current->pid, current->set_child_tid);
+}
+
+void mm_release(struct task_struct *tsk, struct mm_struct *mm)
+{
+	/* Linux writes only if another task shares mm: nobody else could
+	 * see it (and a fork child's word is its own copy). */
+	if (tsk->clear_child_tid) {
+		if (mm->mm_users > 1) {
+			(void)put_user(0, tsk->clear_child_tid);
+			futex_wake((u32 __user *)tsk->clear_child_tid, 1);
+		}
+		tsk->clear_child_tid = NULL;
+	}
+	if (tsk->vfork_parent) {
+		tsk->vfork_done = true;
+		wake_up_process(tsk->vfork_parent);
+		tsk->vfork_parent = NULL;
+	}
+}
+
+/* The vfork parent sleeps until the child execs or exits. Linux's wait
+ * is killable; here signals wait too (the child must let go first). */
+static void wait_for_vfork_done(struct task_struct *child)
+{
+	while (!child->vfork_done) {
+		current->state = TASK_UNINTERRUPTIBLE;
+		schedule();
+	}
+}
+
+/*
+ * fork, vfork and clone: the child's pid, or -errno. The parent's
+ * CLONE_PARENT_SETTID store happens after the copy, so a fork child does
+ * not see it (as Linux). With CLONE_VFORK, returns once the child has
+ * let go of the shared mm.
+ */
+long kernel_clone(const struct kernel_clone_args *args)
+{
+	struct task_struct *t = copy_process(args);
+	int pid;
+
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	pid = t->pid;
+	if (args->flags & CLONE_PARENT_SETTID)
+		(void)put_user(pid, args->parent_tid);
+	if (args->flags & CLONE_VFORK)
+		wait_for_vfork_done(t);
+	return pid;
+}
+
 static long sys_fork(void)
 {
-	struct task_struct *t = copy_process();
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
 
-	return IS_ERR(t) ? PTR_ERR(t) : t->pid;
+	return kernel_clone(&args);
 }
 SYSCALL(__NR_fork, sys_fork);
 
-/* vfork acts as fork: the child gets its own copy-on-write memory. */
 static long sys_vfork(void)
 {
-	return sys_fork();
+	struct kernel_clone_args args = { .flags = CLONE_VFORK | CLONE_VM,
+					  .exit_signal = SIGCHLD };
+
+	return kernel_clone(&args);
 }
 SYSCALL(__NR_vfork, sys_vfork);
 
-#define CLONE_VM	0x00000100
-#define CLONE_VFORK	0x00004000
-#define CLONE_THREAD	0x00010000
-#define CSIGNAL		0x000000ff
+/* What zpk's clone does: a process (no threads), fork-like or vfork. */
+#define CLONE_SUPPORTED	(CLONE_VM | CLONE_VFORK | CLONE_SETTLS |	\
+			 CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |	\
+			 CLONE_CHILD_CLEARTID | CLONE_DETACHED |	\
+			 CLONE_PTRACE | CLONE_UNTRACED)
 
-/* Only the fork-like clones (musl's fork() and posix_spawn use them):
- * CLONE_VM without threads is a vfork, which acts as fork here. */
-static long sys_clone(unsigned long flags, unsigned long newsp)
+/*
+ * Linux's flag checks first (copy_process: inconsistent combinations are
+ * -EINVAL), then what zpk lacks: threads, shared files, fs or signal
+ * handlers, namespaces, pidfds, CLONE_PARENT and CLONE_VM without
+ * CLONE_VFORK are -EINVAL too (docs/syscalls.md). As the legacy clone,
+ * only the low 32 bits of flags count.
+ */
+static int clone_flags_ok(unsigned long flags, unsigned long tls)
 {
-	struct task_struct *t;
-
-	if (flags & CLONE_THREAD)
-		return -EINVAL;	/* no threads */
-	if ((flags & ~(CSIGNAL | CLONE_VM | CLONE_VFORK)) ||
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
+	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & ~CLONE_SUPPORTED) ||
 	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
 		return -EINVAL;
-	t = copy_process();
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	if (newsp)
-		task_pt_regs(t)->rsp = newsp;
-	t->exit_signal = flags & CSIGNAL;
-	return t->pid;
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE)
+		return -EPERM;	/* as arch_prctl(ARCH_SET_FS) */
+	return 0;
+}
+
+/* x86-64 order: clone(flags, newsp, parent_tid, child_tid, tls). */
+static long sys_clone(unsigned long clone_flags, unsigned long newsp,
+		      int __user *parent_tid, int __user *child_tid,
+		      unsigned long tls)
+{
+	u32 flags = (u32)clone_flags;
+	struct kernel_clone_args args = {
+		.flags = flags & ~CSIGNAL, .exit_signal = flags & CSIGNAL,
+		.stack = newsp, .tls = tls,
+		.parent_tid = parent_tid, .child_tid = child_tid,
+	};
+	int err = clone_flags_ok(args.flags, tls);
+
+	if (err)
+		return err;
+	return kernel_clone(&args);
 }
 SYSCALL(__NR_clone, sys_clone);
+
+/* clone3 is missing: glibc and musl fall back to clone on -ENOSYS, as
+ * they do on Linux before 5.3, so this stays quiet in the log. */
+static long sys_clone3(void)
+{
+	return -ENOSYS;
+}
+SYSCALL(__NR_clone3, sys_clone3);

@@ -63,7 +63,7 @@ static long futex_wait(u32 __user *uaddr, u32 val,
 	return ret;
 }
 
-static long futex_wake(u32 __user *uaddr, int nr)
+long futex_wake(u32 __user *uaddr, int nr)
 {
 	struct futex_waiter *w;
 	long woken = 0;

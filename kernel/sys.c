@@ -44,6 +44,77 @@ SYSCALL(__NR_getsid, sys_getpgid);
 static long sys_getpgrp(void) { return current->pid; }
 SYSCALL(__NR_getpgrp, sys_getpgrp);
 
+/* getgroups(0, NULL) is the count; a list too short is -EINVAL. */
+static long sys_getgroups(int size, u32 __user *list)
+{
+	unsigned int n = current->ngroups;
+
+	if (size < 0)
+		return -EINVAL;
+	if (size) {
+		if ((unsigned int)size < n)
+			return -EINVAL;
+		if (copy_to_user(list, current->groups, n * sizeof(u32)))
+			return -EFAULT;
+	}
+	return n;
+}
+SYSCALL(__NR_getgroups, sys_getgroups);
+
+/* Root may set any list (kept unsorted: Linux sorts it, but getgroups
+ * order is unspecified); more than NGROUPS_SMALL is -EINVAL here. */
+static long sys_setgroups(int size, const u32 __user *list)
+{
+	u32 g[NGROUPS_SMALL];
+
+	if (size < 0 || size > NGROUPS_SMALL)
+		return -EINVAL;
+	if (copy_from_user(g, list, size * sizeof(u32)))
+		return -EFAULT;
+	memcpy(current->groups, g, size * sizeof(u32));
+	current->ngroups = size;
+	return 0;
+}
+SYSCALL(__NR_setgroups, sys_setgroups);
+
+#define PR_SET_NAME	15
+#define PR_GET_NAME	16
+
+/* The name is comm (16 bytes with its NUL), shown in /proc/PID/comm and
+ * status; the other options are -EINVAL, as Linux's unknown ones. */
+static long sys_prctl(int option, unsigned long arg2)
+{
+	char comm[TASK_COMM_LEN];
+	long n;
+
+	switch (option) {
+	case PR_SET_NAME:
+		/* 15 bytes at most are read, as Linux reads them. */
+		n = strncpy_from_user(comm, (const char __user *)arg2,
+				      sizeof(comm) - 1);
+		if (n == -EFAULT)
+			return -EFAULT;
+		comm[sizeof(comm) - 1] = '\0';	/* longer names are cut */
+		memcpy(current->comm, comm, sizeof(comm));
+		return 0;
+	case PR_GET_NAME:
+		if (copy_to_user((char __user *)arg2, current->comm,
+				 sizeof(current->comm)))
+			return -EFAULT;
+		return 0;
+	}
+	return -EINVAL;
+}
+SYSCALL(__NR_prctl, sys_prctl);
+
+/* Restartable sequences are missing: -ENOSYS, what Linux before 4.18
+ * answers and glibc expects then, without the missing-call log line. */
+static long sys_rseq(void)
+{
+	return -ENOSYS;
+}
+SYSCALL(__NR_rseq, sys_rseq);
+
 static long sys_set_tid_address(int __user *tidptr)
 {
 	current->clear_child_tid = tidptr;

@@ -1,8 +1,10 @@
 /* mm/ktest_mmap.c — ktests of mm/mmap.c in the kernel: top-down mmap,
- * munmap and mprotect splits and merges, brk, and no VMA left behind. */
+ * munmap and mprotect splits and merges, brk, the fork flags of madvise,
+ * and no VMA left behind. */
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
@@ -89,4 +91,40 @@ KTEST(mmap, brk)
 	validate_mm(mm);
 	exit_mmap_vmas(mm);
 	KEXPECT_EQ(mm->map_count, 0);
+}
+
+/* MADV_DONTFORK's VM_DONTCOPY splits off its range and merges back when
+ * cleared; a fork leaves that VMA out of the child and off its counters,
+ * and copies a VM_WIPEONFORK one (flag included). */
+KTEST(mmap, fork_flags)
+{
+	struct mm_struct *mm = mm_alloc(), *child;
+	struct vm_area_struct *vma;
+
+	KEXPECT_TRUE(mm != NULL);
+	if (!mm)
+		return;
+	KEXPECT_EQ(do_mmap(mm, X, 6 * P, RW, ANON | MAP_FIXED, NULL, 0), X);
+	KEXPECT_EQ(vma_modify_flags(mm, X + 2 * P, 2 * P, VM_DONTCOPY, 0), 0);
+	KEXPECT_EQ(mm->map_count, 3);
+	KEXPECT_EQ(vma_modify_flags(mm, X + 2 * P, 2 * P, 0, VM_DONTCOPY), 0);
+	KEXPECT_EQ(mm->map_count, 1);
+	validate_mm(mm);
+	KEXPECT_EQ(vma_modify_flags(mm, X, 2 * P, VM_DONTCOPY, 0), 0);
+	KEXPECT_EQ(vma_modify_flags(mm, X + 4 * P, 2 * P, VM_WIPEONFORK, 0), 0);
+	KEXPECT_EQ(vma_modify_flags(mm, X + 7 * P, P, VM_DONTCOPY, 0), -ENOMEM);
+	child = dup_mm(mm);
+	KEXPECT_TRUE(child != NULL);
+	if (child) {
+		validate_mm(child);
+		KEXPECT_EQ(child->map_count, 2);
+		KEXPECT_EQ(child->total_vm, 4);
+		KEXPECT_EQ(child->data_vm, 4);
+		vma = find_vma(child, X);
+		KEXPECT_TRUE(vma && vma->vm_start == X + 2 * P);
+		vma = find_vma(child, X + 4 * P);
+		KEXPECT_TRUE(vma && (vma->vm_flags & VM_WIPEONFORK));
+		mmput(child);
+	}
+	mmput(mm);
 }

@@ -39,8 +39,7 @@ static unsigned long calc_vm_prot_bits(unsigned long prot)
 }
 
 /* Linux's is_{exec,stack,data}_mapping, and locked_vm, in one place. */
-static void vm_stat_account(struct mm_struct *mm, unsigned long flags,
-			    long npages)
+void vm_stat_account(struct mm_struct *mm, unsigned long flags, long npages)
 {
 	mm->total_vm += npages;
 	if ((flags & (VM_EXEC | VM_WRITE | VM_STACK)) == VM_EXEC)
@@ -554,8 +553,8 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	return 0;
 }
 
-int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock)
+int vma_modify_flags(struct mm_struct *mm, unsigned long start,
+		     unsigned long len, unsigned long set, unsigned long clear)
 {
 	unsigned long end = start + len, nstart, tmp, newflags;
 	struct vm_area_struct *vma;
@@ -566,13 +565,19 @@ int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
 		if (!vma || vma->vm_start > nstart)
 			return -ENOMEM;
 		tmp = min(vma->vm_end, end);
-		newflags = lock ? vma->vm_flags | VM_LOCKED
-				: vma->vm_flags & ~VM_LOCKED;
+		newflags = (vma->vm_flags | set) & ~clear;
 		err = mprotect_fixup(mm, vma, nstart, tmp, newflags);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
+	     bool lock)
+{
+	return vma_modify_flags(mm, start, len, lock ? VM_LOCKED : 0,
+				lock ? 0 : VM_LOCKED);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */

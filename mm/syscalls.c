@@ -113,6 +113,34 @@ static long madvise_populate(struct mm_struct *mm, unsigned long start,
 	return got == -ENOMEM ? -ENOMEM : -EFAULT;
 }
 
+/*
+ * MADV_DONTFORK/DOFORK and MADV_WIPEONFORK/KEEPONFORK: a vm_flags bit
+ * that dup_mmap reads. WIPEONFORK is for private anonymous memory only
+ * (-EINVAL otherwise, as Linux; here checked for the whole range before
+ * any VMA changes, where Linux may have changed the VMAs before).
+ */
+static long madvise_fork_flags(struct mm_struct *mm, unsigned long start,
+			       unsigned long end, int advice)
+{
+	struct vm_area_struct *vma;
+
+	if (advice == MADV_WIPEONFORK)
+		for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+		     vma = find_vma(mm, vma->vm_end))
+			if (vma->vm_file || (vma->vm_flags & VM_SHARED))
+				return -EINVAL;
+	switch (advice) {
+	case MADV_DONTFORK:
+		return vma_modify_flags(mm, start, end - start, VM_DONTCOPY, 0);
+	case MADV_DOFORK:
+		return vma_modify_flags(mm, start, end - start, 0, VM_DONTCOPY);
+	case MADV_WIPEONFORK:
+		return vma_modify_flags(mm, start, end - start,
+					VM_WIPEONFORK, 0);
+	}
+	return vma_modify_flags(mm, start, end - start, 0, VM_WIPEONFORK);
+}
+
 /* Linux's madvise checks; MADV_DONTNEED zaps, the hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
@@ -130,6 +158,8 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	case MADV_NORMAL: case MADV_RANDOM: case MADV_SEQUENTIAL:
 	case MADV_WILLNEED: case MADV_DONTNEED: case MADV_FREE:
 	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
+	case MADV_DONTFORK: case MADV_DOFORK:
+	case MADV_WIPEONFORK: case MADV_KEEPONFORK:
 		break;
 	default:
 		return -EINVAL;
@@ -141,6 +171,9 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
 		return madvise_populate(mm, start, end,
 					advice == MADV_POPULATE_WRITE);
+	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
+	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
+		return madvise_fork_flags(mm, start, end, advice);
 	if (advice != MADV_DONTNEED && advice != MADV_FREE)
 		return 0;
 	for (vma = find_vma(mm, start); vma && vma->vm_start < end;

@@ -25,9 +25,12 @@ __switch_to_asm:
 	ret
 
 ; A forked child's first switch lands here with rsp at its pt_regs (a copy
-; of the parent's with rax = 0): leave the way the parent's syscall will.
+; of the parent's with rax = 0): schedule_tail (CLONE_CHILD_SETTID), then
+; leave the way the parent's syscall will.
+extern schedule_tail
 global ret_from_fork
 ret_from_fork:
+	call schedule_tail
 	jmp trap_return
 
 ; A kernel thread: r12 = fn, r13 = arg. When fn returns (it has exec'd a

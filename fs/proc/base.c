@@ -15,6 +15,11 @@
 #include "internal.h"
 
 #define R	(S_IFREG | 0444)
+#define L	(S_IFLNK | 0777)
+
+static int proc_pid_comm(struct seq_file *m, struct task_struct *task);
+static ssize_t proc_pid_comm_write(struct task_struct *task, const char *buf,
+				   size_t n, loff_t pos);
 
 /* ---- the OOM killer's view --------------------------------------------- */
 
@@ -67,8 +72,10 @@ static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 
 /* The files of every /proc/PID, in Linux's readdir order. */
 static const struct proc_entry pid_entries[] = {
+	{ "comm", S_IFREG | 0644, proc_pid_comm, NULL, proc_pid_comm_write },
 	{ "cmdline", R, proc_pid_cmdline, NULL, NULL },
 	{ "mem", S_IFREG | 0600, NULL, proc_pid_mem_read, proc_pid_mem_write },
+	{ "exe", L, NULL, NULL, NULL },
 	{ "maps", R, proc_pid_maps, NULL, NULL },
 	{ "smaps", R, proc_pid_smaps, NULL, NULL },
 	{ "smaps_rollup", R, proc_pid_smaps_rollup, NULL, NULL },
@@ -83,7 +90,8 @@ static const struct proc_entry pid_entries[] = {
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
 
 static struct inode *proc_root;
-static const struct inode_operations pid_dir_iops;
+static struct inode *proc_self;	/* the link /proc/self */
+static const struct inode_operations pid_dir_iops, proc_exe_iops;
 /*
  * Per-pid inodes are made on the first lookup and kept here (their
  * i_nlink of 1 is this list's), so that a path walk gets the same inode
@@ -147,6 +155,8 @@ static struct inode *pid_inode(int pid, const struct proc_entry *e,
 	pi->vfs_inode.i_parent = parent;
 	if (!e)
 		pi->vfs_inode.i_op = &pid_dir_iops;
+	else if (S_ISLNK(e->mode))
+		pi->vfs_inode.i_op = &proc_exe_iops;	/* the only link */
 	list_add_tail(&pi->cache, &pid_inodes);
 	return &pi->vfs_inode;
 }
@@ -201,19 +211,17 @@ static const struct inode_operations pid_dir_iops = {
 	.readdir = pid_dir_readdir,
 };
 
-/*
- * The root's made-up names: "self" (the caller's own directory; Linux
- * makes it a symbolic link, zpk has none, so it is that directory), then
- * every live pid > 0.
- */
+/* The root's made-up names: the link "self", then every live pid > 0. */
 static int root_lookup(struct inode *dir, const char *name, size_t len,
 		       struct inode **res)
 {
 	int pid = name_to_pid(name, len);
 
-	if (len == 4 && !memcmp(name, "self", 4))
-		pid = current->pid;
-	else if (pid <= 0 || !find_task_by_pid(pid))
+	if (len == 4 && !memcmp(name, "self", 4)) {
+		*res = proc_self;
+		return 0;
+	}
+	if (pid <= 0 || !find_task_by_pid(pid))
 		return -ENOENT;
 	*res = pid_inode(pid, NULL, dir);
 	return *res ? 0 : -ENOMEM;
@@ -227,8 +235,8 @@ static bool root_readdir(struct inode *dir, long idx, struct dir_entry *de)
 	if (idx == 0) {
 		strlcpy(de->name, "self", sizeof(de->name));
 		de->len = 4;
-		de->ino = 0x7fffffffUL;
-		de->mode = S_IFDIR | 0555;
+		de->ino = proc_self->i_ino;
+		de->mode = L;
 		return true;
 	}
 	list_for_each_entry(t, &task_list, tasks) {
@@ -246,6 +254,73 @@ static const struct inode_operations proc_root_iops = {
 	.lookup = root_lookup,
 	.readdir = root_readdir,
 };
+
+/* ---- links and comm ------------------------------------------------- */
+
+/* /proc/self leads to the caller's /proc/PID; its text is the pid. */
+static int self_get_link(struct inode *link, struct inode **res)
+{
+	(void)link;
+	*res = pid_inode(current->pid, NULL, proc_root);
+	return *res ? 0 : -ENOMEM;
+}
+
+static int self_readlink(struct inode *link, char *buf, size_t size)
+{
+	(void)link;
+	return snprintf(buf, size, "%d", current->pid);
+}
+
+static const struct inode_operations proc_self_iops = {
+	.get_link = self_get_link,
+	.readlink = self_readlink,
+};
+
+/* The program PID's mm runs (Linux's mm->exe_file): -ENOENT without one
+ * (a kernel thread, a zombie). */
+static int exe_file_of(struct inode *link, struct inode **res)
+{
+	struct task_struct *t = find_task_by_pid(PROC_I(link)->pid);
+
+	if (!t || !t->mm || !t->mm->exe_file)
+		return -ENOENT;
+	*res = t->mm->exe_file->f_inode;
+	return 0;
+}
+
+/* The text is the file's path now (Linux's d_path); a file unlinked
+ * since is -ENOENT here, where Linux appends " (deleted)". */
+static int exe_readlink(struct inode *link, char *buf, size_t size)
+{
+	struct inode *inode;
+	int err = exe_file_of(link, &inode);
+
+	return err ? err : inode_path(inode, buf, size);
+}
+
+static const struct inode_operations proc_exe_iops = {
+	.get_link = exe_file_of,
+	.readlink = exe_readlink,
+};
+
+static int proc_pid_comm(struct seq_file *m, struct task_struct *task)
+{
+	seq_printf(m, "%s\n", task->comm);
+	return 0;
+}
+
+/* As Linux: the first 15 bytes become the name (a newline too), and only
+ * a process may rename itself (-EINVAL for others). */
+static ssize_t proc_pid_comm_write(struct task_struct *task, const char *buf,
+				   size_t n, loff_t pos)
+{
+	(void)pos;
+	if (task != current)
+		return -EINVAL;
+	memset(task->comm, 0, sizeof(task->comm));
+	memcpy(task->comm, buf, min(n, sizeof(task->comm) - 1));
+	return n;
+}
 
 /* ---- another process's memory ---------------------------------------- */
 
@@ -295,6 +370,11 @@ void proc_root_init(void)
 	BUG_ON(!pi);
 	proc_root = &pi->vfs_inode;
 	proc_root->i_op = &proc_root_iops;
+	pi = proc_new_inode(L, PROC_NO_PID, NULL);
+	BUG_ON(!pi);
+	proc_self = &pi->vfs_inode;	/* kept: its i_count of 1 is ours */
+	proc_self->i_op = &proc_self_iops;
+	proc_self->i_parent = proc_root;
 	BUG_ON(ramfs_link(vfs_root, "proc", 4, proc_root));
 	iput(proc_root);	/* the name holds it */
 	BUG_ON(proc_mkdir("sys") || proc_mkdir("sys/vm") ||

@@ -190,7 +190,8 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_SHARED, "sh" }, { VM_MAYREAD, "mr" },
 		{ VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
-		{ VM_LOCKED, "lo" },
+		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
+		{ VM_WIPEONFORK, "wf" },
 	};
 
 	seq_puts(m, "VmFlags: ");

@@ -80,6 +80,8 @@
 #define __NR_getppid		110
 #define __NR_getpgrp		111
 #define __NR_setsid		112
+#define __NR_getgroups		115
+#define __NR_setgroups		116
 #define __NR_getpgid		121
 #define __NR_getsid		124
 #define __NR_rt_sigpending	127
@@ -121,6 +123,8 @@
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311
 #define __NR_statx		332
+#define __NR_rseq		334
+#define __NR_clone3		435
 #define __NR_faccessat2		439
 #define NR_syscalls		512
 

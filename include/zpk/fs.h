@@ -33,6 +33,7 @@ typedef s64 loff_t;
 #define S_IFIFO		0010000
 #define S_IFLNK		0120000
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
+#define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
@@ -70,6 +71,12 @@ struct inode_operations {
 		      struct inode **res);
 	/* Dynamic entry number idx (from 0) into *de; false past the end. */
 	bool (*readdir)(struct inode *dir, long idx, struct dir_entry *de);
+	/* /proc's links (Linux's magic links: /proc/self, /proc/PID/exe):
+	 * get_link gives the inode a path walk goes on to (0 or -errno),
+	 * readlink the link's text into buf, without NUL (length or
+	 * -errno). ramfs has no symbolic links. */
+	int (*get_link)(struct inode *link, struct inode **res);
+	int (*readlink)(struct inode *link, char *buf, size_t size);
 };
 
 struct inode {
@@ -159,7 +166,12 @@ struct nameidata {
 int path_parent(struct inode *cwd, const char *path, struct nameidata *nd);
 /* The inode nd->last names in nd->dir, or -ENOENT/-ENOTDIR. */
 int nd_final(struct nameidata *nd, struct inode **res);
+/* nd_final and vfs_lookup, but a link as the last component is itself
+ * the result (lstat, readlink); links before it are followed. */
+int nd_final_nofollow(struct nameidata *nd, struct inode **res);
 int vfs_lookup(struct inode *cwd, const char *path, struct inode **res);
+int vfs_lookup_nofollow(struct inode *cwd, const char *path,
+			struct inode **res);
 int vfs_mkdir(struct inode *cwd, const char *path, u32 mode);
 int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 	      const struct file_operations *fop);

@@ -222,6 +222,14 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
  * splitting and merging VMAs as mprotect does. 0 or -ENOMEM (a hole). */
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
 	     bool lock);
+/* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
+ * set, then clear, over the range. 0 or -ENOMEM. */
+int vma_modify_flags(struct mm_struct *mm, unsigned long start,
+		     unsigned long len, unsigned long set, unsigned long clear);
+/* Adds npages of a VMA with flags to mm's *_vm counters (negative:
+ * takes them off); fork uses it for the VMAs it does not copy. */
+void vm_stat_account(struct mm_struct *mm, unsigned long flags,
+		     long npages);
 /*
  * brk(2) as Linux: moves mm->brk to newbrk (growing maps anonymous RW
  * memory, shrinking unmaps) and returns the new break; on failure (below

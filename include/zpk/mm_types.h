@@ -76,6 +76,8 @@ enum {
 #define VM_MAYSHARE	0x00000080UL
 #define VM_GROWSDOWN	0x00000100UL
 #define VM_LOCKED	0x00002000UL
+#define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
+#define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
 
 struct mm_struct;
 struct file;
@@ -110,6 +112,7 @@ struct mm_struct {
 	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
+	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
 	long rss_stat[NR_MM_COUNTERS];
 };
 

@@ -33,6 +33,10 @@
 #define MADV_WILLNEED	3
 #define MADV_DONTNEED	4
 #define MADV_FREE	8
+#define MADV_DONTFORK	10	/* VM_DONTCOPY */
+#define MADV_DOFORK	11
+#define MADV_WIPEONFORK	18	/* VM_WIPEONFORK: private anonymous only */
+#define MADV_KEEPONFORK	19
 #define MADV_POPULATE_READ	22	/* fault in for read: zero pages */
 #define MADV_POPULATE_WRITE	23	/* fault in for write: real pages */
 

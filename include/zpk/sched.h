@@ -11,6 +11,7 @@
 
 #define TASK_COMM_LEN	16
 #define THREAD_SIZE	16384		/* kernel stack per task */
+#define NGROUPS_SMALL	32		/* setgroups' limit here (Linux 65536) */
 
 enum task_state {
 	TASK_RUNNING,			/* on the run queue or running */
@@ -48,6 +49,8 @@ struct task_struct {
 	char cwd_path[256];
 	unsigned int umask;
 	short oom_score_adj;		/* -1000..1000; fork copies it */
+	unsigned int ngroups;		/* supplementary groups (setgroups) */
+	u32 groups[NGROUPS_SMALL];
 
 	struct k_sigaction sighand[_NSIG];
 	sigset_t blocked, pending;
@@ -58,7 +61,10 @@ struct task_struct {
 	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS at exit */
 	unsigned long start_time;	/* ns since boot */
 	unsigned long utime, stime;	/* ns */
-	int *clear_child_tid;
+	int __user *set_child_tid;	/* CLONE_CHILD_SETTID: pid stored here */
+	int __user *clear_child_tid;	/* 0 stored + futex wake at mm release */
+	struct task_struct *vfork_parent;	/* CLONE_VFORK: asleep for us */
+	bool vfork_done;		/* set when the mm is released */
 	unsigned long ticks;		/* timer ticks this slice */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
 	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
@@ -84,10 +90,23 @@ void wake_up_process(struct task_struct *t);
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(int pid);
 
-/* kernel/fork.c: a copy of current (fork), or a kernel thread running
- * fn(arg) that becomes a user process when it execs (init). */
-struct task_struct *copy_process(void);
+/* What clone asks for (Linux's struct kernel_clone_args, the part zpk
+ * uses): flags without CSIGNAL, the signal, and the clone arguments. */
+struct kernel_clone_args {
+	unsigned long flags;
+	int exit_signal;
+	unsigned long stack;		/* new user rsp, or 0: the parent's */
+	unsigned long tls;		/* CLONE_SETTLS: the FS base */
+	int __user *parent_tid, *child_tid;
+};
+
+/* kernel/fork.c: fork/vfork/clone (the child's pid, or -errno as Linux's
+ * kernel_clone), or a kernel thread running fn(arg) that becomes a user
+ * process when it execs (init). */
+long kernel_clone(const struct kernel_clone_args *args);
 int kernel_thread(int (*fn)(void *), void *arg, const char *name);
+/* A new child's first C code, from ret_from_fork: CLONE_CHILD_SETTID. */
+void schedule_tail(void);
 void free_task(struct task_struct *t);
 
 /* References that keep a task struct (not its pid or stack) after it is
@@ -97,6 +116,14 @@ static inline void get_task_struct(struct task_struct *t)
 	t->usage++;
 }
 void put_task_struct(struct task_struct *t);
+/* kernel/fork.c: current stops using mm (exit or exec): the store and
+ * futex wake of CLONE_CHILD_CLEARTID if others share mm, and the wake of
+ * a vfork parent. Called while mm is still current->mm. */
+void mm_release(struct task_struct *tsk, struct mm_struct *mm);
+
+/* kernel/futex.c: wakes up to nr FUTEX_WAIT sleepers on uaddr in
+ * current's mm; how many were woken. */
+long futex_wake(u32 __user *uaddr, int nr);
 
 /* kernel/exit.c: ends current; code is a wait4 status word. */
 void __noreturn do_exit(int code);
