@@ -399,7 +399,7 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
 	    zero_page_policy != ZERO_PAGE_OFF)
 		return do_anon_zeromap(vma, address, pte);
-	/* LAB(zero-page) END */
+	/* LAB(zero-page) END: (void)address; */
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
