@@ -224,3 +224,99 @@ static long sys_lseek(int fd, loff_t off, int whence)
 	return r;
 }
 SYSCALL(__NR_lseek, sys_lseek);
+
+/*
+ * Copies up to count bytes from in at *pos to out at its position, a page
+ * at a time through a kernel page; stops at the input's end or a short
+ * write. What moved, or -errno if nothing did.
+ */
+static ssize_t do_sendfile_copy(struct file *in, loff_t *pos,
+				struct file *out, size_t count)
+{
+	char *kbuf = (char *)__get_free_page(GFP_KERNEL);
+	ssize_t done = 0, r = 0, w;
+
+	if (!kbuf)
+		return -ENOMEM;
+	while ((size_t)done < count) {
+		size_t k = min(count - done, (size_t)PAGE_SIZE);
+
+		r = in->f_op->read(in, kbuf, k, pos);
+		if (r <= 0)
+			break;
+		w = out->f_op->write(out, kbuf, r, &out->f_pos);
+		if (w < r) {
+			*pos -= r - (w > 0 ? w : 0);	/* not sent: unread */
+			r = w;
+			done += w > 0 ? w : 0;
+			break;
+		}
+		done += w;
+		if ((size_t)r < k)
+			break;
+	}
+	free_page((unsigned long)kbuf);
+	return done ? done : r;
+}
+
+/*
+ * Linux's do_sendfile checks, in its order: the input must be open for
+ * reading, an offset needs a seekable input and must not be negative,
+ * the output must be open for writing and not O_APPEND; an input with no
+ * read (a pipe, a tty: Linux's missing splice_read) is -EINVAL.
+ */
+static long do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
+{
+	struct file *in = fget(in_fd), *out = NULL;
+	loff_t pos;
+	long r = -EBADF;
+
+	if (!in || (in->f_flags & O_ACCMODE) == O_WRONLY)
+		goto done;
+	r = -ESPIPE;
+	if (ppos && unseekable(in))
+		goto done;
+	pos = ppos ? *ppos : in->f_pos;
+	r = -EINVAL;
+	if (pos < 0)
+		goto done;
+	count = min(count, (size_t)MAX_RW_COUNT);
+	out = fget(out_fd);
+	r = -EBADF;
+	if (!out || (out->f_flags & O_ACCMODE) == O_RDONLY)
+		goto done;
+	r = -EINVAL;
+	if ((out->f_flags & O_APPEND) || unseekable(in) || !in->f_op->read ||
+	    !out->f_op->write)
+		goto done;
+	r = count ? do_sendfile_copy(in, &pos, out, count) : 0;
+	if (ppos)
+		*ppos = pos;
+	else
+		in->f_pos = pos;
+done:
+	if (out)
+		fput(out);
+	if (in)
+		fput(in);
+	return r;
+}
+
+/* sendfile(out_fd, in_fd, offset, count): *offset is read first and
+ * written back after, whatever the result, as Linux's sendfile64. */
+static long sys_sendfile(int out_fd, int in_fd, loff_t __user *offset,
+			 size_t count)
+{
+	loff_t pos;
+	long r;
+
+	if (!offset)
+		return do_sendfile(out_fd, in_fd, NULL, count);
+	if (copy_from_user(&pos, offset, sizeof(pos)))
+		return -EFAULT;
+	r = do_sendfile(out_fd, in_fd, &pos, count);
+	if (copy_to_user(offset, &pos, sizeof(pos)))
+		return -EFAULT;
+	return r;
+}
+SYSCALL(__NR_sendfile, sys_sendfile);
