@@ -41,6 +41,8 @@ void fput(struct file *f)
 		return;
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f);
+	if (f->f_mode & FMODE_WRITER)
+		put_write_access(f->f_inode);
 	iput(f->f_inode);
 	kfree(f);
 }

@@ -45,11 +45,46 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 	return 0;
 }
 
+/* Linux's do_dentry_open and handle_truncate: write access first (so a
+ * running program is neither opened for writing nor truncated), then
+ * O_TRUNC, then the file's own open. */
+static int do_dentry_open(struct file *f, int flags)
+{
+	struct inode *inode = f->f_inode;
+	int err;
+
+	if (S_ISREG(inode->i_mode) && wants_write(flags)) {
+		err = get_write_access(inode);
+		if (err)
+			return err;
+		f->f_mode |= FMODE_WRITER;
+	}
+	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode)) {
+		err = vfs_truncate(inode, 0);
+		if (err)
+			return err;
+	}
+	return f->f_op && f->f_op->open ? f->f_op->open(f) : 0;
+}
+
+/* truncate(2) and O_TRUNC: -ETXTBSY for a running program's file. */
+int vfs_truncate(struct inode *inode, loff_t size)
+{
+	int err = get_write_access(inode);
+
+	if (err)
+		return err;
+	err = ramfs_truncate(inode, size);
+	put_write_access(inode);
+	return err;
+}
+
 /*
  * open(2) relative to cwd (NULL: the root). *res gets a new file with one
  * reference. Errors as Linux: -ENOENT, -ENOTDIR, -EEXIST, -EISDIR (a
  * directory opened for writing or created), -EROFS (initrd files),
- * -ENAMETOOLONG, -ENOMEM.
+ * -ETXTBSY (a running program's file, for writing), -ENAMETOOLONG,
+ * -ENOMEM.
  */
 int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		struct file **res)
@@ -66,14 +101,14 @@ int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		return -EISDIR;
 	if (inode->i_readonly && (wants_write(flags) || (flags & O_TRUNC)))
 		return -EROFS;
-	if ((flags & O_TRUNC) && S_ISREG(inode->i_mode)) {
-		err = ramfs_truncate(inode, 0);
-		if (err)
-			return err;
-	}
 	f = alloc_file(inode, flags & ~(O_CREAT | O_EXCL | O_TRUNC));
 	if (!f)
 		return -ENOMEM;
+	err = do_dentry_open(f, flags);
+	if (err) {
+		fput(f);
+		return err;
+	}
 	*res = f;
 	return 0;
 }

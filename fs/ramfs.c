@@ -51,6 +51,10 @@ static void free_pages_from(struct inode *inode, unsigned long first)
 static void evict(struct inode *inode)
 {
 	BUG_ON(!list_empty(&inode->i_children));
+	if (inode->i_op && inode->i_op->evict) {
+		inode->i_op->evict(inode);
+		return;
+	}
 	free_pages_from(inode, 0);
 	kfree(inode->i_pages);
 	kfree(inode);

@@ -701,7 +701,7 @@ static long sys_truncate(const char __user *path, loff_t len)
 	struct inode *inode;
 	long err = user_lookup(AT_FDCWD, path, &inode);
 
-	return err ? err : ramfs_truncate(inode, len);
+	return err ? err : vfs_truncate(inode, len);
 }
 SYSCALL(__NR_truncate, sys_truncate);
 

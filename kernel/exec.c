@@ -38,6 +38,7 @@ struct linux_binprm {
 	unsigned long entry, phdr_addr;
 	unsigned long end_code, start_code, end_data, brk;
 	bool past_no_return;		/* the old program is gone */
+	bool denied_write;		/* file: deny_write_access held */
 };
 
 /* ---- arguments ------------------------------------------------------ */
@@ -122,7 +123,10 @@ static int open_exec(struct linux_binprm *b)
 	inode = b->file->f_inode;
 	if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111))
 		return -EACCES;
-	return 0;
+	err = deny_write_access(b->file);	/* -ETXTBSY if being written */
+	if (!err)
+		b->denied_write = true;
+	return err;
 }
 
 static int prepare_binprm(struct linux_binprm *b)
@@ -416,7 +420,7 @@ static int exec_binprm(struct linux_binprm *b)
 
 	if (!mm)
 		return -ENOMEM;
-	mm->exe_file = get_file(b->file);	/* Linux's set_mm_exe_file */
+	set_mm_exe_file(mm, b->file);
 	exec_mmap(mm);
 	b->past_no_return = true;
 	flush_old_exec(b);
@@ -430,6 +434,8 @@ static int exec_binprm(struct linux_binprm *b)
 
 static void free_binprm(struct linux_binprm *b)
 {
+	if (b->denied_write)
+		allow_write_access(b->file);
 	if (b->file)
 		fput(b->file);
 	kfree(b->phdr);

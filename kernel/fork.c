@@ -51,7 +51,38 @@ struct mm_struct *mm_alloc(void)
 		return NULL;
 	}
 	mm->mm_users = 1;
+	mm->mm_count = 1;
 	return mm;
+}
+
+/* The last mmgrab gone (and with it every user): the struct goes. */
+void mmdrop(struct mm_struct *mm)
+{
+	BUG_ON(mm->mm_count <= 0);
+	if (--mm->mm_count == 0)
+		kfree(mm);
+}
+
+/*
+ * Linux's set_mm_exe_file: the program mm runs (or NULL), held with a
+ * reference and a deny_write_access, so that the file cannot be opened
+ * for writing while any mm runs it. Cannot fail: exec's own deny already
+ * keeps writers out, and a fork copies a file that is denied already.
+ */
+void set_mm_exe_file(struct mm_struct *mm, struct file *new)
+{
+	struct file *old = mm->exe_file;
+
+	if (new) {
+		int err = deny_write_access(get_file(new));
+
+		BUG_ON(err);
+	}
+	mm->exe_file = new;
+	if (old) {
+		allow_write_access(old);
+		fput(old);
+	}
 }
 
 /* Linux's exit_mmap: every PTE zapped, every VMA and table freed. */
@@ -66,9 +97,8 @@ void mmput(struct mm_struct *mm)
 	if (--mm->mm_users)
 		return;
 	exit_mmap(mm);
-	if (mm->exe_file)
-		fput(mm->exe_file);
-	kfree(mm);
+	set_mm_exe_file(mm, NULL);
+	mmdrop(mm);
 }
 
 /*
@@ -126,7 +156,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->exec_vm = old->exec_vm;
 	mm->stack_vm = old->stack_vm;
 	mm->hiwater_vm = old->hiwater_vm;
-	mm->exe_file = old->exe_file ? get_file(old->exe_file) : NULL;
+	set_mm_exe_file(mm, old->exe_file);
 }
 
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
@@ -195,7 +225,7 @@ static void drop_new_task(struct task_struct *t)
 void free_task(struct task_struct *t)
 {
 	list_del(&t->tasks);
-	proc_flush_pid(t->pid);
+	proc_flush_task(t);
 	free_pid(t->pid);
 	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
 	t->stack = NULL;

@@ -72,91 +72,105 @@ static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 
 /* The files of every /proc/PID, in Linux's readdir order. */
 static const struct proc_entry pid_entries[] = {
-	{ "comm", S_IFREG | 0644, proc_pid_comm, NULL, proc_pid_comm_write },
-	{ "cmdline", R, proc_pid_cmdline, NULL, NULL },
-	{ "mem", S_IFREG | 0600, NULL, proc_pid_mem_read, proc_pid_mem_write },
-	{ "exe", L, NULL, NULL, NULL },
-	{ "maps", R, proc_pid_maps, NULL, NULL },
-	{ "smaps", R, proc_pid_smaps, NULL, NULL },
-	{ "smaps_rollup", R, proc_pid_smaps_rollup, NULL, NULL },
-	{ "pagemap", S_IFREG | 0400, NULL, proc_pid_pagemap, NULL },
-	{ "stat", R, proc_pid_stat, NULL, NULL },
-	{ "statm", R, proc_pid_statm, NULL, NULL },
-	{ "status", R, proc_pid_status, NULL, NULL },
-	{ "oom_score", R, proc_oom_score, NULL, NULL },
-	{ "oom_score_adj", S_IFREG | 0644, proc_oom_score_adj,
-	  NULL, proc_oom_score_adj_write },
+	{ .name = "comm", .mode = S_IFREG | 0644,
+	  .show = proc_pid_comm, .write = proc_pid_comm_write },
+	{ .name = "cmdline", .mode = R, .show = proc_pid_cmdline },
+	{ .name = "mem", .mode = S_IFREG | 0600,
+	  .mm_read = proc_pid_mem_read, .mm_write = proc_pid_mem_write },
+	{ .name = "exe", .mode = L },
+	{ .name = "maps", .mode = R, .show = proc_pid_maps },
+	{ .name = "smaps", .mode = R, .show = proc_pid_smaps },
+	{ .name = "smaps_rollup", .mode = R, .show = proc_pid_smaps_rollup },
+	{ .name = "pagemap", .mode = S_IFREG | 0400,
+	  .mm_read = proc_pid_pagemap },
+	{ .name = "stat", .mode = R, .show = proc_pid_stat },
+	{ .name = "statm", .mode = R, .show = proc_pid_statm },
+	{ .name = "status", .mode = R, .show = proc_pid_status },
+	{ .name = "oom_score", .mode = R, .show = proc_oom_score },
+	{ .name = "oom_score_adj", .mode = S_IFREG | 0644,
+	  .show = proc_oom_score_adj, .write = proc_oom_score_adj_write },
 };
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
 
 static struct inode *proc_root;
 static struct inode *proc_self;	/* the link /proc/self */
-static const struct inode_operations pid_dir_iops, proc_exe_iops;
+static const struct inode_operations pid_dir_iops, proc_exe_iops,
+	pid_file_iops;
 /*
- * Per-pid inodes are made on the first lookup and kept here (their
- * i_nlink of 1 is this list's), so that a path walk gets the same inode
- * twice. One whose process is gone goes at the next miss, once unused.
+ * Per-pid inodes are made on the first lookup and kept here while their
+ * process lives (their i_nlink is this list's), so that a path walk gets
+ * the same inode twice. Each holds its process, a file also its directory.
  */
 static LIST_HEAD(pid_inodes);
 
-static void prune_pid_inodes(struct inode *keep)
+/* The process a /proc/PID inode was made for, or NULL once it is reaped
+ * (Linux's get_proc_task): a held-open /proc/PID never leads to the next
+ * process given that pid. */
+struct task_struct *proc_inode_task(struct inode *inode)
+{
+	struct task_struct *t = PROC_I(inode)->task;
+
+	return t && t->state != EXIT_DEAD ? t : NULL;
+}
+
+/* i_op->evict: the last reference to an unnamed pid inode is gone. */
+static void free_pid_inode(struct inode *inode)
+{
+	struct proc_inode *pi = PROC_I(inode);
+
+	list_del_init(&pi->cache);
+	if (pi->entry)
+		iput(inode->i_parent);
+	put_task_struct(pi->task);
+	kfree(pi);
+}
+
+/*
+ * A reaped process's inodes lose their names now (Linux's
+ * proc_flush_task): unused ones go at once, open ones at their last iput,
+ * so that its end leaves no memory behind.
+ */
+void proc_flush_task(struct task_struct *task)
 {
 	struct proc_inode *pi, *n;
 
+	/* A directory precedes its files here, so a file's iput of its
+	 * directory never frees the next entry. */
 	list_for_each_entry_safe(pi, n, &pid_inodes, cache) {
-		if (&pi->vfs_inode == keep || pi->vfs_inode.i_count ||
-		    find_task_by_pid(pi->pid))
+		if (pi->task != task)
 			continue;
-		list_del(&pi->cache);
-		kfree(pi);
+		list_del_init(&pi->cache);
+		pi->vfs_inode.i_nlink = 0;
+		if (!pi->vfs_inode.i_count)
+			free_pid_inode(&pi->vfs_inode);
 	}
 }
 
-/* A reaped process's inodes go now (Linux's proc_flush_pid), so that its
- * end leaves no memory behind; ones still open go at a later prune. */
-void proc_flush_pid(int pid)
-{
-	struct proc_inode *pi, *n, *dir = NULL;
-	bool busy = false;
-
-	list_for_each_entry_safe(pi, n, &pid_inodes, cache) {
-		if (pi->pid != pid)
-			continue;
-		if (!pi->entry)
-			dir = pi;	/* last: its files name it as parent */
-		else if (pi->vfs_inode.i_count)
-			busy = true;
-		else {
-			list_del(&pi->cache);
-			kfree(pi);
-		}
-	}
-	if (dir && !busy && !dir->vfs_inode.i_count) {
-		list_del(&dir->cache);
-		kfree(dir);
-	}
-}
-
-/* The inode of (pid, entry), entry NULL for the /proc/PID directory. */
-static struct inode *pid_inode(int pid, const struct proc_entry *e,
-			       struct inode *parent)
+/* The inode of (task, entry), entry NULL for the /proc/PID directory. */
+static struct inode *pid_inode(struct task_struct *task,
+			       const struct proc_entry *e, struct inode *parent)
 {
 	struct proc_inode *pi;
 
 	list_for_each_entry(pi, &pid_inodes, cache)
-		if (pi->pid == pid && pi->entry == e)
+		if (pi->task == task && pi->entry == e)
 			return &pi->vfs_inode;
-	prune_pid_inodes(parent);
-	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, pid, e);
+	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, task->pid, e);
 	if (!pi)
 		return NULL;
+	get_task_struct(task);
+	pi->task = task;
 	pi->vfs_inode.i_count = 0;
 	pi->vfs_inode.i_nlink = e ? 1 : 2;
 	pi->vfs_inode.i_parent = parent;
+	if (e)
+		ihold(parent);
 	if (!e)
 		pi->vfs_inode.i_op = &pid_dir_iops;
 	else if (S_ISLNK(e->mode))
 		pi->vfs_inode.i_op = &proc_exe_iops;	/* the only link */
+	else
+		pi->vfs_inode.i_op = &pid_file_iops;
 	list_add_tail(&pi->cache, &pid_inodes);
 	return &pi->vfs_inode;
 }
@@ -179,15 +193,15 @@ static int name_to_pid(const char *name, size_t len)
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 			  struct inode **res)
 {
-	int pid = PROC_I(dir)->pid;
+	struct task_struct *task = proc_inode_task(dir);
 
-	if (!find_task_by_pid(pid))
-		return -ENOENT;
+	if (!task)
+		return -ESRCH;	/* a held-open /proc/PID of a reaped one */
 	for (size_t i = 0; i < NR_PID_ENTRIES; i++) {
 		const struct proc_entry *e = &pid_entries[i];
 
 		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
-			*res = pid_inode(pid, e, dir);
+			*res = pid_inode(task, e, dir);
 			return *res ? 0 : -ENOMEM;
 		}
 	}
@@ -197,7 +211,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 {
 	if (idx < 0 || (size_t)idx >= NR_PID_ENTRIES ||
-	    !find_task_by_pid(PROC_I(dir)->pid))
+	    !proc_inode_task(dir))
 		return false;
 	strlcpy(de->name, pid_entries[idx].name, sizeof(de->name));
 	de->len = strlen(de->name);
@@ -209,6 +223,11 @@ static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 static const struct inode_operations pid_dir_iops = {
 	.lookup = pid_dir_lookup,
 	.readdir = pid_dir_readdir,
+	.evict = free_pid_inode,
+};
+
+static const struct inode_operations pid_file_iops = {
+	.evict = free_pid_inode,
 };
 
 /* The root's made-up names: the link "self", then every live pid > 0. */
@@ -216,14 +235,16 @@ static int root_lookup(struct inode *dir, const char *name, size_t len,
 		       struct inode **res)
 {
 	int pid = name_to_pid(name, len);
+	struct task_struct *task;
 
 	if (len == 4 && !memcmp(name, "self", 4)) {
 		*res = proc_self;
 		return 0;
 	}
-	if (pid <= 0 || !find_task_by_pid(pid))
+	task = pid > 0 ? find_task_by_pid(pid) : NULL;
+	if (!task)
 		return -ENOENT;
-	*res = pid_inode(pid, NULL, dir);
+	*res = pid_inode(task, NULL, dir);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -261,7 +282,7 @@ static const struct inode_operations proc_root_iops = {
 static int self_get_link(struct inode *link, struct inode **res)
 {
 	(void)link;
-	*res = pid_inode(current->pid, NULL, proc_root);
+	*res = pid_inode(current, NULL, proc_root);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -280,7 +301,7 @@ static const struct inode_operations proc_self_iops = {
  * (a kernel thread, a zombie). */
 static int exe_file_of(struct inode *link, struct inode **res)
 {
-	struct task_struct *t = find_task_by_pid(PROC_I(link)->pid);
+	struct task_struct *t = proc_inode_task(link);
 
 	if (!t || !t->mm || !t->mm->exe_file)
 		return -ENOENT;
@@ -301,6 +322,7 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 static const struct inode_operations proc_exe_iops = {
 	.get_link = exe_file_of,
 	.readlink = exe_readlink,
+	.evict = free_pid_inode,
 };
 
 static int proc_pid_comm(struct seq_file *m, struct task_struct *task)
@@ -330,32 +352,30 @@ static ssize_t proc_pid_comm_write(struct task_struct *task, const char *buf,
  * untouched page reads as the zero page), writes COW a private copy even
  * in a read-only private mapping. -EIO if the first byte cannot be used.
  */
-static ssize_t mem_rw(struct task_struct *task, void *buf, size_t n,
+static ssize_t mem_rw(struct mm_struct *mm, void *buf, size_t n,
 		      loff_t pos, unsigned int flags)
 {
 	unsigned long addr = (unsigned long)pos;
 	long done;
 
-	if (!task->mm)
-		return 0;
 	if (pos < 0 || addr >= TASK_SIZE)
 		return -EIO;
 	if (n > TASK_SIZE - addr)
 		n = TASK_SIZE - addr;
-	done = access_remote_vm(task->mm, addr, buf, n, flags | FOLL_FORCE);
+	done = access_remote_vm(mm, addr, buf, n, flags | FOLL_FORCE);
 	return done ? done : -EIO;
 }
 
-ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
+ssize_t proc_pid_mem_read(struct mm_struct *mm, char *buf, size_t n,
 			  loff_t pos)
 {
-	return mem_rw(task, buf, n, pos, 0);
+	return mem_rw(mm, buf, n, pos, 0);
 }
 
-ssize_t proc_pid_mem_write(struct task_struct *task, const char *buf,
+ssize_t proc_pid_mem_write(struct mm_struct *mm, const char *buf,
 			   size_t n, loff_t pos)
 {
-	return mem_rw(task, (void *)buf, n, pos, FOLL_WRITE);
+	return mem_rw(mm, (void *)buf, n, pos, FOLL_WRITE);
 }
 
 /* ---- mounting -------------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* fs/proc/generic.c — the machinery of /proc files: seq_file-lite
  * text generated on read, binary reads at an offset, writes, proc_create. */
 #include <zpk/errno.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -96,33 +97,98 @@ static void seq_free(struct seq_file *m)
 	}
 }
 
-/* The process a /proc/PID file is about; NULL for a /proc file. */
-static int proc_task(struct file *f, struct task_struct **task)
+/*
+ * An open /proc file (private_data): a /proc/PID file holds the process it
+ * was opened on, and mem and pagemap the address space it had then, so
+ * that a later process given the same pid is never what it reads.
+ */
+struct proc_file {
+	struct task_struct *task;	/* get_task_struct; NULL in /proc */
+	struct mm_struct *mm;		/* mmgrab; NULL if none at open */
+	struct seq_file *seq;		/* the text, for show files */
+};
+
+static bool binds_mm(const struct proc_entry *e)
+{
+	return e && (e->mm_read || e->mm_write);
+}
+
+/* Binds f to the process (and mm) of its inode: 0, -ESRCH if that
+ * process is gone, -ENOMEM. */
+static int proc_open(struct file *f)
 {
 	struct proc_inode *pi = PROC_I(f->f_inode);
+	struct proc_file *pf;
+	struct task_struct *task = NULL;
 
-	*task = NULL;
-	if (pi->pid == PROC_NO_PID)
+	if (pi->pid != PROC_NO_PID) {
+		task = proc_inode_task(f->f_inode);
+		if (!task)
+			return -ESRCH;
+	}
+	pf = kzalloc(sizeof(*pf), GFP_KERNEL);
+	if (!pf)
+		return -ENOMEM;
+	if (task) {
+		get_task_struct(task);
+		pf->task = task;
+		if (binds_mm(pi->entry) && task->mm) {
+			mmgrab(task->mm);
+			pf->mm = task->mm;
+		}
+	}
+	f->private_data = pf;
+	return 0;
+}
+
+/* The process a /proc/PID file was opened on (NULL for a /proc file);
+ * -ESRCH once it has been reaped, as Linux. */
+static int proc_task(struct file *f, struct task_struct **task)
+{
+	struct proc_file *pf = f->private_data;
+
+	*task = pf->task;
+	return *task && (*task)->state == EXIT_DEAD ? -ESRCH : 0;
+}
+
+/* mem and pagemap: their mm while it lives, else 0 bytes (EOF), as
+ * Linux's mmget_not_zero in mem_rw. */
+static ssize_t proc_mm_rw(struct file *f, char *buf, size_t n, loff_t *pos,
+			  bool write)
+{
+	const struct proc_entry *e = PROC_I(f->f_inode)->entry;
+	struct mm_struct *mm = ((struct proc_file *)f->private_data)->mm;
+	ssize_t r;
+
+	if (write && !e->mm_write)
+		return -EINVAL;
+	if (!write && !e->mm_read)
+		return -EINVAL;
+	if (!mm || !mmget_not_zero(mm))
 		return 0;
-	*task = find_task_by_pid(pi->pid);
-	return *task ? 0 : -ESRCH;
+	r = write ? e->mm_write(mm, buf, n, *pos) : e->mm_read(mm, buf, n, *pos);
+	mmput(mm);
+	if (r > 0)
+		*pos += r;
+	return r;
 }
 
 /*
  * Text is generated at a read from offset 0 (so lseek(0) and read again
  * shows fresh figures, as top expects) or when there is none yet; other
- * reads continue in the text kept in private_data.
+ * reads continue in the text kept in the proc_file.
  */
 static ssize_t seq_read(struct file *f, struct task_struct *task,
 			char *buf, size_t n, loff_t *pos)
 {
-	struct seq_file *m = f->private_data;
+	struct proc_file *pf = f->private_data;
+	struct seq_file *m = pf->seq;
 	int err;
 
 	if (!m || *pos == 0) {
 		seq_free(m);
-		f->private_data = m = seq_generate(PROC_I(f->f_inode)->entry
-						   ->show, task, &err);
+		pf->seq = m = seq_generate(PROC_I(f->f_inode)->entry->show,
+					   task, &err);
 		if (!m)
 			return err;
 	}
@@ -140,10 +206,12 @@ static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
 	struct task_struct *task;
 	ssize_t r = proc_task(f, &task);
 
-	if (r)
-		return r;
 	if (!e)
 		return -EISDIR;
+	if (binds_mm(e))
+		return proc_mm_rw(f, buf, n, pos, false);
+	if (r)
+		return r;
 	if (!e->read)
 		return seq_read(f, task, buf, n, pos);
 	r = e->read(task, buf, n, *pos);
@@ -159,6 +227,8 @@ static ssize_t proc_write(struct file *f, const char *buf, size_t n,
 	struct task_struct *task;
 	ssize_t r = proc_task(f, &task);
 
+	if (binds_mm(e))
+		return proc_mm_rw(f, (char *)buf, n, pos, true);
 	if (r)
 		return r;
 	/* Linux: EIO from a /proc file without write, EINVAL from a
@@ -173,11 +243,21 @@ static ssize_t proc_write(struct file *f, const char *buf, size_t n,
 
 static void proc_release(struct file *f)
 {
-	seq_free(f->private_data);
+	struct proc_file *pf = f->private_data;
+
+	if (!pf)
+		return;
+	seq_free(pf->seq);
+	if (pf->mm)
+		mmdrop(pf->mm);
+	if (pf->task)
+		put_task_struct(pf->task);
+	kfree(pf);
 	f->private_data = NULL;
 }
 
 const struct file_operations proc_file_ops = {
+	.open = proc_open,
 	.read = proc_read,
 	.write = proc_write,
 	.release = proc_release,

@@ -11,6 +11,8 @@
 struct proc_inode {
 	struct inode vfs_inode;		/* first: the VFS sees only this */
 	int pid;			/* PROC_NO_PID, or the process's */
+	struct task_struct *task;	/* /proc/PID's: held (get_task_struct),
+					 * so a reused pid is not this one */
 	const struct proc_entry *entry;	/* NULL for directories */
 	struct list_head cache;		/* base.c's per-pid inodes */
 };
@@ -24,6 +26,8 @@ static inline struct proc_inode *PROC_I(struct inode *inode)
 struct proc_inode *proc_new_inode(u32 mode, int pid,
 				  const struct proc_entry *entry);
 extern const struct file_operations proc_file_ops;
+/* base.c: a /proc/PID inode's live process, or NULL. */
+struct task_struct *proc_inode_task(struct inode *inode);
 
 /* The files of /proc/PID (array.c, task_mmu.c, base.c). */
 int proc_pid_status(struct seq_file *m, struct task_struct *task);
@@ -33,11 +37,11 @@ int proc_pid_cmdline(struct seq_file *m, struct task_struct *task);
 int proc_pid_maps(struct seq_file *m, struct task_struct *task);
 int proc_pid_smaps(struct seq_file *m, struct task_struct *task);
 int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task);
-ssize_t proc_pid_pagemap(struct task_struct *task, char *buf, size_t n,
+ssize_t proc_pid_pagemap(struct mm_struct *mm, char *buf, size_t n,
 			 loff_t pos);
-ssize_t proc_pid_mem_read(struct task_struct *task, char *buf, size_t n,
+ssize_t proc_pid_mem_read(struct mm_struct *mm, char *buf, size_t n,
 			  loff_t pos);
-ssize_t proc_pid_mem_write(struct task_struct *task, const char *buf,
+ssize_t proc_pid_mem_write(struct mm_struct *mm, const char *buf,
 			   size_t n, loff_t pos);
 
 /* The files of /proc itself, registered by their own files' init. */

@@ -279,7 +279,7 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 
 /* One u64 per virtual page from pos / 8 on; only those asked for are
  * computed. Offsets and sizes not multiples of 8 are -EINVAL, as Linux. */
-ssize_t proc_pid_pagemap(struct task_struct *task, char *buf, size_t n,
+ssize_t proc_pid_pagemap(struct mm_struct *mm, char *buf, size_t n,
 			 loff_t pos)
 {
 	unsigned long vpn = (unsigned long)pos / PM_ENTRY_BYTES;
@@ -288,11 +288,11 @@ ssize_t proc_pid_pagemap(struct task_struct *task, char *buf, size_t n,
 
 	if (pos < 0 || pos % PM_ENTRY_BYTES || n % PM_ENTRY_BYTES)
 		return -EINVAL;
-	if (!task->mm || vpn >= TASK_SIZE >> PAGE_SHIFT)
+	if (vpn >= TASK_SIZE >> PAGE_SHIFT)
 		return 0;
 	nr = min(nr, (TASK_SIZE >> PAGE_SHIFT) - vpn);
 	memset(buf, 0, nr * PM_ENTRY_BYTES);
-	walk_page_range(task->mm, pm.start, pm.start + (nr << PAGE_SHIFT),
+	walk_page_range(mm, pm.start, pm.start + (nr << PAGE_SHIFT),
 			pagemap_pte, &pm);
 	return nr * PM_ENTRY_BYTES;
 }

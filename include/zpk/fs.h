@@ -4,6 +4,7 @@
 #define ZPK_FS_H
 
 #include <zpk/compiler.h>
+#include <zpk/errno.h>
 #include <zpk/types.h>
 #include <zpk/list.h>
 #include <zpk/wait.h>
@@ -52,6 +53,9 @@ struct file_operations {
 	 * whose refcount-policy read maps pages instead of copying). */
 	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
 			     loff_t *pos);
+	/* Optional: called once the file is made (0 or -errno, then the
+	 * open fails); /proc binds its files to their process here. */
+	int (*open)(struct file *f);
 	void (*release)(struct file *f);
 };
 
@@ -77,6 +81,9 @@ struct inode_operations {
 	 * -errno). ramfs has no symbolic links. */
 	int (*get_link)(struct inode *link, struct inode **res);
 	int (*readlink)(struct inode *link, char *buf, size_t size);
+	/* /proc's per-pid inodes (Linux's evict_inode): frees the inode and
+	 * what it holds, instead of ramfs, once unnamed and unused. */
+	void (*evict)(struct inode *inode);
 };
 
 struct inode {
@@ -86,6 +93,8 @@ struct inode {
 	u64 i_size;
 	u32 i_rdev;			/* device number for S_IFCHR */
 	int i_count;			/* open files, cwds (names: i_nlink) */
+	int i_writecount;		/* > 0: files open for writing; < 0:
+					 * running programs (ETXTBSY) */
 	u64 i_mtime_ns;
 	const struct file_operations *i_fop;
 	const struct inode_operations *i_op;	/* NULL but in /proc */
@@ -107,10 +116,45 @@ struct file {
 	const struct file_operations *f_op;
 	struct inode *f_inode;
 	unsigned int f_flags;		/* O_* given to open */
+	unsigned int f_mode;		/* FMODE_WRITER */
 	loff_t f_pos;
 	int f_count;			/* descriptors + mappings sharing it */
 	void *private_data;
 };
+
+#define FMODE_WRITER	0x1	/* holds a get_write_access on f_inode */
+
+/*
+ * Linux's i_writecount: a file open for writing and a running program
+ * exclude each other, so that no program's file changes under it.
+ * 0 or -ETXTBSY.
+ */
+static inline int get_write_access(struct inode *inode)
+{
+	if (inode->i_writecount < 0)
+		return -ETXTBSY;
+	inode->i_writecount++;
+	return 0;
+}
+
+static inline void put_write_access(struct inode *inode)
+{
+	inode->i_writecount--;
+}
+
+/* exec and every mm's exe_file: 0, or -ETXTBSY while open for writing. */
+static inline int deny_write_access(struct file *f)
+{
+	if (f->f_inode->i_writecount > 0)
+		return -ETXTBSY;
+	f->f_inode->i_writecount--;
+	return 0;
+}
+
+static inline void allow_write_access(struct file *f)
+{
+	f->f_inode->i_writecount++;
+}
 
 #define NR_OPEN_DEFAULT 64
 struct files_struct {
@@ -153,6 +197,7 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
  * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking frees the
  * pages past the end and zeroes the tail of the last one. */
 int ramfs_truncate(struct inode *inode, loff_t size);
+int vfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the

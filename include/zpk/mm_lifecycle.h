@@ -10,7 +10,26 @@ struct mm_struct *mm_alloc(void);
 /* fork: a copy of oldmm, its private pages shared copy-on-write; NULL if
  * out of memory (nothing is left allocated). */
 struct mm_struct *dup_mm(struct mm_struct *oldmm);
+/* mm's exe_file (Linux's): a reference and a deny_write_access. */
+void set_mm_exe_file(struct mm_struct *mm, struct file *new);
+
 /* Drops a user; the last one zaps every VMA and frees the page tables. */
 void mmput(struct mm_struct *mm);
+
+/* Linux's two counts: mmgrab/mmdrop keep the struct (not its memory),
+ * for /proc files bound to an mm at open; mmget_not_zero takes a user
+ * only while the address space still exists (false once it is torn down). */
+static inline void mmgrab(struct mm_struct *mm)
+{
+	mm->mm_count++;
+}
+void mmdrop(struct mm_struct *mm);
+static inline bool mmget_not_zero(struct mm_struct *mm)
+{
+	if (!mm->mm_users)
+		return false;
+	mm->mm_users++;
+	return true;
+}
 
 #endif

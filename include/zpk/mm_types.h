@@ -102,7 +102,9 @@ struct mm_struct {
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
-	int mm_users;			/* tasks using it */
+	int mm_users;			/* tasks using it: the address space */
+	int mm_count;			/* the struct: 1 for all users, 1 per
+					 * /proc file bound to it (mmgrab) */
 	unsigned long mmap_base;	/* top-down mmap starts below here */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;

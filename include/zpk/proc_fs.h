@@ -7,6 +7,7 @@
 #include <zpk/fs.h>
 
 struct task_struct;
+struct mm_struct;
 
 /*
  * A text file's content is generated whole into buf; if it does not fit,
@@ -38,6 +39,12 @@ typedef ssize_t (*proc_read_fn)(struct task_struct *task, char *buf,
 				size_t n, loff_t pos);
 typedef ssize_t (*proc_write_fn)(struct task_struct *task, const char *buf,
 				 size_t n, loff_t pos);
+/* /proc/PID files bound to the address space the process had at open
+ * (mem, pagemap): called with a user of mm held. */
+typedef ssize_t (*proc_mm_read_fn)(struct mm_struct *mm, char *buf,
+				   size_t n, loff_t pos);
+typedef ssize_t (*proc_mm_write_fn)(struct mm_struct *mm, const char *buf,
+				    size_t n, loff_t pos);
 
 struct proc_entry {
 	const char *name;
@@ -45,6 +52,8 @@ struct proc_entry {
 	proc_show_fn show;
 	proc_read_fn read;
 	proc_write_fn write;
+	proc_mm_read_fn mm_read;
+	proc_mm_write_fn mm_write;
 };
 
 /*
@@ -62,7 +71,7 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 int proc_mkdir(const char *path);
 
 /* Drops the cached /proc/PID inodes of a reaped process. */
-void proc_flush_pid(int pid);
+void proc_flush_task(struct task_struct *task);
 
 /* Mounts /proc (with /proc/sys/vm) and its files; after vfs_init. */
 void proc_root_init(void);
