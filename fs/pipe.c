@@ -7,6 +7,8 @@
 #include <zpk/signal.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
+#include <zpk/syscalls.h>
+#include <zpk/uaccess.h>
 
 #define PIPE_SIZE	PAGE_SIZE
 #define PIPE_BUF	PAGE_SIZE	/* writes up to this size are atomic */
@@ -153,3 +155,41 @@ fail:
 	kfree(p);
 	return err;
 }
+
+/* ---- system calls ---------------------------------------------------- */
+
+static long sys_pipe2(int __user *ufds, int flags)
+{
+	struct file *rd, *wr;
+	int fds[2];
+	long err;
+
+	if (flags & ~(O_CLOEXEC | O_NONBLOCK))
+		return -EINVAL;
+	err = create_pipe(&rd, &wr, flags);
+	if (err)
+		return err;
+	fds[0] = fd_install_new(rd, 0, flags & O_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install_new(wr, 0, flags & O_CLOEXEC);
+	if (fds[1] < 0) {
+		if (fds[0] >= 0)
+			close_fd(fds[0]);
+		else
+			fput(rd);
+		fput(wr);
+		return -EMFILE;
+	}
+	if (copy_to_user(ufds, fds, sizeof(fds))) {
+		close_fd(fds[0]);
+		close_fd(fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+SYSCALL(__NR_pipe2, sys_pipe2);
+
+static long sys_pipe(int __user *fds)
+{
+	return sys_pipe2(fds, 0);
+}
+SYSCALL(__NR_pipe, sys_pipe);

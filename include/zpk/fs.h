@@ -26,6 +26,10 @@ typedef s64 loff_t;
 #define O_DIRECTORY	00200000
 #define O_CLOEXEC	02000000
 #define AT_FDCWD	(-100)
+#define AT_SYMLINK_NOFOLLOW	0x100
+#define AT_REMOVEDIR		0x200
+#define AT_EACCESS		0x200
+#define AT_EMPTY_PATH		0x1000
 
 #define S_IFMT		0170000
 #define S_IFDIR		0040000

@@ -1,0 +1,20 @@
+/* fs/internal.h — what the files of fs/ share and nobody else needs:
+ * user path names to kernel strings and inodes, for the *at calls. */
+#ifndef FS_INTERNAL_H
+#define FS_INTERNAL_H
+
+#include <zpk/fs.h>
+
+/* A user path into a new kernel buffer (kfree it): 0, -EFAULT,
+ * -ENAMETOOLONG, -ENOENT for "", -ENOMEM. */
+long getname(const char __user *upath, char **res);
+/* The directory an *at call starts from: cwd, or dirfd's directory
+ * (-EBADF, -ENOTDIR). */
+long at_dir(int dirfd, const char *path, struct inode **dir);
+/* The user path relative to dirfd; follow: through a last component
+ * that is a /proc link. 0 or -errno as the path walk. */
+long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
+		       struct inode **res);
+long user_lookup(int dirfd, const char __user *upath, struct inode **res);
+
+#endif

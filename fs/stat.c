@@ -1,0 +1,126 @@
+/* fs/stat.c — what a name or descriptor is: stat, fstat, newfstatat,
+ * lstat, and readlink of /proc's links. */
+#include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/sched.h>
+#include <zpk/slab.h>
+#include <zpk/sprintf.h>
+#include <zpk/string.h>
+#include <zpk/syscalls.h>
+#include <zpk/uaccess.h>
+#include "internal.h"
+
+/* Linux x86-64's struct stat, 144 bytes. */
+struct stat {
+	u64 st_dev, st_ino, st_nlink;
+	u32 st_mode, st_uid, st_gid, __pad0;
+	u64 st_rdev;
+	s64 st_size, st_blksize, st_blocks;
+	s64 st_atime, st_atime_nsec, st_mtime, st_mtime_nsec;
+	s64 st_ctime, st_ctime_nsec;
+	s64 __unused[3];
+};
+
+static long put_stat(const struct inode *inode, struct stat __user *ust)
+{
+	struct stat st;
+	s64 sec = (s64)(inode->i_mtime_ns / 1000000000ULL);
+	s64 nsec = (s64)(inode->i_mtime_ns % 1000000000ULL);
+
+	memset(&st, 0, sizeof(st));
+	st.st_dev = 1;
+	st.st_ino = inode->i_ino;
+	st.st_nlink = inode->i_nlink;
+	st.st_mode = inode->i_mode;
+	st.st_rdev = inode->i_rdev;
+	st.st_size = (s64)inode->i_size;
+	st.st_blksize = 4096;
+	st.st_blocks = (s64)(inode->i_size + 511) / 512;
+	st.st_atime = st.st_mtime = st.st_ctime = sec;
+	st.st_atime_nsec = st.st_mtime_nsec = st.st_ctime_nsec = nsec;
+	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;
+}
+
+static long sys_fstat(int fd, struct stat __user *st)
+{
+	struct file *f = fget(fd);
+	long err;
+
+	if (!f)
+		return -EBADF;
+	err = put_stat(f->f_inode, st);
+	fput(f);
+	return err;
+}
+SYSCALL(__NR_fstat, sys_fstat);
+
+static long sys_newfstatat(int dirfd, const char __user *path,
+			   struct stat __user *st, int flags)
+{
+	struct inode *inode;
+	char c;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, path, 1) && !c)
+		return dirfd == AT_FDCWD ? put_stat(current_cwd() ? current_cwd()
+						      : vfs_root, st)
+					 : sys_fstat(dirfd, st);
+	err = user_lookup_flags(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW),
+				&inode);
+	return err ? err : put_stat(inode, st);
+}
+SYSCALL(__NR_newfstatat, sys_newfstatat);
+
+static long sys_stat(const char __user *path, struct stat __user *st)
+{
+	return sys_newfstatat(AT_FDCWD, path, st, 0);
+}
+SYSCALL(__NR_stat, sys_stat);
+
+/* Only /proc has links (ramfs has none), so elsewhere lstat is stat. */
+static long sys_lstat(const char __user *path, struct stat __user *st)
+{
+	return sys_newfstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+SYSCALL(__NR_lstat, sys_lstat);
+
+/*
+ * readlinkat(2): the text of a /proc link, cut to bufsiz, no NUL; its
+ * length. -EINVAL for bufsiz <= 0 or a name that is no link (every ramfs
+ * file), -ENOENT for a process without memory (exe of a kernel thread).
+ */
+static long sys_readlinkat(int dirfd, const char __user *path,
+			   char __user *buf, int bufsiz)
+{
+	struct inode *inode;
+	char *text;
+	long n;
+
+	if (bufsiz <= 0)
+		return -EINVAL;
+	n = user_lookup_flags(dirfd, path, false, &inode);
+	if (n)
+		return n;
+	if (!inode->i_op || !inode->i_op->readlink)
+		return -EINVAL;
+	text = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	n = inode->i_op->readlink(inode, text, PATH_MAX);
+	if (n > bufsiz)
+		n = bufsiz;
+	if (n > 0 && copy_to_user(buf, text, n))
+		n = -EFAULT;
+	kfree(text);
+	return n;
+}
+SYSCALL(__NR_readlinkat, sys_readlinkat);
+
+static long sys_readlink(const char __user *path, char __user *buf,
+			 int bufsiz)
+{
+	return sys_readlinkat(AT_FDCWD, path, buf, bufsiz);
+}
+SYSCALL(__NR_readlink, sys_readlink);
