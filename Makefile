@@ -14,6 +14,7 @@ NASM	?= nasm
 QEMU	?= qemu-system-x86_64
 QEMU_ACCEL ?= tcg
 MEM	?= 128M
+SMP	?= 1
 CMDLINE	?=
 GRUB_MKRESCUE ?= grub-mkrescue
 
@@ -100,8 +101,8 @@ deps:
 
 # Boot on the terminal.  Quit QEMU with Ctrl-A X.
 run: deps $(B)/zpk.iso initrd
-	@echo "zpk: booting in QEMU ($(QEMU_ACCEL)); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
+	@echo "zpk: booting in QEMU ($(QEMU_ACCEL), $(SMP) CPU); quit with Ctrl-A X"
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.
 $(DEBUG_ELF): FORCE
@@ -110,7 +111,7 @@ $(DEBUG_ELF): FORCE
 # QEMU halted at the first instruction with a gdb stub on :1234.
 debug: deps $(DEBUG_ELF) initrd
 	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
-	scripts/qemu.sh --mem $(MEM) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(DEBUG_ELF)
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(DEBUG_ELF)
 
 gdb: $(DEBUG_ELF)
 	gdb -x tools/gdbinit $(DEBUG_ELF)

@@ -1,5 +1,5 @@
-; boot/start64.asm — first 64-bit code in the higher half.
-; Switches to the kernel stack and calls kernel_main(magic, info_phys).
+; boot/start64.asm — first 64-bit code in the higher half: the boot CPU's
+; (kernel_main(magic, info_phys)) and the other CPUs' (start_secondary).
 
 bits 64
 KSTACK_SIZE equ 16384
@@ -27,3 +27,19 @@ start64:
 	cli
 	hlt
 	jmp .halt
+
+; An AP, from the trampoline (arch/x86_64/trampoline.asm), still on the
+; boot page tables and without a stack: smpboot.c left both here.
+global secondary_startup_64
+extern initial_cr3
+extern initial_stack
+extern start_secondary
+secondary_startup_64:
+	mov rax, [initial_cr3]		; init_pgd: the kernel's own tables
+	mov cr3, rax
+	mov rsp, [initial_stack]	; its idle task's stack
+	push 0				; as above: backtraces end here
+	push 0
+	xor ebp, ebp
+	call start_secondary		; never returns
+	jmp start64.halt

@@ -199,6 +199,7 @@ static struct task_struct *alloc_task(void)
 	t->exit_signal = SIGCHLD;
 	t->umask = 022;
 	t->usage = 1;
+	t->cpus_mask = current->cpus_mask;
 	return t;
 }
 

@@ -1,6 +1,8 @@
 /* kernel/main.c — kernel_main: the first C code, called from boot/start64.asm
  * with the multiboot2 magic and the physical address of the boot info. */
+#include <asm/apic.h>
 #include <asm/irq.h>
+#include <asm/smp.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
@@ -11,6 +13,8 @@
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
+#include <zpk/smp.h>
+#include <zpk/spinlock.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/zero_page.h>
@@ -25,8 +29,9 @@ void bench_run(void);
 void split_init_args(char *cmdline);
 void __noreturn start_init(void);
 void fpu_init(void);
+int acpi_boot_init(void);
 
-static char crash_mode[16];	/* test-only: crash=pf|ud|panic|zero_page */
+static char crash_mode[16];	/* tests: crash=pf|ud|panic|zero_page|spinlock */
 static bool poweroff_when_idle;
 
 static int setup_crash(const char *val)
@@ -36,7 +41,8 @@ static int setup_crash(const char *val)
 	strlcpy(crash_mode, val, sizeof(crash_mode));
 	return 0;
 }
-early_param("crash", setup_crash, "pf|ud|panic: crash on purpose (tests)");
+early_param("crash", setup_crash,
+	    "pf|ud|panic|zero_page|spinlock: crash on purpose (tests)");
 
 static int setup_idle(const char *val)
 {
@@ -65,6 +71,16 @@ static void __noinline crash_zero_page(void)
 	*p = 1;
 }
 
+/* Takes a spinlock it holds: reported as recursion, then a panic (the
+ * CPU would otherwise wait for itself forever). */
+static void __noinline crash_spinlock(void)
+{
+	static DEFINE_SPINLOCK(crash_lock);
+
+	spin_lock(&crash_lock);
+	spin_lock(&crash_lock);
+}
+
 static void do_crash(void)
 {
 	pr_info("zpk: crash=%s requested\n", crash_mode);
@@ -76,6 +92,8 @@ static void do_crash(void)
 		asm volatile("ud2");
 	else if (!strcmp(crash_mode, "panic"))
 		panic("crash=panic requested");
+	else if (!strcmp(crash_mode, "spinlock"))
+		crash_spinlock();
 	pr_err("zpk: unknown crash mode \"%s\"\n", crash_mode);
 }
 
@@ -91,9 +109,11 @@ void kernel_main(u32 magic, u32 info)
 {
 	static char kernel_args[1024];	/* the command line before " -- " */
 
+	smp_prepare_boot_cpu();
 	console_init();
 	gdt_init();
 	idt_init();
+	syscall_table_init();
 	syscall_init();
 	multiboot2_parse(magic, info);
 	pr_info("zpk %s, the zero-page kernel (x86-64)\n", ZPK_VERSION);
@@ -106,12 +126,16 @@ void kernel_main(u32 magic, u32 info)
 	fpu_init();
 	sched_init();
 	initrd_init();
-	/* Device interrupts: PIC remapped and masked, then the timer and the
-	 * serial line unmask theirs, and only then the CPU takes them. */
+	/* Device interrupts: PIC remapped and masked, the local APIC and its
+	 * timer, the serial line unmasks its IRQ, and only then the CPU
+	 * takes them. The other CPUs start last, once all of that is up. */
 	init_8259A();
 	time_init();
+	apic_init();
+	acpi_boot_init();
 	serial_irq_init();
 	sti();
+	smp_init();
 
 	if (crash_mode[0])
 		do_crash();

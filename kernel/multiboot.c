@@ -43,6 +43,19 @@ static void parse_module(const struct mb2_tag_module *t)
 	strlcpy(m->name, t->cmdline, sizeof(m->name));
 }
 
+/* GRUB's copy of the RSDP; ACPI 2.0's (XSDT) wins over 1.0's. */
+static void parse_acpi(const struct mb2_tag *t)
+{
+	u32 len = t->size - sizeof(*t);
+
+	if (len > sizeof(boot_info.rsdp))
+		len = sizeof(boot_info.rsdp);
+	if (len < boot_info.rsdp_len)
+		return;
+	memcpy(boot_info.rsdp, t + 1, len);
+	boot_info.rsdp_len = len;
+}
+
 /* magic and info come from the loader in eax/ebx; info is physical. */
 void multiboot2_parse(u32 magic, phys_addr_t info)
 {
@@ -70,6 +83,9 @@ void multiboot2_parse(u32 magic, phys_addr_t info)
 			parse_mmap((const void *)t);
 		else if (t->type == MB2_TAG_MODULE)
 			parse_module((const void *)t);
+		else if (t->type == MB2_TAG_ACPI_OLD ||
+			 t->type == MB2_TAG_ACPI_NEW)
+			parse_acpi(t);
 		p += ALIGN_UP(t->size, 8);
 	}
 }

@@ -1,10 +1,13 @@
 /* kernel/panic.c — panic(), WARN, and stack backtraces.
  * A panic prints why and where, then powers QEMU off with ZPK_EXIT_PANIC. */
 #include <asm/io.h>
+#include <asm/smp.h>
+#include <zpk/atomic.h>
 #include <zpk/bug.h>
 #include <zpk/kallsyms.h>
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
+#include <zpk/smp.h>
 
 extern const char _text[], _etext[];
 #define MAX_FRAMES 32
@@ -49,16 +52,27 @@ void dump_stack(void)
 	show_stack(0, (unsigned long)__builtin_frame_address(0));
 }
 
+/*
+ * One CPU reports: the first to panic stops the others with an NMI each
+ * (smp_send_stop), so its report is the last word on the console. A
+ * second panic on another CPU just stops that CPU; a panic inside the
+ * report powers off at once.
+ */
 void panic(const char *fmt, ...)
 {
-	static bool in_panic;
+	static atomic_t panic_cpu = ATOMIC_INIT(-1);
+	int cpu = smp_processor_id();
 	char msg[256];
 	va_list ap;
 
 	cli();
-	if (in_panic)
-		kernel_poweroff(ZPK_EXIT_PANIC);
-	in_panic = true;
+	if (atomic_cmpxchg(&panic_cpu, -1, cpu) != -1) {
+		if (atomic_read(&panic_cpu) == cpu)
+			kernel_poweroff(ZPK_EXIT_PANIC);
+		stop_this_cpu();
+	}
+	smp_send_stop();
+	bust_spinlocks();
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

@@ -1,10 +1,16 @@
 /* kernel/printk.c — printk: format, filter by log level, send to consoles.
  * One message at a time into a stack buffer; no ring buffer yet. */
+#include <zpk/atomic.h>
 #include <zpk/console.h>
 #include <zpk/printk.h>
 #include <zpk/param.h>
+#include <zpk/spinlock.h>
 #include <zpk/string.h>
 
+/* Keeps each message whole on the consoles (and the capture buffer)
+ * when several CPUs print; interrupt handlers print too: irqsave. */
+static DEFINE_SPINLOCK(console_lock);
+static bool oops_in_progress;
 static struct console *consoles;
 static int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 static char *capture_buf;
@@ -57,13 +63,33 @@ size_t printk_capture_stop(void)
 	return capture_len;
 }
 
-int vprintk(const char *fmt, va_list ap)
+void bust_spinlocks(void)
 {
-	char buf[512];
-	const char *s = buf;
+	WRITE_ONCE(oops_in_progress, true);
+}
+
+static unsigned long console_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (!READ_ONCE(oops_in_progress))
+		spin_lock(&console_lock);
+	return flags;
+}
+
+static void console_unlock_irqrestore(unsigned long flags)
+{
+	if (!READ_ONCE(oops_in_progress))
+		spin_unlock(&console_lock);
+	local_irq_restore(flags);
+}
+
+/* One formatted message: its level, then the capture buffer or the
+ * consoles. Called with console_lock held. */
+static void emit(const char *s, size_t len)
+{
 	int level = LOGLEVEL_DEFAULT;
-	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
 	if (len >= 2 && s[0] == KERN_SOH[0]) {
 		if (s[1] >= '0' && s[1] <= '7')
@@ -78,20 +104,34 @@ int vprintk(const char *fmt, va_list ap)
 	 * their level: a deliberate oops report must not look like a crash. */
 	if (capture_buf) {
 		capture(s, len);
-		return n;
+		return;
 	}
 	if (level >= console_loglevel)
-		return n;
+		return;
 	for (struct console *c = consoles; c; c = c->next)
 		c->write(s, len);
+}
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	unsigned long flags = console_lock_irqsave();
+
+	emit(buf, len);
+	console_unlock_irqrestore(flags);
 	return n;
 }
 
 /* Writes to every console, unfiltered: what /dev/console's write uses. */
 void console_write(const char *s, size_t n)
 {
+	unsigned long flags = console_lock_irqsave();
+
 	for (struct console *c = consoles; c; c = c->next)
 		c->write(s, n);
+	console_unlock_irqrestore(flags);
 }
 
 int printk(const char *fmt, ...)

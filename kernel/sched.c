@@ -8,6 +8,7 @@
 #include <zpk/fs.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
+#include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
@@ -17,15 +18,18 @@
 
 extern char boot_stack_bottom[];
 
-/* Task 0: the boot context, which becomes the idle loop. */
-static struct task_struct init_task = {
+/* Task 0: the boot context, which becomes CPU 0's idle loop. */
+struct task_struct init_task = {
 	.pid = 0,
 	.state = TASK_RUNNING,
 	.comm = "swapper",
 	.stack = boot_stack_bottom,
 	.files = &init_files,
+	.cpus_mask = { ~0UL },
 };
-struct task_struct *current_task = &init_task;
+/* The other CPUs' idle tasks (Linux's swapper/N) and their stacks. */
+static struct task_struct idle_tasks[NR_CPUS];
+static u8 idle_stacks[NR_CPUS][THREAD_SIZE] __aligned(16);
 LIST_HEAD(task_list);
 static LIST_HEAD(run_queue);
 
@@ -37,6 +41,29 @@ void sched_init(void)
 	init_waitqueue_head(&init_task.wait_chldexit);
 	list_add_tail(&init_task.tasks, &task_list);
 	fpu_save_to(&init_task);
+}
+
+struct task_struct *idle_task_init(int cpu)
+{
+	struct task_struct *idle = &idle_tasks[cpu];
+
+	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
+	idle->state = TASK_RUNNING;
+	idle->stack = idle_stacks[cpu];
+	idle->files = &init_files;
+	idle->cpus_mask.bits = 1UL << cpu;
+	INIT_LIST_HEAD(&idle->children);
+	INIT_LIST_HEAD(&idle->sibling);
+	INIT_LIST_HEAD(&idle->run_list);
+	init_waitqueue_head(&idle->wait_chldexit);
+	return idle;
+}
+
+/* The other CPUs wait for interrupts: they run no tasks. */
+void __noreturn cpu_idle_secondary(void)
+{
+	for (;;)
+		asm volatile("sti; hlt; cli");
 }
 
 struct files_struct *current_files(void)
@@ -92,7 +119,7 @@ void schedule(void)
 	if (next == prev)
 		return;
 	next->ticks = 0;
-	current_task = next;
+	this_cpu_write(current_task, next);
 	switch_to(prev, next);
 }
 
@@ -159,6 +186,54 @@ static long sys_sched_yield(void)
 	return 0;
 }
 SYSCALL(__NR_sched_yield, sys_sched_yield);
+
+/* ---- CPUs ------------------------------------------------------------- */
+
+/* The task a pid names for the sched_* calls: 0 is the caller. */
+static struct task_struct *find_process_by_pid(int pid)
+{
+	return pid ? find_task_by_pid(pid) : current;
+}
+
+/*
+ * Where pid may run, among the CPUs online, as Linux: len must hold
+ * nr_cpu_ids bits and be a multiple of a long; the mask is one long
+ * (Linux's cpumask_size() for up to 64 CPUs), and its size is returned.
+ */
+static long sys_sched_getaffinity(int pid, unsigned int len,
+				  unsigned long __user *user_mask)
+{
+	struct task_struct *p;
+	unsigned long mask;
+
+	if (len * 8 < (unsigned int)nr_cpu_ids ||
+	    (len & (sizeof(unsigned long) - 1)))
+		return -EINVAL;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	mask = p->cpus_mask.bits & cpu_online_mask.bits;
+	if (copy_to_user(user_mask, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity);
+
+/* The CPU the caller runs on, and its NUMA node (one node: 0). Either
+ * pointer may be NULL; the third argument is unused since Linux 2.6.24. */
+static long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep,
+		       void __user *unused)
+{
+	unsigned int cpu = smp_processor_id(), node = 0;
+
+	(void)unused;
+	if (cpup && put_user(cpu, cpup))
+		return -EFAULT;
+	if (nodep && put_user(node, nodep))
+		return -EFAULT;
+	return 0;
+}
+SYSCALL(__NR_getcpu, sys_getcpu);
 
 /* Every return to user mode comes here (entry.asm's trap_return). */
 void prepare_exit_to_usermode(struct pt_regs *regs)

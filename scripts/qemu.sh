@@ -4,10 +4,13 @@
 set -euo pipefail
 usage() {
 	cat <<USAGE
-usage: scripts/qemu.sh [--mem SIZE] [--append PARAMS] [--initrd FILE]
-                       [--timeout SECONDS] [--interactive] [--gdb]
-                       [--linux] ZPK_ELF|BZIMAGE
+usage: scripts/qemu.sh [--mem SIZE] [--smp N] [--append PARAMS]
+                       [--initrd FILE] [--timeout SECONDS] [--interactive]
+                       [--gdb] [--linux] ZPK_ELF|BZIMAGE
   --mem SIZE      guest RAM, e.g. 32M, 6G (default 128M)
+  --smp N         CPUs, 1..8 (default 1); with more than one, TCG runs
+                  each on a host thread (-accel tcg,thread=multi) unless
+                  QEMU_ACCEL says otherwise
   --append P      kernel command line
   --initrd FILE   a cpio archive loaded as a multiboot2 module
   --timeout S     kill QEMU after S seconds (exit 124)
@@ -15,16 +18,18 @@ usage: scripts/qemu.sh [--mem SIZE] [--append PARAMS] [--initrd FILE]
   --gdb           start halted with a gdb stub on tcp::\${GDB_PORT:-1234}
   --linux         boot a Linux bzImage with -kernel/-initrd/-append instead
                   of zpk from a GRUB ISO; every other argument is the same
-Environment: QEMU (qemu-system-x86_64), QEMU_ACCEL (tcg), QEMU_CPU (max),
+Environment: QEMU (qemu-system-x86_64), QEMU_ACCEL (tcg; for --smp > 1
+             tcg,thread=multi), QEMU_CPU (max),
              QEMU_EXTRA (more QEMU arguments), QEMU_T0_FILE (write the
              time QEMU starts, \$EPOCHREALTIME, into this file)
 USAGE
 	exit 2
 }
-mem=128M append= initrd= timeout_s= interactive= gdb= linux=
+mem=128M smp=1 append= initrd= timeout_s= interactive= gdb= linux=
 while [ $# -gt 1 ]; do
 	case $1 in
 	--mem) mem=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
@@ -38,7 +43,11 @@ done
 elf=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
-common=(-accel "${QEMU_ACCEL:-tcg}" -cpu "${QEMU_CPU:-max}" -m "$mem"
+case $smp in [1-8]) ;; *) echo "qemu.sh: --smp takes 1..8" >&2; exit 2 ;; esac
+# Several vCPUs run truly in parallel only with multi-threaded TCG.
+accel=${QEMU_ACCEL:-tcg}
+[ "$smp" -gt 1 ] && [ "$accel" = tcg ] && accel=tcg,thread=multi
+common=(-accel "$accel" -cpu "${QEMU_CPU:-max}" -m "$mem" -smp "$smp"
 	-no-reboot -nic none -device isa-debug-exit,iobase=0xf4,iosize=0x04)
 if [ -n "$linux" ]; then
 	args=("${common[@]}" -kernel "$elf" -append "$append")

@@ -19,12 +19,13 @@ qemu_status_to_zpk() {
 }
 
 # boot LOG MEM PARAMS... — boots zpk, output to LOG; sets BOOT_STATUS
-# (decoded) and BOOT_SECONDS (wall time).
+# (decoded) and BOOT_SECONDS (wall time). BOOT_SMP=N: N CPUs (default 1).
 boot() {
 	local log=$1 mem=$2 t0 t1 rc
 	shift 2
 	t0=$(date +%s.%N)
-	scripts/qemu.sh --mem "$mem" --append "$*" --timeout "$TEST_TIMEOUT" \
+	scripts/qemu.sh --mem "$mem" --smp "${BOOT_SMP:-1}" --append "$*" \
+		--timeout "$TEST_TIMEOUT" \
 		${ZPK_INITRD:+--initrd "$ZPK_INITRD"} "$ZPK_ELF" >"$log" 2>&1
 	rc=$?
 	t1=$(date +%s.%N)

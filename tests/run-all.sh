@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G boot user crash gdb}
+TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G ktest-smp4 boot user crash gdb}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -80,16 +80,19 @@ host_tests() {
 	make -s -C tests/host run 2>&1
 }
 
-# ktests MEM — one boot with ktest=all; every planned test must report.
+# ktests MEM [CPUS] — one boot with ktest=all; every planned test must
+# report. Lines are tagged [MEM] or [MEM smpN].
 ktests() {
-	local mem=$1 log=$LOGDIR/ktest-$1.log plan got
-	boot "$log" "$mem" ktest=all page_poison=1 loglevel=5
+	local mem=$1 smp=${2:-1} tag=$1 log plan got
+	[ "$smp" = 1 ] || tag="$mem smp$smp"
+	log=$LOGDIR/ktest-${tag// /-}.log
+	BOOT_SMP=$smp boot "$log" "$mem" ktest=all page_poison=1 loglevel=5
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | head -1)
 	got=$(grep -cE '^(not )?ok [0-9]+ ' "$log")
-	grep -E '^(not )?ok [0-9]+ |^    # ' "$log" | sed "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1[$mem] /"
+	grep -E '^(not )?ok [0-9]+ |^    # ' "$log" | sed "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1[$tag] /"
 	if [ -z "$plan" ] || [ "$got" -lt "$plan" ] || [ "$BOOT_STATUS" = timeout ] ||
 	   [ "$BOOT_STATUS" = 127 ]; then
-		echo "not ok - [$mem] ktest run ended early (status $BOOT_STATUS, $got of ${plan:-?} tests reported)"
+		echo "not ok - [$tag] ktest run ended early (status $BOOT_STATUS, $got of ${plan:-?} tests reported)"
 		show_tail "$log"
 	fi
 }
@@ -107,6 +110,7 @@ done
 job ktest-6G ktests 6G
 job ktest-32M ktests 32M
 job ktest-512M ktests 512M
+job ktest-smp4 ktests 512M 4
 job crash bash tests/qemu/crash.sh
 job gdb bash tests/qemu/gdb.sh
 job boot bash tests/qemu/boot.sh
@@ -116,6 +120,7 @@ suite host host
 suite ktest-32M ktest-32M
 suite ktest-512M ktest-512M
 suite ktest-6G ktest-6G
+suite ktest-smp4 ktest-smp4
 suite boot boot
 # shellcheck disable=SC2046
 suite user $(for p in $user_parts; do echo "user-$p"; done)

@@ -31,12 +31,18 @@ static void set_gate(int v, u64 handler, int ist, int dpl)
 	};
 }
 
-void idt_init(void)
+/* Every CPU uses the one table. */
+void load_current_idt(void)
 {
 	struct desc_ptr p = { sizeof(idt) - 1, (u64)idt };
 
+	asm volatile("lidt %0" : : "m"(p));
+}
+
+void idt_init(void)
+{
 	for (int v = 0; v < 256; v++)
 		set_gate(v, trap_stub_table[v], v == X86_TRAP_DF ? 1 : 0,
 			 v == X86_TRAP_BP ? 3 : 0);
-	asm volatile("lidt %0" : : "m"(p));
+	load_current_idt();
 }

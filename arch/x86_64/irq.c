@@ -33,10 +33,9 @@ bool do_irq(struct pt_regs *regs, int irq)
 		return true;
 	}
 	/*
-	 * EOI first, before the handler: the timer's handler may switch to
-	 * another task, and this one may not return here for a long time.
-	 * Until the EOI the PIC would hold back this and every lower IRQ.
-	 * No nesting follows: IF stays clear (interrupt gate) until iretq.
+	 * EOI first, before the handler: until the EOI the PIC would hold
+	 * back this and every lower IRQ. No nesting follows: IF stays clear
+	 * (interrupt gate) until iretq.
 	 */
 	ack_8259A_irq(irq);
 	irq_count[irq]++;

@@ -105,6 +105,36 @@ void kernel_unmap_page(unsigned long va)
 	flush_tlb_page(va);
 }
 
+/*
+ * Firmware tables and device registers outside RAM (ACPI tables, the local
+ * APIC) are reached at their direct-map address too, __va(pa): the pages
+ * of [pa, pa + size) that are not mapped yet get 4 KiB mappings with prot.
+ * At boot only, before the other CPUs start: nothing locks init_pgd.
+ */
+static void *map_phys_range(phys_addr_t pa, unsigned long size,
+			    pgprot_t prot)
+{
+	phys_addr_t p;
+	enum pg_level level;
+
+	for (p = pa & PAGE_MASK; p < pa + size; p += PAGE_SIZE)
+		if (!lookup_address((unsigned long)__va(p), &level))
+			kernel_map_page((unsigned long)__va(p), p, prot);
+	return __va(pa);
+}
+
+/* Memory that is not RAM to the allocator but is cacheable (ACPI). */
+void *memremap(phys_addr_t pa, unsigned long size)
+{
+	return map_phys_range(pa, size, PAGE_KERNEL);
+}
+
+/* Device registers: uncached, every access reaches the device. */
+void *ioremap(phys_addr_t pa, unsigned long size)
+{
+	return map_phys_range(pa, size, PAGE_KERNEL_NOCACHE);
+}
+
 /* The kernel image's physical pages, whose direct-map alias gets 4 KiB
  * pages so that single pages (the zero page) can be made read-only. */
 static phys_addr_t image_start, image_end;

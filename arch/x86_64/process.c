@@ -27,7 +27,7 @@ void fpu_restore_from(const void *area)
 	asm volatile("fxrstorq (%0)" : : "r"(area) : "memory");
 }
 
-void fpu_init(void)
+void fpu_init_cpu(void)
 {
 	u32 mxcsr = 0x1f80;	/* all SIMD exceptions masked, as at reset */
 
@@ -35,6 +35,11 @@ void fpu_init(void)
 		  X86_CR0_NE);
 	write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
 	asm volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
+}
+
+void fpu_init(void)
+{
+	fpu_init_cpu();
 	fxsave(init_fpu);
 }
 

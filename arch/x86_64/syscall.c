@@ -1,6 +1,7 @@
 /* arch/x86_64/syscall.c — SYSCALL set-up and dispatch by number through the
  * table built from SYSCALL() entries; unknown numbers return -ENOSYS. */
 #include <asm/io.h>
+#include <asm/percpu.h>
 #include <asm/segment.h>
 #include <asm/syscall.h>
 #include <zpk/errno.h>
@@ -8,7 +9,6 @@
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
 
-struct percpu cpu_percpu;
 extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
 static const struct syscall_entry *sys_call_table[NR_syscalls];
 /* Linux's names, generated from asm/unistd.h by the Makefile. */
@@ -21,15 +21,19 @@ void tss_set_kernel_stack(u64 rsp0);
 
 void set_kernel_stack(u64 top)
 {
-	cpu_percpu.kernel_rsp = top;
+	this_cpu_write(kernel_rsp, top);
 	tss_set_kernel_stack(top);
 }
 
-void syscall_init(void)
+void syscall_table_init(void)
 {
 	for (const struct syscall_entry *e = __start_syscalls;
 	     e < __stop_syscalls; e++)
 		sys_call_table[e->nr] = e;
+}
+
+void syscall_init(void)
+{
 	/* SYSCALL loads CS from STAR[47:32]; SYSRET takes CS/SS from
 	 * STAR[63:48] + 16 / + 8 (asm/segment.h keeps that order). */
 	wrmsr(MSR_STAR, ((u64)(__USER32_CS_BASE) << 48) |
@@ -37,7 +41,6 @@ void syscall_init(void)
 	wrmsr(MSR_LSTAR, (u64)entry_syscall_64);
 	wrmsr(MSR_FMASK, 0x47700);	/* clear IF, TF, DF, AC, NT on entry */
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
-	wrmsr(MSR_GS_BASE, (u64)&cpu_percpu);	/* kernel GS = percpu */
 	wrmsr(MSR_KERNEL_GS_BASE, 0);		/* user GS, swapped in */
 }
 

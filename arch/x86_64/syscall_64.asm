@@ -9,7 +9,7 @@ extern trap_return
 
 USER_DS equ 0x23
 USER_CS equ 0x2b
-PERCPU_KERNEL_RSP equ 0		; offsets in struct percpu (syscall.c)
+PERCPU_KERNEL_RSP equ 0		; offsets in struct pcpu (asm/percpu.h)
 PERCPU_USER_RSP   equ 8
 
 ; On entry: rcx = user rip, r11 = user rflags, rax = number, args in

@@ -1,14 +1,15 @@
-/* arch/x86_64/time.c — the clock hardware: PIT channel 0 ticks at HZ on IRQ 0,
- * the TSC (calibrated against the PIT) counts ns, the RTC gives the date. */
+/* arch/x86_64/time.c — the clocks: each CPU's local APIC timer ticks at HZ
+ * (apic.c), the TSC (calibrated against the PIT) counts ns, the RTC gives
+ * the date. */
 #include <asm/io.h>
-#include <asm/irq.h>
+#include <asm/percpu.h>
+#include <zpk/atomic.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 
 #define PIT_TICK_RATE	1193182		/* Hz, the PIT's input clock */
-#define PIT_CH0		0x40
 #define PIT_CH2		0x42
 #define PIT_MODE	0x43
 #define PIT_GATE	0x61		/* bit 0: ch 2 gate, bit 5: ch 2 out */
@@ -22,51 +23,83 @@ static u64 tsc_base;		/* TSC at time_init: ns 0 */
 static u64 ns_mult;		/* ns per cycle, << 32 */
 static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
+/*
+ * Tasks run on the boot CPU only: the others idle in hlt, so only CPU 0's
+ * tick drives the scheduler.
+ */
 void timer_tick(void)
 {
-	scheduler_tick();
+	if (smp_processor_id() == 0)
+		scheduler_tick();
 }
 
-static void timer_interrupt(struct pt_regs *regs)
+/* Every CPU's local timer interrupt, at HZ. One CPU keeps jiffies (Linux's
+ * tick_do_timer_cpu): CPU 0, which never goes offline. */
+void tick_handle_periodic(void)
 {
-	(void)regs;
-	jiffies++;
+	if (smp_processor_id() == 0)
+		jiffies++;
 	timer_tick();
 }
 
-/* Channel 0, mode 2 (rate generator): one IRQ 0 per 1/HZ s. */
-static void setup_pit_timer(void)
+/* Busy-waits at least us microseconds, by the TSC (Linux's udelay). */
+void udelay(unsigned long us)
 {
-	u16 latch = (PIT_TICK_RATE + HZ / 2) / HZ;
+	u64 t0 = rdtsc(), cycles = (u64)tsc_khz * us / 1000;
 
-	outb(PIT_MODE, 0x34);		/* ch 0, lo/hi byte, mode 2 */
-	outb(PIT_CH0, latch & 0xff);
-	outb(PIT_CH0, latch >> 8);
+	while (rdtsc() - t0 < cycles)
+		cpu_relax();
 }
 
 /*
- * As Linux's pit_calibrate_tsc: channel 2 counts CAL_MS down in mode 0
- * (its output rises at zero, seen in port 0x61 bit 5) while the TSC runs.
- * The loop is bounded so a missing PIT cannot hang the boot.
+ * One CAL_MS window of PIT channel 2, counting down in mode 0 (its output
+ * rises at zero, seen in port 0x61 bit 5), timed with read(). The count
+ * starts between two samples and is seen to end between two others, so
+ * the window lies between the inner and the outer pair: their midpoint
+ * is returned, and in *err their difference (a virtual CPU descheduled
+ * right there widens it). 0 if the PIT never ran out (the loop is
+ * bounded so that a missing PIT cannot hang the boot).
  */
-static u64 pit_calibrate_tsc(void)
+static u64 pit_window(u64 (*read)(void), u64 *err)
 {
 	u16 latch = PIT_TICK_RATE / (1000 / CAL_MS);
-	u64 t0, t1;
+	u64 before, start, last, after;
 	long loops = 0;
 
 	outb(PIT_GATE, (inb(PIT_GATE) & ~0x02) | 0x01);	/* gate on, no beep */
 	outb(PIT_MODE, 0xb0);		/* ch 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, latch & 0xff);
-	outb(PIT_CH2, latch >> 8);
-	t0 = rdtsc();
-	while (!(inb(PIT_GATE) & 0x20) && loops < 50000000)
-		loops++;
-	t1 = rdtsc();
+	before = read();
+	outb(PIT_CH2, latch >> 8);	/* the count starts here */
+	start = read();
+	do
+		last = read();
+	while (!(inb(PIT_GATE) & 0x20) && ++loops < 50000000);
+	after = read();
 	outb(PIT_GATE, inb(PIT_GATE) & ~0x01);
-	if (loops >= 50000000)
-		return 0;
-	return (t1 - t0) / CAL_MS;
+	*err = (after - before) - (last - start);
+	return loops < 50000000 ? ((after - before) + (last - start)) / 2 : 0;
+}
+
+/* As Linux's pit_calibrate_tsc: of three windows, the one timed most
+ * tightly; how far read() moves per ms. */
+u64 pit_calibrate(u64 (*read)(void))
+{
+	u64 best = 0, best_err = ~0ULL, d, err;
+
+	for (int i = 0; i < 3; i++) {
+		d = pit_window(read, &err);
+		if (d && err < best_err) {
+			best = d;
+			best_err = err;
+		}
+	}
+	return best / CAL_MS;
+}
+
+static u64 read_tsc(void)
+{
+	return rdtsc();
 }
 
 u64 ktime_get_ns(void)
@@ -136,7 +169,7 @@ static u64 read_rtc_seconds(void)
 
 void time_init(void)
 {
-	tsc_khz = pit_calibrate_tsc();
+	tsc_khz = pit_calibrate(read_tsc);
 	if (!tsc_khz) {
 		pr_warn("zpk: PIT did not count; assuming a 1 GHz TSC\n");
 		tsc_khz = 1000000;
@@ -146,6 +179,4 @@ void time_init(void)
 	pr_info("zpk: TSC %lu.%lu MHz (calibrated against the PIT)\n",
 		tsc_khz / 1000, tsc_khz % 1000 / 100);
 	real_base_ns = read_rtc_seconds() * NSEC_PER_SEC - ktime_get_ns();
-	setup_pit_timer();
-	request_irq(TIMER_IRQ, timer_interrupt);
 }

@@ -1,7 +1,9 @@
 /* arch/x86_64/traps.c — what happens on a trap: a device IRQ to do_irq; a CPU
  * exception to the test hook, the exception table, or a full report and stop. */
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/irq.h>
+#include <asm/smp.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
@@ -117,10 +119,15 @@ void do_trap(struct pt_regs *regs)
 		if (regs->vector < FIRST_EXTERNAL_VECTOR + NR_IRQS &&
 		    do_irq(regs, regs->vector - FIRST_EXTERNAL_VECTOR))
 			return;
+		if (regs->vector >= FIRST_SYSTEM_VECTOR &&
+		    do_system_vector(regs))
+			return;
 		pr_warn("zpk: unexpected interrupt %llu\n",
 			(unsigned long long)regs->vector);
 		return;
 	}
+	if (regs->vector == X86_TRAP_NMI && cpu_stop_requested())
+		stop_this_cpu();
 	if (trap_test_hook && trap_test_hook(regs))
 		return;
 	if (regs->vector == X86_TRAP_PF) {

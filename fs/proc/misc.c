@@ -1,6 +1,7 @@
 /* fs/proc/misc.c — the small files of /proc: cmdline, uptime,
  * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
 #include <asm/io.h>
+#include <zpk/cpumask.h>
 #include <zpk/errno.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
@@ -211,38 +212,50 @@ static void cpuinfo_flags(struct seq_file *m, const struct cpu_id *c)
 	seq_putc(m, '\n');
 }
 
-static int cpuinfo_show(struct seq_file *m, struct task_struct *task)
+/* One CPU's block. The CPUs are alike (QEMU's -cpu max on each), so
+ * CPUID is read here; the CPU's own numbers come from its struct pcpu.
+ * One package of nr_cpu_ids cores, one thread each, as QEMU's -smp N. */
+static void cpuinfo_cpu(struct seq_file *m, const struct cpu_id *c, int cpu)
 {
-	struct cpu_id c;
 	u32 family, model, a = 0, b, cx, d;
+	int apicid = per_cpu(lapic_id, cpu), n = num_online_cpus();
 	const char *brand;
 
-	(void)task;
-	read_cpuid(&c);
-	cpu_family_model(c.sig, &family, &model);
-	for (brand = c.brand; *brand == ' '; brand++)
+	cpu_family_model(c->sig, &family, &model);
+	for (brand = c->brand; *brand == ' '; brand++)
 		;
-	seq_printf(m, "processor\t: 0\nvendor_id\t: %s\ncpu family\t: %u\n"
+	seq_printf(m, "processor\t: %d\nvendor_id\t: %s\ncpu family\t: %u\n"
 		   "model\t\t: %u\nmodel name\t: %s\nstepping\t: %u\n",
-		   c.vendor, family, model, *brand ? brand : "unknown",
-		   c.sig & 0xf);
+		   cpu, c->vendor, family, model, *brand ? brand : "unknown",
+		   c->sig & 0xf);
 	seq_printf(m, "cpu MHz\t\t: %lu.%03lu\n", tsc_khz / 1000,
 		   tsc_khz % 1000);
-	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\n"
-		   "cpu cores\t: 1\napicid\t\t: %u\ninitial apicid\t: %u\n",
-		   c.misc >> 24, c.misc >> 24);
+	seq_printf(m, "physical id\t: 0\nsiblings\t: %d\ncore id\t\t: %d\n"
+		   "cpu cores\t: %d\napicid\t\t: %d\ninitial apicid\t: %d\n",
+		   n, cpu, n, apicid, apicid);
 	seq_printf(m, "fpu\t\t: yes\nfpu_exception\t: yes\ncpuid level\t: %u\n"
-		   "wp\t\t: yes\n", c.max_leaf);
-	cpuinfo_flags(m, &c);
+		   "wp\t\t: yes\n", c->max_leaf);
+	cpuinfo_flags(m, c);
 	/* Linux's figure for a TSC delay loop: lpj / (500000 / HZ). */
 	seq_printf(m, "bugs\t\t:\nbogomips\t: %lu.%02lu\n", tsc_khz / 500,
 		   (tsc_khz / 5) % 100);
 	seq_printf(m, "clflush size\t: %u\ncache_alignment\t: %u\n",
-		   ((c.misc >> 8) & 0xff) * 8, ((c.misc >> 8) & 0xff) * 8);
-	if (c.max_ext >= 0x80000008)
+		   ((c->misc >> 8) & 0xff) * 8, ((c->misc >> 8) & 0xff) * 8);
+	if (c->max_ext >= 0x80000008)
 		cpuid(0x80000008, 0, &a, &b, &cx, &d);
 	seq_printf(m, "address sizes\t: %u bits physical, %u bits virtual\n"
 		   "power management:\n\n", a & 0xff, (a >> 8) & 0xff);
+}
+
+static int cpuinfo_show(struct seq_file *m, struct task_struct *task)
+{
+	struct cpu_id c;
+	int cpu;
+
+	(void)task;
+	read_cpuid(&c);
+	for_each_online_cpu(cpu)
+		cpuinfo_cpu(m, &c, cpu);
 	return 0;
 }
 

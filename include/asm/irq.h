@@ -3,11 +3,11 @@
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 
+#include <asm/irqflags.h>
 #include <asm/ptrace.h>
 
 #define NR_IRQS			16
 #define FIRST_EXTERNAL_VECTOR	32	/* IRQ 0; the CPU owns 0..31 */
-#define TIMER_IRQ		0	/* PIT channel 0 */
 #define COM1_IRQ		4
 
 typedef void (*irq_handler_t)(struct pt_regs *regs);
@@ -33,13 +33,5 @@ bool do_irq(struct pt_regs *regs, int irq);
 /* How many times each line was taken; spurious ones apart. */
 extern unsigned long irq_count[NR_IRQS];
 extern unsigned long irq_spurious_count;
-
-static inline bool irqs_disabled(void)
-{
-	unsigned long flags;
-
-	asm volatile("pushfq; pop %0" : "=r"(flags));
-	return !(flags & (1UL << 9));	/* RFLAGS.IF */
-}
 
 #endif

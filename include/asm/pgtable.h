@@ -58,6 +58,9 @@ typedef struct { u64 pgprot; } pgprot_t;
 
 #define PAGE_KERNEL	__pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | \
 				 _PAGE_DIRTY | _PAGE_GLOBAL | _PAGE_NX)
+/* Device registers: cache disabled, write-through (PCD | PWT). */
+#define PAGE_KERNEL_NOCACHE __pgprot(pgprot_val(PAGE_KERNEL) | _PAGE_PCD | \
+				     _PAGE_PWT)
 #define PAGE_KERNEL_RO	__pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | \
 				 _PAGE_GLOBAL | _PAGE_NX)
 #define PAGE_KERNEL_EXEC __pgprot(_PAGE_PRESENT | _PAGE_ACCESSED | \

@@ -9,6 +9,8 @@ struct task_struct;
 
 /* CR0/CR4 for SSE, and the clean FPU image every exec starts from. */
 void fpu_init(void);
+/* The same CR0/CR4 bits and a clean FPU on another CPU. */
+void fpu_init_cpu(void);
 /* current's live FPU registers into t's area (fork: the child's copy). */
 void fpu_save_to(struct task_struct *t);
 /* exec: current starts with the clean FPU image. */

@@ -1,16 +1,13 @@
-/* asm/syscall.h — the SYSCALL entry's C side and the per-CPU block it uses.
- * One CPU: percpu is a single struct that GS points at in kernel mode. */
+/* asm/syscall.h — the SYSCALL entry's C side; the entry finds the kernel
+ * stack in this CPU's struct pcpu (asm/percpu.h) through GS. */
 #ifndef ASM_SYSCALL_H
 #define ASM_SYSCALL_H
 
 #include <asm/ptrace.h>
 
-struct percpu {
-	u64 kernel_rsp;		/* top of the running task's kernel stack */
-	u64 user_rsp;		/* scratch for the entry code */
-};
-extern struct percpu cpu_percpu;
-
+/* The table of system calls by number, from the SYSCALL() entries. */
+void syscall_table_init(void);
+/* This CPU's SYSCALL MSRs (entry point, segments, flags to clear). */
 void syscall_init(void);
 void do_syscall_64(struct pt_regs *regs);
 /* Sets where traps and syscalls from user mode land (TSS rsp0 too). */

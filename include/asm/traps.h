@@ -22,8 +22,11 @@
 #define X86_PF_RSVD	(1 << 3)
 #define X86_PF_INSTR	(1 << 4)
 
+/* This CPU's GDT and TSS, loaded. */
 void gdt_init(void);
+/* Fills the IDT (once) and loads it; load_current_idt on the others. */
 void idt_init(void);
+void load_current_idt(void);
 void do_trap(struct pt_regs *regs);
 const char *trap_name(unsigned int vector);
 

@@ -100,6 +100,7 @@
 #define __NR_tkill		200
 #define __NR_time		201
 #define __NR_futex		202
+#define __NR_sched_getaffinity	204
 #define __NR_getdents64		217
 #define __NR_set_tid_address	218
 #define __NR_clock_gettime	228
@@ -120,6 +121,7 @@
 #define __NR_pipe2		293
 #define __NR_prlimit64		302
 #define __NR_getrandom		318
+#define __NR_getcpu		309
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311
 #define __NR_statx		332

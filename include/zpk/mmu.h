@@ -15,6 +15,11 @@ void kernel_map_page(unsigned long va, phys_addr_t pa, pgprot_t prot);
 /* Removes a 4 KiB mapping made by kernel_map_page (the frame is kept). */
 void kernel_unmap_page(unsigned long va);
 extern bool have_smap;
+/* Boot only: physical memory outside RAM made reachable at __va(pa), and
+ * that address returned; memremap is cached (ACPI tables), ioremap not
+ * (device registers such as the local APIC's). */
+void *memremap(phys_addr_t pa, unsigned long size);
+void *ioremap(phys_addr_t pa, unsigned long size);
 
 enum pg_level { PG_LEVEL_NONE, PG_LEVEL_4K, PG_LEVEL_2M, PG_LEVEL_1G };
 /* The entry that maps va in the kernel tables (a pte, or a huge pmd/pud

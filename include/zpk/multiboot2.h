@@ -12,6 +12,8 @@
 #define MB2_TAG_LOADER	2
 #define MB2_TAG_MODULE	3
 #define MB2_TAG_MMAP	6
+#define MB2_TAG_ACPI_OLD 14	/* a copy of the ACPI 1.0 RSDP */
+#define MB2_TAG_ACPI_NEW 15	/* a copy of the ACPI 2.0+ RSDP */
 
 #define MB2_MEMORY_AVAILABLE	1
 #define MB2_MEMORY_RESERVED	2
@@ -69,6 +71,8 @@ struct boot_info {
 	int nr_modules;
 	struct boot_module modules[BOOT_MAX_MODULES];
 	char loader[64];
+	u8 rsdp[36];		/* the ACPI RSDP GRUB found, if any */
+	u32 rsdp_len;		/* 0: none, 20: ACPI 1.0, 36: 2.0+ */
 };
 extern struct boot_info boot_info;
 

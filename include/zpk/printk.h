@@ -37,6 +37,9 @@ struct console {
 };
 void register_console(struct console *c);
 
+/* panic: from here on printk takes no lock (a stopped CPU may hold it). */
+void bust_spinlocks(void);
+
 /* Tests: printk output goes into buf (NUL-terminated), and only there,
  * until printk_capture_stop(), which returns the length kept. */
 void printk_capture_start(char *buf, size_t size);

@@ -1,9 +1,11 @@
-/* zpk/sched.h — tasks (processes) and the scheduler's interface.
- * One CPU; a round-robin run queue; preemption on return to user mode. */
+/* zpk/sched.h — tasks (processes) and the scheduler's interface: a
+ * round-robin run queue; preemption on return to user mode. */
 #ifndef ZPK_SCHED_H
 #define ZPK_SCHED_H
 
+#include <asm/percpu.h>
 #include <asm/ptrace.h>
+#include <zpk/cpumask.h>
 #include <zpk/list.h>
 #include <zpk/mm_types.h>
 #include <zpk/signal.h>
@@ -66,22 +68,27 @@ struct task_struct {
 	struct task_struct *vfork_parent;	/* CLONE_VFORK: asleep for us */
 	bool vfork_done;		/* set when the mm is released */
 	unsigned long ticks;		/* timer ticks this slice */
+	struct cpumask cpus_mask;	/* where it may run (affinity) */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
 	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
 	u64 enosys_logged[512 / 64];	/* missing calls reported once */
 	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
 };
 
-/* The running task; one CPU, so a plain variable. */
-extern struct task_struct *current_task;
-#define current current_task
+/* The task running on this CPU: one mov from this CPU's struct pcpu. */
+#define current get_current()
 
+extern struct task_struct init_task;	/* pid 0: CPU 0's idle task */
 extern struct list_head task_list;	/* all tasks, by creation */
 
 /* The boot context becomes the idle task, pid 0. */
 void sched_init(void);
 /* The idle loop: runs whatever is runnable, halts when nothing is. */
 void __noreturn cpu_idle(void);
+/* CPU cpu's idle task (swapper/cpu, pid 0, not on the task list). */
+struct task_struct *idle_task_init(int cpu);
+/* Where the other CPUs end up once started: hlt, waking for interrupts. */
+void __noreturn cpu_idle_secondary(void);
 /* Give the CPU to the next runnable task (maybe the same one). */
 void schedule(void);
 /* Make t runnable and put it on the run queue. */

@@ -31,13 +31,19 @@ struct timezone {
 	int tz_dsttime;
 };
 
-/* Timer ticks since the PIT was started; only the timer IRQ writes it. */
+/* Timer ticks since boot; only CPU 0's local timer interrupt writes it. */
 extern volatile u64 jiffies;
 /* TSC frequency in kHz, measured against the PIT by time_init. */
 extern unsigned long tsc_khz;
 
-/* PIT at HZ on IRQ 0, TSC calibration, RTC read: once, at boot. */
+/* TSC calibration, RTC read: once, at boot (the tick is apic_init's). */
 void time_init(void);
+/* Each CPU's local timer interrupt: jiffies (CPU 0), then timer_tick. */
+void tick_handle_periodic(void);
+/* How far read() advances per ms of the PIT (0: the PIT does not run). */
+u64 pit_calibrate(u64 (*read)(void));
+/* Busy-waits at least us microseconds. */
+void udelay(unsigned long us);
 /* Monotonic nanoseconds since time_init, from the TSC. */
 u64 ktime_get_ns(void);
 /* Wall clock: nanoseconds since 1970-01-01 UTC (RTC at boot + monotonic). */

@@ -14,3 +14,12 @@ expect_in "$log" boot.unknown_param 'unknown kernel parameter "no_such_param=1"'
 echo "# figure: boot from GRUB to power-off: $BOOT_SECONDS s wall (TCG)"
 echo "$BOOT_SECONDS" > "$LOGDIR/boot-seconds"
 grep -q "KiB  usable" "$log" || show_tail "$log"
+
+# Eight CPUs: the MADT lists them, each answers INIT-SIPI-SIPI.
+log=$LOGDIR/boot-smp8.log
+BOOT_SMP=8 boot "$log" 128M idle=poweroff loglevel=7
+expect_status boot.smp8_poweroff_status 0
+expect_in "$log" boot.smp8_madt "ACPI: LAPIC (acpi_id[0x07] lapic_id[0x07] enabled)"
+expect_in "$log" boot.smp8_all_up "smp: Brought up 1 node, 8 CPUs"
+expect_in "$log" boot.apic_timer_calibrated "counts per tick (calibrated against the PIT)"
+grep -q "Brought up 1 node, 8 CPUs" "$log" || show_tail "$log"

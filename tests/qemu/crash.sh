@@ -28,3 +28,12 @@ log=$LOGDIR/crash-panic.log
 boot "$log" 64M crash=panic
 expect_status crash.panic_exit_status 127
 expect_in "$log" crash.panic_message "Kernel panic - not syncing: crash=panic requested"
+# On four CPUs: the debug check names the lock and the CPU, and the panic
+# stops the other three (an NMI each) before QEMU exits.
+log=$LOGDIR/crash-spinlock.log
+BOOT_SMP=4 boot "$log" 64M crash=spinlock
+expect_status crash.spinlock_exit_status 127
+expect_in "$log" crash.spinlock_recursion "BUG: spinlock recursion on CPU#0, swapper/0"
+expect_in "$log" crash.spinlock_lock_named "lock: crash_lock, .owner_cpu: 0"
+expect_in "$log" crash.spinlock_backtrace "crash_spinlock+0x"
+expect_in "$log" crash.spinlock_panic "Kernel panic - not syncing: spinlock recursion: crash_lock"

@@ -37,9 +37,16 @@ def tasks():
                         "struct task_struct", "tasks")
 
 
+def current_task():
+    """The task on the CPU gdb looks at: QEMU's thread N is CPU N - 1,
+    whose struct pcpu (asm/percpu.h) names its task."""
+    cpu = gdb.selected_thread().num - 1
+    return gdb.parse_and_eval("pcpu_data[%d].current_task" % cpu)
+
+
 def task_by_pid(arg):
     if not arg:
-        return gdb.parse_and_eval("current_task")
+        return current_task()
     for t in tasks():
         if int(t["pid"]) == int(arg):
             return t
