@@ -4,6 +4,7 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/slab.h>
+#include <zpk/smp_lock.h>
 #include <zpk/string.h>
 
 /* The table of task 0 (boot, ktests); processes have their own. */
@@ -21,30 +22,33 @@ struct file *alloc_file(struct inode *inode, unsigned int flags)
 	f->f_inode = inode;
 	f->f_op = inode->i_fop;
 	f->f_flags = flags;
-	f->f_count = 1;
+	atomic_set(&f->f_count, 1);
 	return f;
 }
 
 /* +1 reference; returns f for chaining. */
 struct file *get_file(struct file *f)
 {
-	BUG_ON(f->f_count <= 0);
-	f->f_count++;
+	BUG_ON(atomic_read(&f->f_count) <= 0);
+	atomic_inc(&f->f_count);
 	return f;
 }
 
-/* -1 reference; the last one calls release, drops the inode, frees f. */
+/* -1 reference; the last one calls release, drops the inode, frees f,
+ * under the big kernel lock (the VFS's): munmap's fput comes without. */
 void fput(struct file *f)
 {
-	BUG_ON(f->f_count <= 0);
-	if (--f->f_count)
+	BUG_ON(atomic_read(&f->f_count) <= 0);
+	if (!atomic_dec_and_test(&f->f_count))
 		return;
+	lock_kernel();
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_mode & FMODE_WRITER)
 		put_write_access(f->f_inode);
 	iput(f->f_inode);
 	kfree(f);
+	unlock_kernel();
 }
 
 /* current's file at fd with a reference, or NULL for a bad fd. */

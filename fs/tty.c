@@ -1,5 +1,8 @@
 /* fs/tty.c — /dev/console: a canonical line discipline over the
- * serial line (echo, erase, ^C, ^D), reads block until a line is ready. */
+ * serial line (echo, erase, ^C, ^D), reads block until a line is ready.
+ * The serial interrupt only queues bytes (the flip buffer); the kworker
+ * runs the line discipline under the big kernel lock, which protects
+ * everything here but the flip buffer. */
 #include <zpk/console.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
@@ -7,6 +10,7 @@
 #include <zpk/signal.h>
 #include <zpk/string.h>
 #include <zpk/uaccess.h>
+#include <zpk/workqueue.h>
 
 #define LINE_MAX	256
 #define COOKED_SIZE	1024
@@ -49,8 +53,9 @@ static void interrupt(void)
 			send_signal(t, SIGINT, NULL);
 }
 
-/* Interrupt context: must not sleep. */
-void tty_receive_char(char c)
+/* One received byte through the line discipline (Linux's n_tty).
+ * The kworker, big kernel lock held: ^C sends signals. */
+static void n_tty_receive_char(char c)
 {
 	char s[2] = { c, 0 };
 
@@ -83,6 +88,49 @@ void tty_receive_char(char c)
 		line[line_len++] = c;
 		echo(s);
 	}
+}
+
+/* Bytes from the interrupt handler, not yet through the discipline: a
+ * ring that drops what does not fit, as a UART overruns. */
+#define FLIP_SIZE	256
+static char flip_buf[FLIP_SIZE];
+static unsigned int flip_head, flip_tail;	/* free-running indices */
+static DEFINE_SPINLOCK(flip_lock);	/* protects the ring; irqsave */
+
+/* The next byte queued, or -1. */
+static int flip_pop(void)
+{
+	unsigned long flags;
+	int c = -1;
+
+	spin_lock_irqsave(&flip_lock, flags);
+	if (flip_tail != flip_head)
+		c = (unsigned char)flip_buf[flip_tail++ % FLIP_SIZE];
+	spin_unlock_irqrestore(&flip_lock, flags);
+	return c;
+}
+
+/* Linux's flush_to_ldisc, on the kworker. */
+static void flush_to_ldisc(struct work_struct *work)
+{
+	int c;
+
+	(void)work;
+	while ((c = flip_pop()) >= 0)
+		n_tty_receive_char((char)c);
+}
+
+static DECLARE_WORK(flip_work, flush_to_ldisc);
+
+/* Interrupt context: the byte is queued, the kworker does the rest
+ * (Linux's tty_insert_flip_char and tty_flip_buffer_push). */
+void tty_receive_char(char c)
+{
+	spin_lock(&flip_lock);
+	if (flip_head - flip_tail < FLIP_SIZE)
+		flip_buf[flip_head++ % FLIP_SIZE] = c;
+	spin_unlock(&flip_lock);
+	schedule_work(&flip_work);
 }
 
 /* At most one line per read, as a canonical tty returns. */

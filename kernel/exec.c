@@ -199,7 +199,7 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	file_end = vaddr + ph->p_filesz;
 	mem_end = vaddr + ph->p_memsz;
 	if (ph->p_filesz) {
-		r = do_mmap(mm, start, PAGE_ALIGN(file_end) - start, prot,
+		r = vm_mmap(mm, start, PAGE_ALIGN(file_end) - start, prot,
 			    MAP_PRIVATE | MAP_FIXED, b->file,
 			    ph->p_offset >> PAGE_SHIFT);
 		if (IS_ERR_VALUE(r))
@@ -212,7 +212,7 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	/* .bss is always read-write data, as Linux's vm_brk_flags maps it
 	 * (so it is subject to the overcommit check). */
 	if (PAGE_ALIGN(mem_end) > PAGE_ALIGN(file_end)) {
-		r = do_mmap(mm, PAGE_ALIGN(file_end),
+		r = vm_mmap(mm, PAGE_ALIGN(file_end),
 			    PAGE_ALIGN(mem_end) - PAGE_ALIGN(file_end),
 			    PROT_READ | PROT_WRITE | (prot & PROT_EXEC),
 			    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, NULL, 0);
@@ -381,7 +381,7 @@ static void set_arg_end(struct linux_binprm *b)
 static int setup_stack(struct linux_binprm *b, unsigned long *sp)
 {
 	unsigned long size = STACK_INIT + PAGE_ALIGN(b->len + PATH_MAX);
-	long r = do_mmap(current->mm, STACK_TOP - size, size,
+	long r = vm_mmap(current->mm, STACK_TOP - size, size,
 			 PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS |
 			 MAP_GROWSDOWN, NULL, 0);

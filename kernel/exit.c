@@ -153,6 +153,7 @@ static long reap(struct task_struct *c, int __user *status,
 		current->cmaxrss_kb = c->maxrss_kb;
 	list_del(&c->sibling);
 	c->state = EXIT_DEAD;
+	wait_task_inactive(c);	/* off its CPU: its stack goes next */
 	free_task(c);
 	if (status && copy_to_user(status, &code, sizeof(int)))
 		return -EFAULT;

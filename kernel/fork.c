@@ -14,6 +14,7 @@
 #include <zpk/proc_fs.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
+#include <zpk/smp_lock.h>
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
@@ -39,6 +40,15 @@
 
 /* ---- address spaces ---------------------------------------------------- */
 
+/*
+ * Every mm from mm_alloc until its exit_mmap is over, oldest first, for
+ * mm_verify: a dying mm's pages are still mapped until then. mmlist_lock
+ * (an rw_semaphore used as a sleeping mutex) protects the list; mm_verify
+ * holds it while it takes every mm's mmap_lock in list order.
+ */
+LIST_HEAD(mmlist);
+DECLARE_RWSEM(mmlist_lock);
+
 struct mm_struct *mm_alloc(void)
 {
 	struct mm_struct *mm = kzalloc(sizeof(*mm), GFP_KERNEL);
@@ -50,16 +60,19 @@ struct mm_struct *mm_alloc(void)
 		kfree(mm);
 		return NULL;
 	}
-	mm->mm_users = 1;
-	mm->mm_count = 1;
+	atomic_set(&mm->mm_users, 1);
+	atomic_set(&mm->mm_count, 1);
+	down_write(&mmlist_lock);
+	list_add_tail(&mm->mmlist, &mmlist);
+	up_write(&mmlist_lock);
 	return mm;
 }
 
 /* The last mmgrab gone (and with it every user): the struct goes. */
 void mmdrop(struct mm_struct *mm)
 {
-	BUG_ON(mm->mm_count <= 0);
-	if (--mm->mm_count == 0)
+	BUG_ON(atomic_read(&mm->mm_count) <= 0);
+	if (atomic_dec_and_test(&mm->mm_count))
 		kfree(mm);
 }
 
@@ -85,19 +98,28 @@ void set_mm_exe_file(struct mm_struct *mm, struct file *new)
 	}
 }
 
-/* Linux's exit_mmap: every PTE zapped, every VMA and table freed. */
+/* Linux's exit_mmap: every PTE zapped, every VMA and table freed, under
+ * the mmap_lock (mm_verify may be looking), then off the mmlist. */
 static void exit_mmap(struct mm_struct *mm)
 {
+	mmap_write_lock(mm);
 	exit_mmap_vmas(mm);
 	free_pgtables(mm);
+	mmap_write_unlock(mm);
+	down_write(&mmlist_lock);
+	list_del(&mm->mmlist);
+	up_write(&mmlist_lock);
 }
 
+/* The exe file's deny_write_access is the VFS's: the big kernel lock. */
 void mmput(struct mm_struct *mm)
 {
-	if (--mm->mm_users)
+	if (!atomic_dec_and_test(&mm->mm_users))
 		return;
 	exit_mmap(mm);
+	lock_kernel();
 	set_mm_exe_file(mm, NULL);
+	unlock_kernel();
 	mmdrop(mm);
 }
 
@@ -159,14 +181,22 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	set_mm_exe_file(mm, old->exe_file);
 }
 
+/* Both mms' mmap_locks for writing, the parent's first (it is the older
+ * of the two on the mmlist, the order mm_verify takes them in). */
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
 {
 	struct mm_struct *mm = mm_alloc();
+	int err;
 
 	if (!mm)
 		return NULL;
+	mmap_write_lock(oldmm);
+	mmap_write_lock(mm);
 	dup_mm_fields(mm, oldmm);
-	if (dup_mmap(mm, oldmm)) {
+	err = dup_mmap(mm, oldmm);
+	mmap_write_unlock(mm);
+	mmap_write_unlock(oldmm);
+	if (err) {
 		mmput(mm);	/* what was copied is fully accounted */
 		return NULL;
 	}
@@ -194,6 +224,7 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);
 	INIT_LIST_HEAD(&t->run_list);
+	INIT_LIST_HEAD(&t->timeout_list);
 	init_waitqueue_head(&t->wait_chldexit);
 	t->state = TASK_UNINTERRUPTIBLE;	/* until wake_up_process */
 	t->exit_signal = SIGCHLD;
@@ -271,7 +302,7 @@ static int copy_mm(unsigned long flags, struct task_struct *t)
 		return 0;
 	if (flags & CLONE_VM) {
 		t->mm = current->mm;
-		t->mm->mm_users++;
+		mmget(t->mm);
 		return 0;
 	}
 	t->mm = dup_mm(current->mm);
@@ -366,7 +397,7 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm)
 	/* Linux writes only if another task shares mm: nobody else could
 	 * see it (and a fork child's word is its own copy). */
 	if (tsk->clear_child_tid) {
-		if (mm->mm_users > 1) {
+		if (atomic_read(&mm->mm_users) > 1) {
 			(void)put_user(0, tsk->clear_child_tid);
 			futex_wake((u32 __user *)tsk->clear_child_tid, 1);
 		}

@@ -8,7 +8,9 @@
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
 #include <zpk/string.h>
+#include <zpk/workqueue.h>
 
 #define MAX_INIT_ARGS	32
 
@@ -74,11 +76,13 @@ static void open_console(void)
 	fd_install_new(get_file(f), 2, false);
 }
 
+/* The VFS and exec: under the big kernel lock, as a system call. */
 static int run_init(void *unused)
 {
 	int err;
 
 	(void)unused;
+	lock_kernel();
 	open_console();
 	build_argv();
 	err = kernel_execve(init_path, init_argv, init_envp);
@@ -87,17 +91,16 @@ static int run_init(void *unused)
 			 err, err == -ENOENT ? " (not in the initrd?)" : "");
 		kernel_poweroff(ZPK_EXIT_FAILURE);
 	}
+	unlock_kernel();
 	return 0;	/* into user mode, as the new program */
 }
 
-/* Starts PID 1 and becomes the idle loop. */
+/* Starts PID 1 and the kworker (PID 2), and becomes CPU 0's idle loop. */
 void __noreturn start_init(void)
 {
-	/* From here on the kernel runs with interrupts off; only the idle
-	 * loop's hlt and user mode take them (see kernel/sched.c). */
-	cli();
 	if (kernel_thread(run_init, NULL, "init") != 1)
 		panic("could not create the init task");
+	workqueue_init();
 	pr_info("zpk: starting %s as PID 1\n", init_path);
 	cpu_idle();
 }

@@ -1,12 +1,14 @@
 /* kernel/ktest.c — runs the KTEST()s selected by ktest=, prints KTAP;
  * ktest=all runs every suite, ktest=a,b suites a and b. Also the helpers
  * several suites share (a test user page). */
+#include <asm/irqflags.h>
 #include <zpk/bug.h>
 #include <zpk/ktest.h>
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
+#include <zpk/spinlock.h>
 #include <zpk/string.h>
 
 extern const struct ktest __start_ktests[], __stop_ktests[];
@@ -75,6 +77,13 @@ int ktest_run(void)
 		current_test = t;
 		current_failures = 0;
 		t->fn();
+		/* A test must leave the CPU as it found it. */
+		if (irqs_disabled() || spin_locks_held()) {
+			ktest_fail(__FILE__, __LINE__, "left interrupts %s, %d "
+				   "spinlocks held", irqs_disabled() ? "off" :
+				   "on", spin_locks_held());
+			local_irq_enable();
+		}
 		current_test = NULL;
 		i++;
 		if (current_failures)

@@ -135,6 +135,7 @@ void kernel_main(u32 magic, u32 info)
 	acpi_boot_init();
 	serial_irq_init();
 	sti();
+	system_state = SYSTEM_SCHEDULING;
 	smp_init();
 
 	if (crash_mode[0])

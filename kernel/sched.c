@@ -1,5 +1,7 @@
-/* kernel/sched.c — the run queue and schedule(): round-robin, preempted by
- * the timer on return to user mode; sleeping and waking on wait queues. */
+/* kernel/sched.c — one run queue for every CPU and schedule(): round-robin,
+ * preempted by each CPU's tick on return to user mode; sleeping and waking
+ * on wait queues. */
+#include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/processor.h>
 #include <asm/signal.h>
@@ -8,6 +10,8 @@
 #include <zpk/fs.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
+#include <zpk/spinlock.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
@@ -16,6 +20,7 @@
 
 #define TIMESLICE_TICKS	2		/* ticks a task runs before yielding */
 
+void dump_stack(void);
 extern char boot_stack_bottom[];
 
 /* Task 0: the boot context, which becomes CPU 0's idle loop. */
@@ -26,18 +31,38 @@ struct task_struct init_task = {
 	.stack = boot_stack_bottom,
 	.files = &init_files,
 	.cpus_mask = { ~0UL },
+	.on_cpu = true,
 };
 /* The other CPUs' idle tasks (Linux's swapper/N) and their stacks. */
 static struct task_struct idle_tasks[NR_CPUS];
 static u8 idle_stacks[NR_CPUS][THREAD_SIZE] __aligned(16);
 LIST_HEAD(task_list);
-static LIST_HEAD(run_queue);
+struct cpumask cpu_active_mask = { 1 };
+
+/*
+ * The run queue: one for all CPUs, so no task waits on a busy CPU while
+ * another idles and no balancer is needed (docs/smp.md). rq_lock
+ * protects it, the timed sleepers, every task's state, on_cpu and
+ * run_list, and each CPU's current_task; interrupts off while it is held,
+ * since the tick and wake-ups from interrupt handlers take it. It is held
+ * across the switch itself: the CPU that switches away from a task is
+ * done with its stack before any other can pick it.
+ */
+static DEFINE_SPINLOCK(rq_lock);
+static LIST_HEAD(run_queue);		/* runnable, not running, FIFO */
+static LIST_HEAD(timed_sleepers);	/* asleep with a wake_at_ns */
+
+static bool is_idle_task(const struct task_struct *t)
+{
+	return t->pid == 0;
+}
 
 void sched_init(void)
 {
 	INIT_LIST_HEAD(&init_task.children);
 	INIT_LIST_HEAD(&init_task.sibling);
 	INIT_LIST_HEAD(&init_task.run_list);
+	INIT_LIST_HEAD(&init_task.timeout_list);
 	init_waitqueue_head(&init_task.wait_chldexit);
 	list_add_tail(&init_task.tasks, &task_list);
 	fpu_save_to(&init_task);
@@ -52,9 +77,12 @@ struct task_struct *idle_task_init(int cpu)
 	idle->stack = idle_stacks[cpu];
 	idle->files = &init_files;
 	idle->cpus_mask.bits = 1UL << cpu;
+	idle->on_cpu = true;
+	idle->cpu = cpu;
 	INIT_LIST_HEAD(&idle->children);
 	INIT_LIST_HEAD(&idle->sibling);
 	INIT_LIST_HEAD(&idle->run_list);
+	INIT_LIST_HEAD(&idle->timeout_list);
 	init_waitqueue_head(&idle->wait_chldexit);
 	return idle;
 }
@@ -81,89 +109,258 @@ struct task_struct *find_task_by_pid(int pid)
 	return NULL;
 }
 
-void wake_up_process(struct task_struct *t)
+/* The first queued task that may run on cpu, or NULL. rq_lock held. */
+static struct task_struct *first_runnable(int cpu)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &run_queue, run_list)
+		if (cpumask_test_cpu(cpu, &t->cpus_mask))
+			return t;
+	return NULL;
+}
+
+/* Wakes an idle CPU that may run t, if there is one: a reschedule IPI,
+ * or need_resched when it is this CPU (in an interrupt from idle). */
+static void kick_idle_cpu(struct task_struct *t)
+{
+	int cpu;
+
+	for_each_cpu(cpu, &cpu_active_mask) {
+		if (!cpumask_test_cpu(cpu, &t->cpus_mask) ||
+		    per_cpu(current_task, cpu) != per_cpu(idle, cpu))
+			continue;
+		if (cpu == smp_processor_id())
+			per_cpu(idle, cpu)->need_resched = true;
+		else
+			apic_send_IPI(cpu, RESCHEDULE_VECTOR);
+		return;
+	}
+}
+
+/* rq_lock held: the state becomes RUNNING; queued unless a CPU runs it
+ * (it has not gone to sleep yet: its schedule() will see RUNNING). */
+static void try_to_wake_up(struct task_struct *t)
 {
 	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
 		t->state = TASK_RUNNING;
-	if (t->state != TASK_RUNNING || t == &init_task ||
+	list_del_init(&t->timeout_list);
+	if (t->state != TASK_RUNNING || is_idle_task(t) || t->on_cpu ||
 	    !list_empty(&t->run_list))
 		return;
 	list_add_tail(&t->run_list, &run_queue);
-	if (current == &init_task)
-		current->need_resched = true;
+	kick_idle_cpu(t);
 }
 
-/* The next task to run: the run queue's head, else idle. */
-static struct task_struct *pick_next_task(void)
+void wake_up_process(struct task_struct *t)
 {
-	struct task_struct *next;
+	unsigned long flags;
 
-	if (list_empty(&run_queue))
-		return &init_task;
-	next = list_first_entry(&run_queue, struct task_struct, run_list);
+	spin_lock_irqsave(&rq_lock, flags);
+	try_to_wake_up(t);
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/* The next task for cpu: the first in the queue it may run, else its
+ * idle task. rq_lock held. */
+static struct task_struct *pick_next_task(int cpu)
+{
+	struct task_struct *next = first_runnable(cpu);
+
+	if (!next)
+		return per_cpu(idle, cpu);
 	list_del_init(&next->run_list);
 	return next;
 }
 
-/* Interrupts are off in the kernel except in the idle loop's hlt, so
- * nothing here can be interrupted. */
+/* Linux's "BUG: scheduling while atomic": a spinlock is held here. */
+static void schedule_bug(struct task_struct *prev)
+{
+	printk(KERN_EMERG "BUG: scheduling while atomic: %s/%d/%#010x\n",
+	       prev->comm, prev->pid, spin_locks_held());
+	dump_stack();
+}
+
+enum system_states system_state;
+
+void __might_sleep(const char *file, int line)
+{
+	if (system_state == SYSTEM_BOOTING ||
+	    (!spin_locks_held() && !irqs_disabled()))
+		return;
+	printk(KERN_EMERG "BUG: sleeping function called from invalid "
+	       "context at %s:%d\n", file, line);
+	printk(KERN_EMERG "in_atomic(): %d, irqs_disabled(): %d, pid: %d, "
+	       "name: %s\n", spin_locks_held() > 0, irqs_disabled(),
+	       current->pid, current->comm);
+	dump_stack();
+}
+
+/*
+ * The end of a switch, on the new task's stack: the task this CPU left is
+ * off it now (its stack is free to go: a zombie's parent may be waiting
+ * for that). rq_lock held.
+ */
+static void finish_switch(void)
+{
+	struct task_struct *prev = this_cpu_read(prev_task);
+
+	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+}
+
+/* A new task's first code (ret_from_fork, ret_from_kernel_thread): the
+ * end of the switch, then the run queue unlocked and interrupts on. */
+void finish_task_switch(void)
+{
+	finish_switch();
+	spin_unlock_irq(&rq_lock);
+}
+
+/*
+ * Gives this CPU to the next runnable task (maybe the same one). A task
+ * going to sleep has set its state first; if that was not RUNNING it
+ * leaves the queue (with a wake_at_ns, for the tick's list). Process
+ * context, no spinlock held; the big kernel lock is let go meanwhile.
+ */
 void schedule(void)
 {
 	struct task_struct *prev = current, *next;
+	int cpu = smp_processor_id();
+	unsigned long flags;
 
+	if (unlikely(spin_locks_held()))
+		schedule_bug(prev);
+	release_kernel_lock(prev);
+	spin_lock_irqsave(&rq_lock, flags);
 	prev->need_resched = false;
-	if (prev->state == TASK_RUNNING && prev != &init_task &&
-	    list_empty(&prev->run_list))
-		list_add_tail(&prev->run_list, &run_queue);
-	next = pick_next_task();
-	if (next == prev)
-		return;
-	next->ticks = 0;
-	this_cpu_write(current_task, next);
-	switch_to(prev, next);
+	if (prev->state == TASK_RUNNING) {
+		if (!is_idle_task(prev) && list_empty(&prev->run_list))
+			list_add_tail(&prev->run_list, &run_queue);
+	} else if (prev->wake_at_ns) {
+		list_add_tail(&prev->timeout_list, &timed_sleepers);
+	}
+	next = pick_next_task(cpu);
+	if (next != prev) {
+		next->ticks = 0;
+		next->on_cpu = true;
+		next->cpu = cpu;
+		this_cpu_write(prev_task, prev);
+		this_cpu_write(current_task, next);
+		switch_to(prev, next);
+		finish_switch();	/* prev runs again, maybe elsewhere */
+	}
+	spin_unlock_irqrestore(&rq_lock, flags);
+	reacquire_kernel_lock(prev);
 }
 
-/* Sleepers whose nanosleep time has come. */
-static void wake_sleepers(void)
+/* Sleepers whose time has come (nanosleep, futex timeouts). rq_lock
+ * held. */
+static void wake_timed_sleepers(void)
 {
 	u64 now = ktime_get_ns();
-	struct task_struct *t;
+	struct task_struct *t, *n;
 
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->wake_at_ns && t->wake_at_ns <= now &&
-		    t->state == TASK_INTERRUPTIBLE)
-			wake_up_process(t);
+	list_for_each_entry_safe(t, n, &timed_sleepers, timeout_list)
+		if (t->wake_at_ns <= now)
+			try_to_wake_up(t);
 }
 
+/* Interrupt context. One CPU wakes the timed sleepers; each CPU asks for
+ * a switch when its task used its slice and another may run here. */
 void scheduler_tick(void)
 {
-	wake_sleepers();
-	if (current == &init_task) {
-		if (!list_empty(&run_queue))
-			current->need_resched = true;
-		return;
-	}
-	if (++current->ticks >= TIMESLICE_TICKS && !list_empty(&run_queue))
-		current->need_resched = true;
+	struct task_struct *curr = current;
+	int cpu = smp_processor_id();
+
+	spin_lock(&rq_lock);
+	if (cpu == 0)
+		wake_timed_sleepers();
+	if (is_idle_task(curr) ? first_runnable(cpu) != NULL :
+	    ++curr->ticks >= TIMESLICE_TICKS && first_runnable(cpu))
+		curr->need_resched = true;
+	spin_unlock(&rq_lock);
 }
 
+void wait_task_inactive(struct task_struct *p)
+{
+	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
+}
+
+void scheduler_ipi(void)
+{
+	current->need_resched = true;
+}
+
+/* Something queued that this CPU may run? Interrupts off. */
+static bool cpu_has_work(int cpu)
+{
+	bool work;
+
+	spin_lock(&rq_lock);
+	work = first_runnable(cpu) != NULL;
+	spin_unlock(&rq_lock);
+	return work;
+}
+
+/*
+ * The idle loop: runs whatever is runnable here, halts when nothing is.
+ * The look at the queue and the hlt happen with interrupts off until
+ * "sti; hlt", which takes a pending interrupt only once halted: a wake-up
+ * IPI after the look is not lost.
+ */
 void __noreturn cpu_idle(void)
 {
+	int cpu = smp_processor_id();
+
 	for (;;) {
-		while (list_empty(&run_queue))
-			asm volatile("sti; hlt; cli");
+		local_irq_disable();
+		if (!current->need_resched && !cpu_has_work(cpu)) {
+			asm volatile("sti; hlt" : : : "memory");
+			continue;
+		}
+		local_irq_enable();
 		schedule();
 	}
 }
 
 /* ---- wait queues ---------------------------------------------------- */
 
+/* Any context: wq's lock, then rq_lock in wake_up_process. */
 void wake_up(struct wait_queue_head *wq)
 {
 	struct wait_queue_entry *e;
+	unsigned long flags;
 
+	spin_lock_irqsave(&wq->lock, flags);
 	list_for_each_entry(e, &wq->head, entry)
 		wake_up_process(e->task);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e,
+		     int state)
+{
+	unsigned long flags;
+
+	BUG_ON(is_idle_task(current));	/* idle must never sleep */
+	spin_lock_irqsave(&wq->lock, flags);
+	/* Not queued yet: as declared (next NULL), or after finish_wait. */
+	if (!e->entry.next || list_empty(&e->entry))
+		list_add_tail(&e->entry, &wq->head);
+	set_current_state(state);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
+{
+	unsigned long flags;
+
+	__set_current_state(TASK_RUNNING);
+	spin_lock_irqsave(&wq->lock, flags);
+	if (e->entry.next && !list_empty(&e->entry))
+		list_del_init(&e->entry);
+	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
 int sleep_on(struct wait_queue_head *wq)
@@ -172,11 +369,9 @@ int sleep_on(struct wait_queue_head *wq)
 
 	if (signal_pending(current))
 		return -EINTR;
-	BUG_ON(current == &init_task);	/* idle must never sleep */
-	list_add_tail(&e.entry, &wq->head);
-	current->state = TASK_INTERRUPTIBLE;
+	prepare_to_wait(wq, &e, TASK_INTERRUPTIBLE);
 	schedule();
-	list_del(&e.entry);
+	finish_wait(wq, &e);
 	return signal_pending(current) ? -EINTR : 0;
 }
 
@@ -235,17 +430,32 @@ static long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep,
 }
 SYSCALL(__NR_getcpu, sys_getcpu);
 
-/* Every return to user mode comes here (entry.asm's trap_return). */
+/*
+ * Every return to user mode comes here (entry.asm's trap_return), with
+ * interrupts off: a wake-up or reschedule IPI after the last look is then
+ * taken in user mode and comes back here. The work itself runs with them
+ * on; signals under the big kernel lock.
+ */
 void prepare_exit_to_usermode(struct pt_regs *regs)
 {
+	bool again;
+
 	for (;;) {
 		if (current->need_resched) {
+			local_irq_enable();
 			schedule();
+			local_irq_disable();
 			continue;
 		}
-		if (signal_pending(current) && do_signal(regs))
-			continue;
-		return;
+		if (!signal_pending(current))
+			return;
+		local_irq_enable();
+		lock_kernel();
+		again = do_signal(regs);
+		unlock_kernel();
+		local_irq_disable();
+		if (!again)
+			return;
 	}
 }
 

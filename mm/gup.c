@@ -25,27 +25,20 @@ static bool can_follow_write_pte(pte_t pte, struct page *page,
 	       page_mapcount(page) == 1 && pte_dirty(pte);
 }
 
-/*
- * The page mapped at address, or NULL when a fault must come first (not
- * present, not writable for FOLL_WRITE, a zero page under FOLL_NOZERO).
- * The zero page comes back for reads; FOLL_GET takes a counted reference
- * on it only for a refcounted (non-special) zero PTE, as 2.6.23 did.
- */
-struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
-			 unsigned int flags)
+/* follow_page's decision for one PTE, under its lock. */
+static struct page *follow_pte(struct vm_area_struct *vma,
+			       unsigned long address, pte_t pte,
+			       unsigned int flags)
 {
-	pte_t *ptep = pte_lookup(vma->vm_mm, address);
 	struct page *page;
-	pte_t pte;
 
-	if (!ptep || !pte_present(*ptep))
+	if (!pte_present(pte))
 		return NULL;
-	pte = *ptep;
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (flags & (FOLL_WRITE | FOLL_NOZERO))
 			return NULL;
 		page = ZERO_PAGE(address);
-		if ((flags & FOLL_GET) && !pte_special(pte)) {
+		if (flags & FOLL_GET) {
 			get_page(page);
 			count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 		}
@@ -62,17 +55,35 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 }
 
 /*
- * Releases a page from get_user_pages. The zero page holds, beyond one
- * reference of its own and one per refcounted PTE, exactly the references
- * follow_page took: only those are dropped (special lookups took none).
+ * The page mapped at address, or NULL when a fault must come first (not
+ * present, not writable for FOLL_WRITE, a zero page under FOLL_NOZERO).
+ * The zero page comes back for reads; FOLL_GET takes a reference on it
+ * whatever its PTE, special or not, as 2.6.32's follow_page did (with
+ * several CPUs faulting, the count alone cannot tell put_user_page
+ * afterwards whether one was taken). The PTE's lock is held while the
+ * reference is taken, so the page cannot be unmapped and freed between.
  */
+struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
+			 unsigned int flags)
+{
+	spinlock_t *ptl;
+	pte_t *ptep = pte_lookup_lock(vma->vm_mm, address, &ptl);
+	struct page *page;
+
+	if (!ptep)
+		return NULL;
+	page = follow_pte(vma, address, *ptep, flags);
+	pte_unmap_unlock(ptep, ptl);
+	return page;
+}
+
+/* Releases a page from get_user_pages. The zero page's own reference
+ * keeps it from ever reaching the allocator: its count just drops. */
 void put_user_page(struct page *page)
 {
 	if (PageZero(page)) {
-		if (page_count(page) > 1 + page_mapcount(page)) {
-			page_ref_add(page, -1);
-			count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
-		}
+		page_ref_add(page, -1);
+		count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 		return;
 	}
 	put_page(page);
@@ -120,6 +131,7 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 	BUGF("get_user_pages: %#lx still not followable after faults", addr);
 }
 
+/* Called with mm's mmap_lock held for reading (gup.h). */
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages)
 {
@@ -165,21 +177,22 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 	return got < 0 ? (int)got : got < n ? -ENOMEM : 0;
 }
 
+/* Takes mm's mmap_lock for reading itself (Linux's __mm_populate). */
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end = start + len, s, e;
 	struct vm_area_struct *vma;
-	int err;
+	int err = 0;
 
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	mmap_read_lock(mm);
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end && !err;
 	     vma = find_vma(mm, vma->vm_end)) {
 		s = start > vma->vm_start ? start : vma->vm_start;
 		e = end < vma->vm_end ? end : vma->vm_end;
 		err = populate_vma_page_range(vma, s, e);
-		if (err)
-			return err;
 	}
-	return 0;
+	mmap_read_unlock(mm);
+	return err;
 }
 
 /*
@@ -193,6 +206,7 @@ long access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
 {
 	size_t done = 0;
 
+	mmap_read_lock(mm);
 	while (done < len) {
 		size_t off = addr & ~PAGE_MASK;
 		size_t n = min(len - done, (size_t)(PAGE_SIZE - off));
@@ -212,5 +226,6 @@ long access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
 		done += n;
 		addr += n;
 	}
+	mmap_read_unlock(mm);
 	return (long)done;
 }

@@ -49,7 +49,7 @@ static bool tlb_user_trap(struct pt_regs *regs)
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
 	regs->rsp = saved_ksp;
-	regs->rflags = 2;
+	regs->rflags = X86_EFLAGS_IF | 2;	/* as the kernel had them */
 	return true;
 }
 

@@ -10,6 +10,7 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/mmu.h>
+#include <zpk/smp_lock.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
@@ -18,6 +19,7 @@
 
 /* ---- page-table pages ---------------------------------------------- */
 
+/* A zeroed table; its page's ptl is the lock of the entries in it. */
 static void *pgtable_alloc(void)
 {
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -25,6 +27,7 @@ static void *pgtable_alloc(void)
 	if (!page)
 		return NULL;
 	page_set_flag(page, PG_pgtable);
+	spin_lock_init(&page->ptl);
 	inc_vm_stat(NR_PAGE_TABLE_PAGES);
 	return page_address(page);
 }
@@ -94,6 +97,42 @@ void free_pgtables(struct mm_struct *mm)
 /* ---- the walker ------------------------------------------------------ */
 
 /*
+ * The lock of the PTE at pte: its PTE table page's (Linux's split PTE
+ * lock, pte_lockptr). A fault, a zap, mprotect, fork's copy and every
+ * walker change or read a table's PTEs under it, so a fault on one CPU
+ * and a fault or munmap on another never act on the same PTE at once,
+ * while faults in other tables go on in parallel.
+ */
+static spinlock_t *pte_lockptr(pte_t *pte)
+{
+	return &virt_to_page(pte)->ptl;
+}
+
+/*
+ * An empty pgd, pud or pmd entry gets a new table (Linux's __pte_alloc
+ * and friends): allocated first, then put in under mm's page_table_lock,
+ * unless another CPU filled the entry meanwhile (then ours goes back).
+ * false if out of memory.
+ */
+static bool table_populate(struct mm_struct *mm, u64 *entry)
+{
+	void *t = pgtable_alloc();
+
+	if (!t)
+		return false;
+	spin_lock(&mm->page_table_lock);
+	if (!(READ_ONCE(*entry) & _PAGE_PRESENT)) {
+		mm->nr_ptes++;
+		WRITE_ONCE(*entry, __pa(t) | _PAGE_TABLE);
+		t = NULL;
+	}
+	spin_unlock(&mm->page_table_lock);
+	if (t)
+		pgtable_free(t);
+	return true;
+}
+
+/*
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
  * address past the hole, so range loops skip empty tables whole.
@@ -104,7 +143,6 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	pgd_t *pgd;
 	pud_t *pud;
 	pmd_t *pmd;
-	void *t;
 
 	if (next)
 		*next = ~0UL;
@@ -114,19 +152,15 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	if (pgd_none(*pgd)) {
 		if (next)
 			*next = (addr + PGDIR_SIZE) & ~(PGDIR_SIZE - 1);
-		if (!alloc || !(t = pgtable_alloc()))
+		if (!alloc || !table_populate(mm, &pgd->pgd))
 			return NULL;
-		mm->nr_ptes++;
-		set_pgd(pgd, __pgd(__pa(t) | _PAGE_TABLE));
 	}
 	pud = pud_offset(pgd, addr);
 	if (pud_none(*pud)) {
 		if (next)
 			*next = (addr + PUD_SIZE) & ~(PUD_SIZE - 1);
-		if (!alloc || !(t = pgtable_alloc()))
+		if (!alloc || !table_populate(mm, &pud->pud))
 			return NULL;
-		mm->nr_ptes++;
-		set_pud(pud, __pud(__pa(t) | _PAGE_TABLE));
 	}
 	if (pud_leaf(*pud))
 		return NULL;	/* no huge user pages */
@@ -134,10 +168,8 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	if (pmd_none(*pmd)) {
 		if (next)
 			*next = (addr + PMD_SIZE) & ~(PMD_SIZE - 1);
-		if (!alloc || !(t = pgtable_alloc()))
+		if (!alloc || !table_populate(mm, &pmd->pmd))
 			return NULL;
-		mm->nr_ptes++;
-		set_pmd(pmd, __pmd(__pa(t) | _PAGE_TABLE));
 	}
 	if (pmd_leaf(*pmd))
 		return NULL;
@@ -166,34 +198,66 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
 	return walk_pte(mm, addr, false, NULL);
 }
 
+pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
+			  spinlock_t **ptlp)
+{
+	pte_t *pte = pte_alloc_map(mm, addr);
+
+	if (pte) {
+		*ptlp = pte_lockptr(pte);
+		spin_lock(*ptlp);
+	}
+	return pte;
+}
+
+pte_t *pte_lookup_lock(struct mm_struct *mm, unsigned long addr,
+		       spinlock_t **ptlp)
+{
+	pte_t *pte = pte_lookup(mm, addr);
+
+	if (pte) {
+		*ptlp = pte_lockptr(pte);
+		spin_lock(*ptlp);
+	}
+	return pte;
+}
+
+void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
+{
+	(void)pte;
+	spin_unlock(ptl);
+}
+
 /*
  * Calls fn for every PTE slot in [start, end) whose tables exist and
  * which is not none, skipping empty tables whole. A non-zero return from
  * fn stops the walk and is returned. It walks down once per PTE table,
- * then along it. The one range walk: zap, mprotect, /proc, mm_verify (fn
- * may change the PTE); only faults and fork's two-sided copy use walk_pte.
+ * then along it, with the table's PTE lock held: fn runs under it and
+ * must not sleep. The one range walk: zap, mprotect, /proc, mm_verify
+ * (fn may change the PTE); only faults and fork's two-sided copy use
+ * walk_pte. Called with mm's mmap_lock held (or mm private to the caller).
  */
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv)
 {
 	unsigned long addr, next;
-	int ret;
+	spinlock_t *ptl;
+	int ret = 0;
 
-	for (addr = start & PAGE_MASK; addr < end; addr = next) {
+	for (addr = start & PAGE_MASK; addr < end && !ret; addr = next) {
 		pte_t *pte = walk_pte(mm, addr, false, &next);
 
 		if (!pte)
 			continue;
-		for (next = pte_table_end(addr, end); addr < next;
-		     addr += PAGE_SIZE, pte++) {
-			if (pte_none(*pte))
-				continue;
-			ret = fn(pte, addr, priv);
-			if (ret)
-				return ret;
-		}
+		ptl = pte_lockptr(pte);
+		spin_lock(ptl);
+		for (next = pte_table_end(addr, end); addr < next && !ret;
+		     addr += PAGE_SIZE, pte++)
+			if (!pte_none(*pte))
+				ret = fn(pte, addr, priv);
+		spin_unlock(ptl);
 	}
-	return 0;
+	return ret;
 }
 
 /* ---- pages behind PTEs ---------------------------------------------- */
@@ -244,7 +308,7 @@ int mm_counter(struct page *page)
 /* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
 static void page_add_new_anon_rmap(struct page *page)
 {
-	page->_mapcount = 0;
+	atomic_set(&page->_mapcount, 0);
 	page_set_flag(page, PG_anon);
 	inc_vm_stat(NR_ANON_PAGES);
 }
@@ -254,23 +318,23 @@ static void page_add_new_anon_rmap(struct page *page)
 static void page_add_file_rmap(struct page *page)
 {
 	get_page(page);
-	if (++page->_mapcount == 0)
+	if (atomic_inc_return(&page->_mapcount) == 0)
 		inc_vm_stat(NR_FILE_MAPPED);
 }
 
 /* One more PTE maps page (fork). */
 static void page_dup_rmap(struct page *page)
 {
-	page->_mapcount++;
+	atomic_inc(&page->_mapcount);
 }
 
 /* One PTE less; the last one makes the page unmapped again. */
 static void page_remove_rmap(struct page *page)
 {
-	if (unlikely(page->_mapcount < 0))
+	if (unlikely(atomic_read(&page->_mapcount) < 0))
 		BUGF("page_remove_rmap: pfn %#lx not mapped",
 		     page_to_pfn(page));
-	if (--page->_mapcount >= 0)
+	if (!atomic_add_negative(-1, &page->_mapcount))
 		return;
 	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
@@ -315,15 +379,21 @@ static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
  */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 {
-	pte_t *pte = pte_lookup(vma->vm_mm, addr);
+	spinlock_t *ptl;
+	pte_t *pte = pte_lookup_lock(vma->vm_mm, addr, &ptl);
 	pte_t entry;
 
-	if (!pte || !is_zero_pte(*pte))
+	if (!pte)
 		return false;
 	entry = *pte;
+	if (!is_zero_pte(entry)) {
+		pte_unmap_unlock(pte, ptl);
+		return false;
+	}
 	pte_clear(pte);
 	flush_tlb_range(vma, addr & PAGE_MASK, (addr & PAGE_MASK) + PAGE_SIZE);
 	zero_pte_remove(vma->vm_mm, entry);
+	pte_unmap_unlock(pte, ptl);
 	count_vm_event(ZERO_PAGE_UNMAP);
 	return true;
 }
@@ -341,13 +411,17 @@ int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
 
 	zap_page_range(vma, start, end);
 	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
-		pte_t *pte = pte_alloc_map(vma->vm_mm, addr);
+		spinlock_t *ptl;
+		pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
 
 		if (!pte)
 			return -ENOMEM;
-		zero_pte_add(vma->vm_mm, entry);
-		count_vm_event(ZERO_PAGE_MAP);
-		set_pte(pte, entry);	/* none before (zapped): no flush */
+		if (pte_none(*pte)) {	/* none (zapped) unless a fault won */
+			zero_pte_add(vma->vm_mm, entry);
+			count_vm_event(ZERO_PAGE_MAP);
+			set_pte(pte, entry);	/* none before: no flush */
+		}
+		pte_unmap_unlock(pte, ptl);
 	}
 	return 0;
 }
@@ -529,15 +603,15 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	return 0;
 }
 
+/* The fault on one PTE, by what it holds. Called with the PTE lock held,
+ * as are do_anonymous_page, do_fault and do_wp_page; all return with it
+ * held (nothing here sleeps: zpk's allocations do not). */
 static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
-				   unsigned long address, unsigned int flags)
+				   unsigned long address, pte_t *pte,
+				   unsigned int flags)
 {
-	pte_t *pte = pte_alloc_map(vma->vm_mm, address);
-	pte_t entry;
+	pte_t entry = *pte;
 
-	if (!pte)
-		return VM_FAULT_OOM;
-	entry = *pte;
 	if (pte_none(entry))
 		return vma->vm_file ? do_fault(vma, address, pte, flags)
 				    : do_anonymous_page(vma, address, pte,
@@ -554,6 +628,30 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		entry = pte_mkdirty(entry);
 	set_pte(pte, entry);
 	return 0;
+}
+
+/*
+ * The tables down to the PTE (allocated if missing), its lock, and the
+ * fault on it. A file mapping's fault also holds the big kernel lock:
+ * the page cache has no lock of its own (docs/smp.md).
+ */
+static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
+				    unsigned long address, unsigned int flags)
+{
+	spinlock_t *ptl;
+	pte_t *pte;
+	vm_fault_t ret = VM_FAULT_OOM;
+
+	if (vma->vm_file)
+		lock_kernel();
+	pte = pte_alloc_map_lock(vma->vm_mm, address, &ptl);
+	if (pte) {
+		ret = handle_pte_fault(vma, address, pte, flags);
+		pte_unmap_unlock(pte, ptl);
+	}
+	if (vma->vm_file)
+		unlock_kernel();
+	return ret;
 }
 
 bool access_error(const struct vm_area_struct *vma, unsigned int flags)
@@ -586,7 +684,7 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		return VM_FAULT_SIGSEGV;
 	if (!vma->vm_mm->pgd)
 		return VM_FAULT_SIGBUS;
-	return handle_pte_fault(vma, address, flags);
+	return __handle_mm_fault(vma, address, flags);
 }
 
 /* ---- ranges --------------------------------------------------------- */
@@ -741,6 +839,41 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 	return wrprotected;
 }
 
+/*
+ * [addr, end), within one PTE table of src (the one src_pte is in), into
+ * dst (Linux's copy_pte_range), under the source table's lock: dst is
+ * fork's new mm, which no other CPU can reach. The parent's PTEs it
+ * write-protected widen [*wp_start, *wp_end). 0 or -ENOMEM.
+ */
+static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
+			  pte_t *src_pte, unsigned long addr,
+			  unsigned long end, unsigned long *wp_start,
+			  unsigned long *wp_end)
+{
+	spinlock_t *ptl = pte_lockptr(src_pte);
+	pte_t *dst_pte = NULL;
+	int ret = 0;
+
+	spin_lock(ptl);
+	for (; addr < end; addr += PAGE_SIZE, src_pte++) {
+		if (pte_none(*src_pte)) {
+			if (dst_pte)
+				dst_pte++;
+			continue;
+		}
+		if (!dst_pte)
+			dst_pte = pte_alloc_map(dst, addr);
+		if (!dst_pte) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (copy_one_pte(dst, vma, addr, src_pte, dst_pte++))
+			changed_range_add(wp_start, wp_end, addr);
+	}
+	spin_unlock(ptl);
+	return ret;
+}
+
 /* One walk per PTE table on each side, then along both tables. The
  * parent's PTEs it write-protected are flushed once, as one range, on
  * the way out (Linux flushes all of oldmm at the end of dup_mmap). */
@@ -751,30 +884,15 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 	unsigned long wp_start = 0, wp_end = 0;
 	int ret = 0;
 
-	for (addr = vma->vm_start; addr < end; addr = next) {
+	for (addr = vma->vm_start; addr < end && !ret; addr = next) {
 		pte_t *src_pte = walk_pte(src, addr, false, &next);
-		pte_t *dst_pte = NULL;
 
 		if (!src_pte)
 			continue;
-		for (next = pte_table_end(addr, end); addr < next;
-		     addr += PAGE_SIZE, src_pte++) {
-			if (pte_none(*src_pte)) {
-				if (dst_pte)
-					dst_pte++;
-				continue;
-			}
-			if (!dst_pte)
-				dst_pte = pte_alloc_map(dst, addr);
-			if (!dst_pte) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			if (copy_one_pte(dst, vma, addr, src_pte, dst_pte++))
-				changed_range_add(&wp_start, &wp_end, addr);
-		}
+		next = pte_table_end(addr, end);
+		ret = copy_pte_range(dst, vma, src_pte, addr, next, &wp_start,
+				     &wp_end);
 	}
-out:
 	if (wp_end)
 		flush_tlb_mm_range(src, wp_start, wp_end);
 	return ret;

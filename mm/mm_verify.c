@@ -3,6 +3,7 @@
 #include <zpk/bug.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/mm_verify.h>
 #include <zpk/mman.h>
 #include <zpk/param.h>
@@ -142,9 +143,10 @@ int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
 					 vm_list);
 	walk_page_range(mm, 0, TASK_SIZE, count_pte, &c);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
-		if (c.rss[i] != mm->rss_stat[i])
+		if (c.rss[i] != atomic_long_read(&mm->rss_stat[i]))
 			report(r, "mm %p: %s is %ld but the page tables map %ld",
-			       mm, counter_name[i], mm->rss_stat[i], c.rss[i]);
+			       mm, counter_name[i],
+			       atomic_long_read(&mm->rss_stat[i]), c.rss[i]);
 	if (mm->hiwater_rss < get_mm_rss(mm))
 		report(r, "mm %p: hiwater_rss %lu below rss %lu", mm,
 		       mm->hiwater_rss, get_mm_rss(mm));
@@ -163,7 +165,7 @@ static int tally_pte(pte_t *ptep, unsigned long addr, void *priv)
 	struct page *page = counted_page(NULL, addr, *ptep);
 
 	if (page)
-		page->_mapcount += *(int *)priv;
+		atomic_add(*(int *)priv, &page->_mapcount);
 	return 0;
 }
 
@@ -190,9 +192,9 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 	for (pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
-		if (page->_mapcount != -1)
+		if (page_mapcount(page))
 			report(r, "pfn %#lx: _mapcount says %d mappings more than the page tables hold",
-			       pfn, page->_mapcount + 1);
+			       pfn, page_mapcount(page));
 	}
 	tally(mms, n, +1);
 	for (pfn = 0; pfn < max_pfn; pfn++) {
@@ -231,41 +233,38 @@ void mm_verify(struct mm_struct *mm)
 	mm_verify_bug(&r);
 }
 
-/* The distinct mms of all tasks into mms (room for max); their number. */
-static int collect_mms(struct mm_struct **mms, int max)
-{
-	struct task_struct *t;
-	int n = 0, i;
-
-	list_for_each_entry(t, &task_list, tasks) {
-		if (!t->mm)
-			continue;
-		for (i = 0; i < n && mms[i] != t->mm; i++)
-			;
-		if (i == n && n < max)
-			mms[n++] = t->mm;
-	}
-	return n;
-}
-
+/*
+ * Every mm there is, from the mmlist (kernel/fork.c), which holds an mm
+ * from mm_alloc until its pages are gone: a dying mm's mappings still
+ * count. The check holds mmlist_lock, then every mm's mmap_lock for
+ * writing, in list order: no fault, zap or fork is half done anywhere
+ * meanwhile, on any CPU, so every count must add up exactly.
+ */
 void mm_verify_all(void)
 {
 	struct mm_verify_report r = { 0 };
-	struct task_struct *t;
-	struct mm_struct **mms;
-	int max = 0, n;
+	struct mm_struct *mm, **mms;
+	int max = 0, n = 0;
 
-	list_for_each_entry(t, &task_list, tasks)
+	down_write(&mmlist_lock);
+	list_for_each_entry(mm, &mmlist, mmlist)
 		max++;
 	mms = kmalloc(max * sizeof(*mms) + 1, GFP_KERNEL);
 	if (!mms) {
+		up_write(&mmlist_lock);
 		pr_warn("mm_verify: no memory for the check, skipped\n");
 		return;
 	}
-	n = collect_mms(mms, max);
+	list_for_each_entry(mm, &mmlist, mmlist) {
+		mmap_write_lock(mm);
+		mms[n++] = mm;
+	}
 	for (int i = 0; i < n; i++)
 		mm_verify_report(mms[i], &r);
 	mm_verify_pages_report(mms, n, &r);
+	while (n--)
+		mmap_write_unlock(mms[n]);
+	up_write(&mmlist_lock);
 	kfree(mms);
 	mm_verify_bug(&r);
 }

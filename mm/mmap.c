@@ -54,12 +54,15 @@ void vm_stat_account(struct mm_struct *mm, unsigned long flags, long npages)
 
 void mm_init_vmas(struct mm_struct *mm)
 {
-	/* Single CPU, no preemption: creating the cache lazily is safe. */
+	/* The first mm is made at boot, before a second CPU runs anything:
+	 * creating the cache lazily races with nothing. */
 	if (!vm_area_cachep)
 		vm_area_cachep = kmem_cache_create("vm_area_struct",
 				sizeof(struct vm_area_struct), 0);
 	BUG_ON(!vm_area_cachep);
 	INIT_LIST_HEAD(&mm->mmap);
+	init_rwsem(&mm->mmap_lock);
+	spin_lock_init(&mm->page_table_lock);
 	mm->mmap_cache = NULL;
 	mm->map_count = 0;
 	mm->mmap_base = MMAP_BASE;

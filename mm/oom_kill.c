@@ -4,10 +4,12 @@
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/oom.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
+#include <zpk/smp_lock.h>
 
 #define LONG_MIN	(-__LONG_MAX__ - 1)
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
@@ -77,24 +79,34 @@ static void dump_header(void)
 /*
  * Linux's oom_reaper, done at once: unmaps every private mapping of the
  * victim's mm (its anonymous pages and COW copies go back to the buddy
- * allocator; file and shared pages stay with their files). The victim is
- * not running (one CPU, the kernel is not preempted) and dies at its next
- * return to user mode; its VMAs stay, so a fault it takes first finds
- * fresh zero-filled memory, never another's. Page tables go at exit.
+ * allocator; file and shared pages stay with their files). The victim
+ * dies at its next return to user mode (it may be running on another
+ * CPU meanwhile); its VMAs stay, so a fault it takes first finds fresh
+ * zero-filled memory, never another's. Page tables go at exit. As
+ * Linux's, it only tries the mmap_lock: whoever holds it for writing
+ * (the victim's own munmap, mm_verify) may be waiting for us.
  */
 static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 
+	if (!mmget_not_zero(mm))
+		return;
+	if (!down_read_trylock(&mm->mmap_lock)) {
+		mmput(mm);
+		return;
+	}
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (!(vma->vm_flags & VM_SHARED))
 			zap_page_range(vma, vma->vm_start, vma->vm_end);
-	mm->flags |= 1UL << MMF_OOM_SKIP;
+	mmap_read_unlock(mm);
+	set_bit(MMF_OOM_SKIP, &mm->flags);
 	pr_info("oom_reaper: reaped process %d (%s), now anon-rss:%lukB, "
 		"file-rss:%lukB, shmem-rss:%lukB\n", p->pid, p->comm,
 		K(get_mm_counter(mm, MM_ANONPAGES)),
 		K(get_mm_counter(mm, MM_FILEPAGES)),
 		K(get_mm_counter(mm, MM_SHMEMPAGES)));
+	mmput(mm);
 }
 
 /* Linux's __oom_kill_process: the signal, then the report line. */
@@ -114,7 +126,8 @@ static void oom_kill_process(struct task_struct *victim)
 		oom_reap_task_mm(victim, mm);
 }
 
-enum oom_result out_of_memory(void)
+/* Called without any mmap_lock held by the caller's fault. */
+static enum oom_result __out_of_memory(void)
 {
 	static bool none_reported;
 	struct task_struct *victim;
@@ -132,7 +145,25 @@ enum oom_result out_of_memory(void)
 		return OOM_NONE;
 	}
 	none_reported = false;
+	if (victim != current && (victim->pending & sigmask(SIGKILL))) {
+		/* Killed already but not reaped (its mmap_lock was busy):
+		 * let it run to its death, then try again (Linux waits for
+		 * an OOM victim the same way). */
+		schedule();
+		return OOM_RETRY;
+	}
 	dump_header();
 	oom_kill_process(victim);
 	return victim == current ? OOM_CURRENT : OOM_RETRY;
+}
+
+/* The task list, signals and the victim's mm: under the big kernel lock. */
+enum oom_result out_of_memory(void)
+{
+	enum oom_result ret;
+
+	lock_kernel();
+	ret = __out_of_memory();
+	unlock_kernel();
+	return ret;
 }

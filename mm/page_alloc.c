@@ -1,7 +1,11 @@
 /* mm/page_alloc.c — the buddy allocator: one free list per order over
- * mem_map, split on allocation, merged with the buddy on free; poisoning. */
+ * mem_map, split on allocation, merged with the buddy on free; per-CPU
+ * lists of single pages in front of it; poisoning. */
+#include <asm/irqflags.h>
 #include <zpk/bug.h>
 #include <zpk/mm.h>
+#include <zpk/smp.h>
+#include <zpk/spinlock.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
 #include <zpk/string.h>
@@ -15,13 +19,34 @@ bool page_poisoning;
  * Linux's zone->free_area. A free block is listed by its first page only,
  * which carries PG_buddy and the block's order; the other pages of the
  * block have _refcount 0 and are found by arithmetic, never by list.
- * No lock: one CPU, and interrupt handlers do not allocate.
  */
 struct free_area {
 	struct list_head free_list;
 	unsigned long nr_free;
 };
 static struct free_area free_area[MAX_ORDER];
+/* Protects free_area: every list and block (Linux's zone->lock). No
+ * interrupt handler allocates or frees, so interrupts may stay on. */
+static DEFINE_SPINLOCK(zone_lock);
+
+/*
+ * Linux's per_cpu_pages ("pcp"): single free pages a CPU keeps for
+ * itself, so that most order-0 allocations and frees take no shared lock
+ * and touch no shared line. A CPU refills its list from the buddy, and
+ * drains it back, PCP_BATCH pages at a time under zone_lock. Only its
+ * CPU touches a list, with interrupts off: drain_all_pages empties every
+ * CPU's through an IPI. Pages on these lists (PG_pcp) count as free
+ * (NR_FREE_PAGES, kpageflags' BUDDY: in Linux only the buddy's do);
+ * nr_free_blocks and buddyinfo see the buddy's only.
+ * Host tests have no such lists: they test the buddy itself.
+ */
+#define PCP_BATCH	31
+#define PCP_HIGH	(4 * PCP_BATCH)
+struct per_cpu_pages {
+	int count;			/* pages on list */
+	struct list_head list;		/* free order-0 pages, by lru */
+} __aligned(64);
+static struct per_cpu_pages pcp_lists[NR_CPUS];
 
 /* Flags a page may not carry when it is freed: someone still owns it. */
 #define PAGE_FLAGS_CHECK_AT_FREE \
@@ -46,13 +71,17 @@ void mem_map_init(struct page *map, unsigned long nr_pfns)
 
 		memset(page, 0, sizeof(*page));
 		page->flags = 1UL << PG_reserved;
-		page->_refcount = 1;
-		page->_mapcount = -1;
+		set_page_count(page, 1);
+		page_mapcount_reset(page);
 		INIT_LIST_HEAD(&page->lru);
 	}
 	for (unsigned int order = 0; order < MAX_ORDER; order++) {
 		INIT_LIST_HEAD(&free_area[order].free_list);
 		free_area[order].nr_free = 0;
+	}
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		INIT_LIST_HEAD(&pcp_lists[cpu].list);
+		pcp_lists[cpu].count = 0;
 	}
 }
 
@@ -119,8 +148,9 @@ void free_pfn_range(unsigned long start, unsigned long end)
 			BUGF("free_pfn_range: pfn %#lx is %s", pfn,
 			     PageZero(page) ? "the zero page" : "not reserved");
 		page->flags = 0;	/* never used: nothing to poison */
-		page->_refcount = 0;
+		set_page_count(page, 0);
 	}
+	spin_lock(&zone_lock);
 	while (start < end) {
 		unsigned int order = block_order(start, end);
 
@@ -128,6 +158,7 @@ void free_pfn_range(unsigned long start, unsigned long end)
 		mod_vm_stat(NR_FREE_PAGES, 1L << order);
 		start += 1UL << order;
 	}
+	spin_unlock(&zone_lock);
 }
 
 /* Offset of the first byte at mem that is not PAGE_POISON, or -1. */
@@ -152,11 +183,12 @@ static void prep_one_page(struct page *page, gfp_t gfp)
 	const u8 *mem = page_address(page);
 	long off;
 
-	if (page->_refcount || page->_mapcount != -1 ||
+	if (page_count(page) || page_mapcount(page) ||
 	    (page->flags & ~(1UL << PG_poisoned)))
 		BUGF("bad page state at alloc: pfn %#lx flags %#lx _refcount "
 		     "%d _mapcount %d (struct page written while free)",
-		     pfn, page->flags, page->_refcount, page->_mapcount);
+		     pfn, page->flags, page_count(page),
+		     page_mapcount(page) - 1);
 	if (PagePoisoned(page) && (off = first_unpoisoned(mem)) >= 0)
 		BUGF("use after free: pfn %#lx written while free, byte at "
 		     "offset %#lx is %#x, not poison %#x", pfn,
@@ -187,13 +219,130 @@ static struct page *rmqueue(unsigned int order)
 	return NULL;
 }
 
+/* ---- the per-CPU lists ---------------------------------------------- */
+
+#ifndef HOST_TEST
+/* Moves up to n pages between the buddy and this CPU's list (n < 0:
+ * from the list to the buddy). Interrupts off. */
+static void pcp_move(struct per_cpu_pages *pcp, int n)
+{
+	struct page *page;
+
+	spin_lock(&zone_lock);
+	for (; n > 0 && (page = rmqueue(0)); n--, pcp->count++) {
+		page_set_flag(page, PG_pcp);
+		list_add(&page->lru, &pcp->list);
+	}
+	for (; n < 0 && pcp->count; n++, pcp->count--) {
+		page = list_last_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		page_clear_flag(page, PG_pcp);
+		free_one_block(page_to_pfn(page), 0);
+	}
+	spin_unlock(&zone_lock);
+}
+
+/* An order-0 page from this CPU's list, refilled from the buddy. */
+static struct page *rmqueue_pcplist(void)
+{
+	struct per_cpu_pages *pcp;
+	struct page *page = NULL;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = &pcp_lists[smp_processor_id()];
+	if (!pcp->count)
+		pcp_move(pcp, PCP_BATCH);
+	if (pcp->count) {
+		page = list_first_entry(&pcp->list, struct page, lru);
+		list_del(&page->lru);
+		page_clear_flag(page, PG_pcp);
+		pcp->count--;
+	}
+	local_irq_restore(flags);
+	return page;
+}
+
+/* A freed order-0 page goes on this CPU's list; past PCP_HIGH a batch
+ * goes back to the buddy (Linux's free_unref_page). */
+static void free_unref_page(struct page *page)
+{
+	struct per_cpu_pages *pcp;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	pcp = &pcp_lists[smp_processor_id()];
+	page_set_flag(page, PG_pcp);
+	list_add(&page->lru, &pcp->list);
+	if (++pcp->count > PCP_HIGH)
+		pcp_move(pcp, -PCP_BATCH);
+	local_irq_restore(flags);
+}
+
+/* IPI handler (or with interrupts off): all of this CPU's list back. */
+static void drain_local_pages(void *unused)
+{
+	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
+
+	(void)unused;
+	pcp_move(pcp, -pcp->count);
+}
+
+void drain_all_pages(void)
+{
+	on_each_cpu(drain_local_pages, NULL, true);
+}
+#else
+static struct page *rmqueue_pcplist(void)
+{
+	struct page *page;
+
+	spin_lock(&zone_lock);
+	page = rmqueue(0);
+	spin_unlock(&zone_lock);
+	return page;
+}
+
+static void free_unref_page(struct page *page)
+{
+	spin_lock(&zone_lock);
+	free_one_block(page_to_pfn(page), 0);
+	spin_unlock(&zone_lock);
+}
+
+void drain_all_pages(void)
+{
+}
+#endif
+
+/* ---- allocating and freeing --------------------------------------------- */
+
+/* A block of 1 << order pages: single pages from the per-CPU list,
+ * larger blocks from the buddy under zone_lock. */
+static struct page *get_page_from_freelist(unsigned int order)
+{
+	struct page *page;
+
+	if (!order)
+		return rmqueue_pcplist();
+	spin_lock(&zone_lock);
+	page = rmqueue(order);
+	spin_unlock(&zone_lock);
+	return page;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
 	if (order >= MAX_ORDER)
 		return NULL;
-	page = rmqueue(order);
+	page = get_page_from_freelist(order);
+	if (!page && !irqs_disabled()) {
+		/* The free pages may sit on other CPUs' lists. */
+		drain_all_pages();
+		page = get_page_from_freelist(order);
+	}
 	if (!page)
 		return NULL;
 	mod_vm_stat(NR_FREE_PAGES, -(1L << order));
@@ -201,7 +350,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	for (unsigned long i = 0; i < (1UL << order); i++)
 		prep_one_page(page + i, gfp);
 	page->order = order;	/* checked by __free_pages, used by put_page */
-	page->_refcount = 1;
+	set_page_count(page, 1);
 	return page;
 }
 
@@ -213,9 +362,9 @@ static void free_pages_check(struct page *page, unsigned int order,
 
 	if (PageReserved(page))
 		BUGF("freeing reserved pfn %#lx, caller %p", pfn, caller);
-	if (page->_mapcount != -1)
+	if (page_mapcount(page))
 		BUGF("freeing pfn %#lx still mapped (_mapcount %d), caller %p",
-		     pfn, page->_mapcount, caller);
+		     pfn, page_mapcount(page) - 1, caller);
 	if (page->flags & PAGE_FLAGS_CHECK_AT_FREE)
 		BUGF("freeing pfn %#lx with flags %#lx still set, caller %p",
 		     pfn, page->flags, caller);
@@ -236,10 +385,10 @@ static void free_pages_caller(struct page *page, unsigned int order,
 	if (PageBuddy(page))
 		BUGF("double free of pfn %#lx (free, order %u), caller %p",
 		     pfn, page->order, caller);
-	if (page->_refcount <= 0)
+	if (page_count(page) <= 0)
 		BUGF("freeing pfn %#lx with _refcount %d (already free, or not "
 		     "the first page of its block), caller %p",
-		     pfn, page->_refcount, caller);
+		     pfn, page_count(page), caller);
 	if (!page_ref_dec_and_test(page))
 		return;
 	free_pages_check(page, order, caller);
@@ -250,7 +399,13 @@ static void free_pages_caller(struct page *page, unsigned int order,
 			page_set_flag(&page[i], PG_poisoned);
 		}
 	}
-	free_one_block(pfn, order);
+	if (order) {
+		spin_lock(&zone_lock);
+		free_one_block(pfn, order);
+		spin_unlock(&zone_lock);
+	} else {
+		free_unref_page(page);
+	}
 	mod_vm_stat(NR_FREE_PAGES, 1L << order);
 	count_vm_events(PGFREE, 1UL << order);
 }
@@ -318,6 +473,7 @@ unsigned long nr_free_blocks(unsigned int order)
 	return order < MAX_ORDER ? free_area[order].nr_free : 0;
 }
 
+/* The buddy's free blocks (pages on the per-CPU lists are not in it). */
 void buddy_dump(void)
 {
 	printk(KERN_INFO "Node 0, zone   Normal");

@@ -3,6 +3,7 @@
 #include <zpk/errno.h>
 #include <zpk/gup.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/syscalls.h>
@@ -52,26 +53,35 @@ static size_t copy_local(struct iov_cursor *c, char *kaddr, size_t n,
 	return done;
 }
 
-/* One remote iovec, a page at a time; the bytes moved, or -errno if none
- * moved (the remote page failed, or the local buffer: -EFAULT). */
+/*
+ * One remote iovec, a page at a time through kbuf (a page): the remote
+ * side is copied with mm's mmap_lock held and the local side without it,
+ * so no fault on our own memory happens while another mm's lock is held
+ * (docs/smp.md: mmap_locks do not nest). The bytes moved, or -errno if
+ * none moved (the remote page failed, or the local buffer: -EFAULT).
+ */
 static long rw_remote(struct mm_struct *mm, const struct iovec *r,
-		      struct iov_cursor *c, bool write)
+		      struct iov_cursor *c, bool write, char *kbuf)
 {
+	unsigned int foll = write ? FOLL_WRITE : 0;
 	unsigned long addr = (unsigned long)r->iov_base;
 	size_t done = 0;
 
 	while (done < r->iov_len && c->i < c->nr) {
 		size_t off = addr & ~PAGE_MASK;
 		size_t n = min(r->iov_len - done, (size_t)(PAGE_SIZE - off));
-		struct page *page;
-		size_t got;
-		long ret;
+		struct iov_cursor before = *c;
+		size_t got = n;
 
-		ret = get_user_pages(mm, addr, 1, write ? FOLL_WRITE : 0, &page);
-		if (ret != 1)
-			return done ? (long)done : (ret < 0 ? ret : -EFAULT);
-		got = copy_local(c, (char *)page_address(page) + off, n, write);
-		put_user_page(page);
+		if (write)
+			got = copy_local(c, kbuf, n, true);
+		if (got && (size_t)access_remote_vm(mm, addr, kbuf, got, foll) !=
+			   got) {
+			*c = before;	/* those local bytes did not move */
+			return done ? (long)done : -EFAULT;
+		}
+		if (!write)
+			got = copy_local(c, kbuf, n, false);
 		done += got;
 		addr += got;
 		if (got < n && c->i < c->nr)	/* a local buffer faulted */
@@ -105,22 +115,27 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 	struct task_struct *t = find_task_by_pid(pid);
 	struct iovec *liov, *riov;
 	struct iov_cursor c = { 0 };
+	struct mm_struct *mm;
 	long total = 0, ret = 0;
+	char *kbuf;
 
 	if (flags || liovcnt > UIO_MAXIOV || riovcnt > UIO_MAXIOV)
 		return -EINVAL;
-	if (!t || !t->mm)
+	/* A user of its mm: the target may exit while we sleep. */
+	if (!t || !t->mm || !mmget_not_zero(t->mm))
 		return -ESRCH;
+	mm = t->mm;
 	liov = copy_iov(lvec, liovcnt);
 	riov = copy_iov(rvec, riovcnt);
-	if (!liov || !riov) {
-		ret = -EFAULT;
+	kbuf = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!liov || !riov || !kbuf) {
+		ret = kbuf ? -EFAULT : -ENOMEM;
 		goto out;
 	}
 	c.iov = liov;
 	c.nr = liovcnt;
 	for (unsigned long i = 0; i < riovcnt && c.i < c.nr; i++) {
-		ret = rw_remote(t->mm, &riov[i], &c, write);
+		ret = rw_remote(mm, &riov[i], &c, write, kbuf);
 		if (ret < 0)
 			break;
 		total += ret;
@@ -128,8 +143,10 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 			break;
 	}
 out:
+	kfree(kbuf);
 	kfree(liov);
 	kfree(riov);
+	mmput(mm);
 	return total ? total : ret;
 }
 

@@ -14,13 +14,16 @@
  * A free object is otherwise filled with SLAB_POISON_FREE, which alloc
  * checks, so a write after free is caught at the next allocation.
  *
- * No locking: zpk runs on one CPU and does not allocate in interrupts.
+ * Each cache has its lock (struct kmem_cache); the table of caches has
+ * slab_caches_lock. Nothing allocates in interrupt handlers.
  */
 
 #define KMEM_CACHE_MAX	32
 
 /* Static, so creating a cache never needs an allocator (no chicken-egg). */
 static struct kmem_cache kmem_caches[KMEM_CACHE_MAX];
+/* Protects the table's slots (name NULL: free). */
+static DEFINE_SPINLOCK(slab_caches_lock);
 static struct kmem_cache *kmalloc_caches[NR_KMALLOC_CACHES];
 static const char *const kmalloc_names[NR_KMALLOC_CACHES] = {
 	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-128",
@@ -34,6 +37,7 @@ static const char *const kmalloc_names[NR_KMALLOC_CACHES] = {
  * are their totals.
  */
 static struct kmem_cache kmalloc_large = {
+	.lock = __SPIN_LOCK_UNLOCKED(kmalloc_large.lock),
 	.name = "kmalloc-large",
 	.partial = LIST_HEAD_INIT(kmalloc_large.partial),
 	.full = LIST_HEAD_INIT(kmalloc_large.full),
@@ -55,12 +59,16 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 		return NULL;
 	/* A free object must hold the freelist pointer. */
 	align = max(align, sizeof(void *));
+	spin_lock(&slab_caches_lock);
 	for (c = kmem_caches; c < kmem_caches + KMEM_CACHE_MAX; c++)
 		if (!c->name)
 			break;
+	if (c < kmem_caches + KMEM_CACHE_MAX)
+		c->name = name ? name : "unnamed";
+	spin_unlock(&slab_caches_lock);
 	if (c == kmem_caches + KMEM_CACHE_MAX)
 		return NULL;
-	c->name = name ? name : "unnamed";
+	spin_lock_init(&c->lock);
 	c->size = ALIGN_UP(size, align);
 	c->align = align;
 	c->objs_per_slab = PAGE_SIZE / c->size;
@@ -82,7 +90,9 @@ void kmem_cache_destroy(struct kmem_cache *c)
 		BUG_ON(c == kmalloc_caches[i]);
 	/* Empty slabs were freed at once, so no pages remain. */
 	BUG_ON(c->nr_pages);
+	spin_lock(&slab_caches_lock);
 	c->name = NULL;
+	spin_unlock(&slab_caches_lock);
 }
 
 /* Moves a slab between a cache's partial and full lists. */
@@ -179,10 +189,13 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	struct page *page;
 	void **obj;
 
+	spin_lock(&c->lock);
 	if (list_empty(&c->partial)) {
 		page = new_slab(c, gfp);
-		if (!page)
+		if (!page) {
+			spin_unlock(&c->lock);
 			return NULL;
+		}
 		list_add(&page->lru, &c->partial);
 	}
 	page = list_first_entry(&c->partial, struct page, lru);
@@ -196,6 +209,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	c->nr_objs_inuse++;
 	if (!page->freelist)
 		move_slab(page, &c->full);
+	spin_unlock(&c->lock);
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, c->size);
 	else
@@ -221,9 +235,9 @@ static struct page *slab_page_of(const void *p, const char *fn)
 	return page;
 }
 
-/* Checks p is an allocated object of c on page; frees it. */
-static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
-			const char *fn)
+/* Checks p is an allocated object of c on page; frees it. c's lock held. */
+static void slab_free_locked(struct kmem_cache *c, struct page *page, void *p,
+			     const char *fn)
 {
 	void **obj = p;
 
@@ -246,6 +260,14 @@ static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
 		discard_slab(c, page);
 	else if (!*obj)	/* it was full */
 		move_slab(page, &c->partial);
+}
+
+static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
+			const char *fn)
+{
+	spin_lock(&c->lock);
+	slab_free_locked(c, page, p, fn);
+	spin_unlock(&c->lock);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
@@ -311,8 +333,10 @@ static void *kmalloc_large_alloc(size_t size, gfp_t gfp)
 	page->slab_cache = &kmalloc_large;
 	page->freelist = NULL;
 	page->inuse = 1;
+	spin_lock(&kmalloc_large.lock);
 	kmalloc_large.nr_pages += 1UL << order;
 	kmalloc_large.nr_objs_inuse++;
+	spin_unlock(&kmalloc_large.lock);
 	mod_vm_stat(NR_SLAB, 1L << order);
 	return page_address(page);
 }
@@ -327,8 +351,10 @@ static void kmalloc_large_free(struct page *page, const void *p)
 	page_clear_flag(page, PG_slab);
 	page->slab_cache = NULL;
 	page->inuse = 0;
+	spin_lock(&kmalloc_large.lock);
 	kmalloc_large.nr_pages -= 1UL << order;
 	kmalloc_large.nr_objs_inuse--;
+	spin_unlock(&kmalloc_large.lock);
 	mod_vm_stat(NR_SLAB, -(1L << order));
 	__free_pages(page, order);
 }

@@ -1,5 +1,8 @@
 /* mm/syscalls.c — the memory system calls on current->mm: thin wrappers
- * over mm/mmap.c (VMAs) and mm/memory.c (page tables). */
+ * over mm/mmap.c (VMAs) and mm/memory.c (page tables). They run without
+ * the big kernel lock (SYSCALL_NOBKL): each takes current->mm's mmap_lock,
+ * for writing where it changes the VMAs; only a file's part takes the big
+ * kernel lock, for the VFS. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/gup.h>
@@ -7,72 +10,124 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
 
+long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, struct file *file,
+	     unsigned long pgoff)
+{
+	long ret;
+
+	mmap_write_lock(mm);
+	ret = do_mmap(mm, addr, len, prot, flags, file, pgoff);
+	mmap_write_unlock(mm);
+	return ret;
+}
+
+/* The file behind fd as mmap may map it, in *filep (NULL: /dev/zero,
+ * anonymous after all, *flags says so), or -errno. Big kernel lock. */
+static long mmap_file(int fd, unsigned long *flags, struct file **filep)
+{
+	struct file *file = fget(fd);
+
+	*filep = NULL;
+	if (!file)
+		return -EBADF;
+	/* /dev/zero maps anonymous memory, private or shared, as on Linux. */
+	if (S_ISCHR(file->f_inode->i_mode) &&
+	    file->f_inode->i_rdev == MKDEV(1, 5)) {
+		fput(file);
+		*flags |= MAP_ANONYMOUS;
+		return 0;
+	}
+	if (file->f_op != &ramfs_file_ops) {
+		fput(file);	/* pipes, /proc: no pages to map */
+		return -ENODEV;
+	}
+	if ((file->f_flags & O_ACCMODE) == O_WRONLY) {
+		fput(file);
+		return -EACCES;
+	}
+	*filep = file;
+	return 0;
+}
+
+/* A shared or file mapping goes through the VFS (a shmem file, the
+ * file's page cache, i_writecount): it holds the big kernel lock. */
 static long sys_mmap(unsigned long addr, unsigned long len,
 		     unsigned long prot, unsigned long flags, int fd,
 		     unsigned long off)
 {
+	struct mm_struct *mm = current->mm;
+	bool vfs = !(flags & MAP_ANONYMOUS) || (flags & MAP_SHARED);
 	struct file *file = NULL;
-	long ret;
+	long ret = 0;
 
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS)) {
-		file = fget(fd);
-		if (!file)
-			return -EBADF;
-		/* /dev/zero maps anonymous memory, private or shared, as on
-		 * Linux. */
-		if (S_ISCHR(file->f_inode->i_mode) &&
-		    file->f_inode->i_rdev == MKDEV(1, 5)) {
-			fput(file);
-			file = NULL;
-			flags |= MAP_ANONYMOUS;
-		} else if (file->f_op != &ramfs_file_ops) {
-			fput(file);	/* pipes, /proc: no pages to map */
-			return -ENODEV;
-		} else if ((file->f_flags & O_ACCMODE) == O_WRONLY) {
-			fput(file);
-			return -EACCES;
-		}
+	if (vfs)
+		lock_kernel();
+	if (!(flags & MAP_ANONYMOUS))
+		ret = mmap_file(fd, &flags, &file);
+	if (!ret) {
+		mmap_write_lock(mm);
+		ret = do_mmap(mm, addr, len, prot, flags, file,
+			      off >> PAGE_SHIFT);
+		mmap_write_unlock(mm);
 	}
-	ret = do_mmap(current->mm, addr, len, prot, flags, file,
-		      off >> PAGE_SHIFT);
 	if (file)
 		fput(file);		/* the VMA holds its own reference */
+	if (vfs)
+		unlock_kernel();
 	/* Linux ignores populate failures here: the mapping stands. */
 	if (!IS_ERR_VALUE((unsigned long)ret) &&
 	    ((flags & (MAP_POPULATE | MAP_LOCKED)) ||
-	     (current->mm->def_flags & VM_LOCKED)))
-		mm_populate(current->mm, (unsigned long)ret, PAGE_ALIGN(len));
+	     (mm->def_flags & VM_LOCKED)))
+		mm_populate(mm, (unsigned long)ret, PAGE_ALIGN(len));
 	return ret;
 }
-SYSCALL(__NR_mmap, sys_mmap);
+SYSCALL_NOBKL(__NR_mmap, sys_mmap);
 
 static long sys_munmap(unsigned long addr, size_t len)
 {
-	return do_munmap(current->mm, addr, len);
+	struct mm_struct *mm = current->mm;
+	long ret;
+
+	mmap_write_lock(mm);
+	ret = do_munmap(mm, addr, len);
+	mmap_write_unlock(mm);
+	return ret;
 }
-SYSCALL(__NR_munmap, sys_munmap);
+SYSCALL_NOBKL(__NR_munmap, sys_munmap);
 
 static long sys_mprotect(unsigned long addr, size_t len, unsigned long prot)
 {
-	return do_mprotect(current->mm, addr, len, prot);
+	struct mm_struct *mm = current->mm;
+	long ret;
+
+	mmap_write_lock(mm);
+	ret = do_mprotect(mm, addr, len, prot);
+	mmap_write_unlock(mm);
+	return ret;
 }
-SYSCALL(__NR_mprotect, sys_mprotect);
+SYSCALL_NOBKL(__NR_mprotect, sys_mprotect);
 
 static long sys_brk(unsigned long brk)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long old = PAGE_ALIGN(mm->brk), ret = do_brk(mm, brk);
+	unsigned long old, ret;
 
+	mmap_write_lock(mm);
+	old = PAGE_ALIGN(mm->brk);
+	ret = do_brk(mm, brk);
+	mmap_write_unlock(mm);
 	/* A locked heap (mlockall MCL_FUTURE) is populated, as Linux. */
 	if ((mm->def_flags & VM_LOCKED) && PAGE_ALIGN(ret) > old)
 		mm_populate(mm, old, PAGE_ALIGN(ret) - old);
 	return (long)ret;
 }
-SYSCALL(__NR_brk, sys_brk);
+SYSCALL_NOBKL(__NR_brk, sys_brk);
 
 /* The VMAs must cover [start, end) without holes, as madvise and mlock
  * require (-ENOMEM otherwise). */
@@ -141,11 +196,59 @@ static long madvise_fork_flags(struct mm_struct *mm, unsigned long start,
 	return vma_modify_flags(mm, start, end - start, 0, VM_WIPEONFORK);
 }
 
+
+/* A valid advice on [start, end), mmap_lock held. */
+static long madvise_vmas(struct mm_struct *mm, unsigned long start,
+			 unsigned long end, int advice)
+{
+	struct vm_area_struct *vma;
+
+	if (!range_mapped(mm, start, end))
+		return -ENOMEM;
+	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
+		return madvise_populate(mm, start, end,
+					advice == MADV_POPULATE_WRITE);
+	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
+	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
+		return madvise_fork_flags(mm, start, end, advice);
+	if (advice != MADV_DONTNEED && advice != MADV_FREE)
+		return 0;
+	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
+	     vma = find_vma(mm, vma->vm_end)) {
+		if (vma->vm_flags & VM_LOCKED)
+			return -EINVAL;
+		zap_page_range(vma, start > vma->vm_start ? start : vma->vm_start,
+			       end < vma->vm_end ? end : vma->vm_end);
+	}
+	return 0;
+}
+
+/* The advices that change VM flags take the mmap_lock for writing; the
+ * others (zapping, populating, hints) for reading, as Linux's
+ * madvise_need_mmap_write: faults on other CPUs go on meanwhile. */
+static long madvise_locked(struct mm_struct *mm, unsigned long start,
+			   unsigned long end, int advice)
+{
+	bool write = advice == MADV_DONTFORK || advice == MADV_DOFORK ||
+		     advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK;
+	long ret;
+
+	if (write)
+		mmap_write_lock(mm);
+	else
+		mmap_read_lock(mm);
+	ret = madvise_vmas(mm, start, end, advice);
+	if (write)
+		mmap_write_unlock(mm);
+	else
+		mmap_read_unlock(mm);
+	return ret;
+}
+
 /* Linux's madvise checks; MADV_DONTNEED zaps, the hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
 	unsigned long end;
 
 	if (start & ~PAGE_MASK)
@@ -166,26 +269,9 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	}
 	if (!len)
 		return 0;
-	if (!range_mapped(mm, start, end))
-		return -ENOMEM;
-	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
-		return madvise_populate(mm, start, end,
-					advice == MADV_POPULATE_WRITE);
-	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
-	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
-		return madvise_fork_flags(mm, start, end, advice);
-	if (advice != MADV_DONTNEED && advice != MADV_FREE)
-		return 0;
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		if (vma->vm_flags & VM_LOCKED)
-			return -EINVAL;
-		zap_page_range(vma, start > vma->vm_start ? start : vma->vm_start,
-			       end < vma->vm_end ? end : vma->vm_end);
-	}
-	return 0;
+	return madvise_locked(mm, start, end, advice);
 }
-SYSCALL(__NR_madvise, sys_madvise);
+SYSCALL_NOBKL(__NR_madvise, sys_madvise);
 
 /* mlock sets VM_LOCKED through mprotect's split-and-merge path keeping
  * the protection, then faults the range in: for write in private
@@ -201,9 +287,10 @@ static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
 	end = start + len;
 	if (end < start)
 		return -EINVAL;
-	if (!range_mapped(mm, start, end))
-		return -ENOMEM;
-	err = do_mlock(mm, start, len, lock);
+	mmap_write_lock(mm);
+	err = range_mapped(mm, start, end) ? do_mlock(mm, start, len, lock)
+					   : -ENOMEM;
+	mmap_write_unlock(mm);
 	if (err || !lock)
 		return err;
 	return mm_populate(mm, start, len);
@@ -213,13 +300,13 @@ static long sys_mlock(unsigned long start, size_t len)
 {
 	return mlock_fixup_range(start, len, true);
 }
-SYSCALL(__NR_mlock, sys_mlock);
+SYSCALL_NOBKL(__NR_mlock, sys_mlock);
 
 static long sys_munlock(unsigned long start, size_t len)
 {
 	return mlock_fixup_range(start, len, false);
 }
-SYSCALL(__NR_munlock, sys_munlock);
+SYSCALL_NOBKL(__NR_munlock, sys_munlock);
 
 /* Every VMA locked (or unlocked), one at a time: they may merge. */
 static int mlock_all_vmas(struct mm_struct *mm, bool lock)
@@ -246,24 +333,30 @@ static long sys_mlockall(int flags)
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
+	mmap_write_lock(mm);
 	mm->def_flags &= ~VM_LOCKED;
 	if (flags & MCL_FUTURE)
 		mm->def_flags |= VM_LOCKED;
-	if (!(flags & MCL_CURRENT))
-		return 0;
-	err = mlock_all_vmas(mm, true);
-	if (err || (flags & MCL_ONFAULT))
+	err = flags & MCL_CURRENT ? mlock_all_vmas(mm, true) : 0;
+	mmap_write_unlock(mm);
+	if (err || !(flags & MCL_CURRENT) || (flags & MCL_ONFAULT))
 		return err;
 	return mm_populate(mm, 0, TASK_SIZE);
 }
-SYSCALL(__NR_mlockall, sys_mlockall);
+SYSCALL_NOBKL(__NR_mlockall, sys_mlockall);
 
 static long sys_munlockall(void)
 {
-	current->mm->def_flags &= ~VM_LOCKED;
-	return mlock_all_vmas(current->mm, false);
+	struct mm_struct *mm = current->mm;
+	int err;
+
+	mmap_write_lock(mm);
+	mm->def_flags &= ~VM_LOCKED;
+	err = mlock_all_vmas(mm, false);
+	mmap_write_unlock(mm);
+	return err;
 }
-SYSCALL(__NR_munlockall, sys_munlockall);
+SYSCALL_NOBKL(__NR_munlockall, sys_munlockall);
 
 /* Private file pages are always in sync with themselves: accepted. */
 static long sys_msync(unsigned long start, size_t len, int flags)

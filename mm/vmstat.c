@@ -1,11 +1,33 @@
 /* mm/vmstat.c — the system-wide memory counters and their names, printed
  * in Linux's /proc/vmstat format ("name value" lines). */
+#include <zpk/atomic.h>
 #include <zpk/printk.h>
 #include <zpk/sprintf.h>
 #include <zpk/vmstat.h>
 
-unsigned long vm_stat[NR_VM_STAT_ITEMS];
-unsigned long vm_events[NR_VM_EVENT_ITEMS];
+struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
+
+/* A state's value may be read while CPUs change it; the sum of CPUs that
+ * each moved by whole allocations is never below 0, but a reader adding
+ * up lines one at a time may see a free on one CPU before the allocation
+ * it undoes on another: clamped at 0, as Linux's global_zone_page_state. */
+unsigned long global_vm_stat(enum vm_stat_item item)
+{
+	long sum = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(vm_cpu_stats[cpu].stat[item]);
+	return sum < 0 ? 0 : (unsigned long)sum;
+}
+
+unsigned long global_vm_event(enum vm_event_item item)
+{
+	unsigned long sum = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		sum += READ_ONCE(vm_cpu_stats[cpu].event[item]);
+	return sum;
+}
 
 /* Indexed by item, so a reordered enum cannot give a counter another name. */
 const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
@@ -37,8 +59,8 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 static unsigned long vmstat_value(unsigned int i)
 {
 	if (i < NR_VM_STAT_ITEMS)
-		return vm_stat[i];
-	return vm_events[i - NR_VM_STAT_ITEMS];
+		return global_vm_stat(i);
+	return global_vm_event(i - NR_VM_STAT_ITEMS);
 }
 
 size_t vmstat_format(char *buf, size_t size)

@@ -105,7 +105,7 @@ void zero_page_get(void)
 	struct page *page = ZERO_PAGE(0);
 
 	get_page(page);
-	page->_mapcount++;
+	atomic_inc(&page->_mapcount);
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 	/* LAB(zero-page) END */
 }
@@ -115,10 +115,10 @@ void zero_page_put(void)
 	/* LAB(zero-page) BEGIN task 2: and gives them back */
 	struct page *page = ZERO_PAGE(0);
 
-	if (page->_mapcount < 0 || page_count(page) <= 1)
+	if (page_mapcount(page) <= 0 || page_count(page) <= 1)
 		BUGF("zero_page_put: zero page has _refcount %d, _mapcount %d",
-		     page_count(page), page->_mapcount);
-	page->_mapcount--;
+		     page_count(page), page_mapcount(page) - 1);
+	atomic_dec(&page->_mapcount);
 	page_ref_add(page, -1);	/* never the last: the page holds one */
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 	/* LAB(zero-page) END */

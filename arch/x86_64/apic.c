@@ -7,6 +7,7 @@
 #include <zpk/atomic.h>
 #include <zpk/mmu.h>
 #include <zpk/printk.h>
+#include <zpk/sched.h>
 #include <zpk/smp.h>
 #include <zpk/time.h>
 
@@ -170,6 +171,11 @@ bool do_system_vector(struct pt_regs *regs)
 		ack_APIC_irq();
 		c->irq_call_count++;
 		generic_smp_call_function_interrupt();
+		return true;
+	case RESCHEDULE_VECTOR:
+		ack_APIC_irq();
+		c->irq_resched_count++;
+		scheduler_ipi();
 		return true;
 	case ERROR_APIC_VECTOR:
 		error_interrupt();

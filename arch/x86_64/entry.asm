@@ -36,11 +36,13 @@ trap_common:
 	mov rdi, rsp
 	call do_trap
 ; Every return to user mode passes prepare_exit_to_usermode: the one place
-; where a task is preempted and where signals are delivered.
+; where a task is preempted and where signals are delivered. Interrupts
+; are off from its last look until iretq.
 global trap_return
 trap_return:
 	test qword [rsp + PT_REGS_CS], 3
 	jz .restore
+	cli
 	mov rdi, rsp
 	call prepare_exit_to_usermode
 .restore:

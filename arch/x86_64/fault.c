@@ -1,6 +1,7 @@
 /* arch/x86_64/fault.c — page faults and other exceptions from user code:
  * do_page_fault hands user addresses to handle_mm_fault; failures signal. */
 #include <asm/io.h>
+#include <asm/irqflags.h>
 #include <asm/traps.h>
 #include <zpk/memory.h>
 #include <zpk/mmu.h>
@@ -10,6 +11,7 @@
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
+#include <zpk/smp_lock.h>
 #include <zpk/zero_page.h>
 
 /* Linux's show_signal_msg: one line per unhandled fatal fault. */
@@ -50,6 +52,7 @@ static void kernel_fault(struct pt_regs *regs)
 	die(regs);
 }
 
+/* The signal for a bad user access; signals are the big kernel lock's. */
 static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
 		     int code)
 {
@@ -57,8 +60,10 @@ static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
 		kernel_fault(regs);
 		return;
 	}
+	lock_kernel();
 	show_signal_msg(regs, addr, sig);
 	force_sig_fault(sig, code, addr);
+	unlock_kernel();
 }
 
 /*
@@ -91,15 +96,54 @@ static unsigned int fault_flags(const struct pt_regs *regs)
 	return flags;
 }
 
-/* The VMA covering addr, growing a stack down to it if needed. */
-static struct vm_area_struct *fault_vma(struct mm_struct *mm,
-					unsigned long addr)
+/*
+ * The VMA at or above addr, with mm's mmap_lock held for reading. A stack
+ * below addr grows down to it: that changes the VMA, so the lock is
+ * retaken for writing meanwhile (Linux's lock_mm_and_find_vma), and the
+ * VMA looked up again after (it may have changed while the lock was
+ * free). A VMA above addr, or none, is returned as found: the fault
+ * fails in handle_mm_fault.
+ */
+static struct vm_area_struct *lock_mm_and_find_vma(struct mm_struct *mm,
+						   unsigned long addr)
 {
-	struct vm_area_struct *vma = find_vma(mm, addr);
+	struct vm_area_struct *vma;
 
-	if (vma && vma->vm_start > addr && expand_stack(vma, addr))
-		return NULL;
-	return vma;
+	mmap_read_lock(mm);
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start <= addr || !(vma->vm_flags & VM_GROWSDOWN))
+		return vma;
+	mmap_read_unlock(mm);
+	mmap_write_lock(mm);
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start > addr)
+		expand_stack(vma, addr);
+	mmap_write_unlock(mm);
+	mmap_read_lock(mm);
+	return find_vma(mm, addr);
+}
+
+/*
+ * The fault itself, under mm's mmap_lock for reading. If memory ran out,
+ * the lock goes while the OOM killer runs (it may reap another mm), and
+ * the fault is tried again while that frees some. *code: SEGV_ACCERR if
+ * a VMA covers addr, else SEGV_MAPERR.
+ */
+static vm_fault_t mm_fault(struct mm_struct *mm, unsigned long addr,
+			   unsigned int flags, int *code)
+{
+	struct vm_area_struct *vma;
+	vm_fault_t ret;
+
+	for (;;) {
+		vma = lock_mm_and_find_vma(mm, addr);
+		ret = handle_mm_fault(vma, addr, flags);
+		*code = vma && vma->vm_start <= addr ? SEGV_ACCERR
+						     : SEGV_MAPERR;
+		mmap_read_unlock(mm);
+		if (!(ret & VM_FAULT_OOM) || out_of_memory() != OOM_RETRY)
+			return ret;
+	}
 }
 
 /* The kernel may touch user memory only in uaccess: at an instruction of
@@ -111,13 +155,20 @@ static bool in_uaccess(const struct pt_regs *regs)
 	       (!have_smap || (regs->rflags & X86_EFLAGS_AC));
 }
 
+/*
+ * CR2 is read first, with interrupts still off (another fault would
+ * change it); then interrupts are on again if the faulting code had them
+ * on, since the fault may sleep (the mmap_lock).
+ */
 void do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2();
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
 	vm_fault_t ret;
+	int code;
 
+	if (regs->rflags & X86_EFLAGS_IF)
+		local_irq_enable();
 	if (addr >= TASK_SIZE || !mm ||
 	    (!user_mode(regs) && !in_uaccess(regs))) {
 		if (user_mode(regs))
@@ -126,10 +177,7 @@ void do_page_fault(struct pt_regs *regs)
 			kernel_fault(regs);
 		return;
 	}
-	vma = fault_vma(mm, addr);
-	do {
-		ret = handle_mm_fault(vma, addr, fault_flags(regs));
-	} while ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY);
+	ret = mm_fault(mm, addr, fault_flags(regs), &code);
 	if (!ret) {
 		/* LAB(faults) BEGIN task 3: count the minor fault */
 		current->min_flt++;
@@ -143,9 +191,7 @@ void do_page_fault(struct pt_regs *regs)
 	if (ret & VM_FAULT_SIGBUS)
 		bad_area(regs, addr, SIGBUS, BUS_ADRERR);
 	else
-		bad_area(regs, addr, SIGSEGV,
-			 vma && vma->vm_start <= addr ? SEGV_ACCERR
-						      : SEGV_MAPERR);
+		bad_area(regs, addr, SIGSEGV, code);
 }
 
 /* Other exceptions from user mode become signals, as on Linux. */
@@ -167,7 +213,8 @@ static const struct {
 	[19] = { SIGFPE, 0, "simd exception" },
 };
 
-/* false: not a user-mode exception this knows (the caller dies). */
+/* false: not a user-mode exception this knows (the caller dies). The
+ * signal is sent with interrupts on, under the big kernel lock. */
 bool do_user_trap(struct pt_regs *regs)
 {
 	unsigned int v = regs->vector;
@@ -175,6 +222,8 @@ bool do_user_trap(struct pt_regs *regs)
 
 	if (v >= NR_EXCEPTIONS || !user_trap_sig[v].sig)
 		return false;
+	local_irq_enable();
+	lock_kernel();
 	sig = user_trap_sig[v].sig;
 	if (current->sighand[sig - 1].handler == SIG_DFL)
 		pr_info("zpk: %s[%d] trap %s ip:%llx sp:%llx error:%llx\n",
@@ -184,5 +233,6 @@ bool do_user_trap(struct pt_regs *regs)
 			(unsigned long long)regs->error_code);
 	force_sig_fault(sig, user_trap_sig[v].code,
 			v == 13 ? 0 : regs->rip);
+	unlock_kernel();
 	return true;
 }

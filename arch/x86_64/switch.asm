@@ -25,11 +25,14 @@ __switch_to_asm:
 	ret
 
 ; A forked child's first switch lands here with rsp at its pt_regs (a copy
-; of the parent's with rax = 0): schedule_tail (CLONE_CHILD_SETTID), then
-; leave the way the parent's syscall will.
+; of the parent's with rax = 0): the end of the switch (the run queue's
+; lock, interrupts on), schedule_tail (CLONE_CHILD_SETTID), then leave the
+; way the parent's syscall will.
+extern finish_task_switch
 extern schedule_tail
 global ret_from_fork
 ret_from_fork:
+	call finish_task_switch
 	call schedule_tail
 	jmp trap_return
 
@@ -37,6 +40,7 @@ ret_from_fork:
 ; user program into our pt_regs), go to user mode like a forked child.
 global ret_from_kernel_thread
 ret_from_kernel_thread:
+	call finish_task_switch
 	mov rdi, r13
 	call r12
 	jmp trap_return

@@ -1,12 +1,14 @@
 /* arch/x86_64/syscall.c — SYSCALL set-up and dispatch by number through the
  * table built from SYSCALL() entries; unknown numbers return -ENOSYS. */
 #include <asm/io.h>
+#include <asm/irqflags.h>
 #include <asm/percpu.h>
 #include <asm/segment.h>
 #include <asm/syscall.h>
 #include <zpk/errno.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
 
 extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
@@ -58,16 +60,23 @@ static long sys_ni_syscall(unsigned long nr)
 	return -ENOSYS;
 }
 
+/* Interrupts on for the call (the entry came in with them off); the big
+ * kernel lock around it unless it was registered with SYSCALL_NOBKL. */
 void do_syscall_64(struct pt_regs *regs)
 {
 	unsigned long nr = regs->vector;
 	const struct syscall_entry *e =
 		nr < NR_syscalls ? sys_call_table[nr] : NULL;
 
+	local_irq_enable();
 	if (!e) {
 		regs->rax = sys_ni_syscall(nr);
 		return;
 	}
+	if (!e->no_bkl)
+		lock_kernel();
 	regs->rax = e->fn(regs->rdi, regs->rsi, regs->rdx, regs->r10,
 			  regs->r8, regs->r9);
+	if (!e->no_bkl)
+		unlock_kernel();
 }

@@ -37,7 +37,8 @@ static bool is_free_buddy_page(unsigned long pfn)
 	return false;
 }
 
-/* Linux's stable_page_flags for zpk's struct page. */
+/* Linux's stable_page_flags for zpk's struct page. BUDDY is any free
+ * page: a CPU's list of single pages holds some too (mm/page_alloc.c). */
 static u64 kpageflags_of(unsigned long pfn)
 {
 	struct page *p;
@@ -49,7 +50,8 @@ static u64 kpageflags_of(unsigned long pfn)
 	       bit_if(page_test_flag(p, PG_referenced), KPF_REFERENCED) |
 	       bit_if(page_test_flag(p, PG_dirty), KPF_DIRTY) |
 	       bit_if(PageSlab(p), KPF_SLAB) |
-	       bit_if(is_free_buddy_page(pfn), KPF_BUDDY) |
+	       bit_if(is_free_buddy_page(pfn) || page_test_flag(p, PG_pcp),
+		      KPF_BUDDY) |
 	       bit_if(page_mapcount(p) > 0, KPF_MMAP) |
 	       bit_if(PageAnon(p), KPF_ANON) |
 	       bit_if(is_zero_pfn(pfn), KPF_ZERO_PAGE) |

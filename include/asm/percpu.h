@@ -23,10 +23,12 @@ struct pcpu {
 	int cpu_number;		/* 0 .. nr_cpu_ids - 1; 0 is the BSP */
 	int lapic_id;		/* its local APIC's id (from the MADT) */
 	struct task_struct *idle;	/* swapper/N: runs when nothing else */
+	struct task_struct *prev_task;	/* schedule(): the task switched from */
 	int spin_count;		/* spinlocks held (Linux's preempt_count) */
 	/* Interrupts taken, as Linux's irq_stat counts them. */
 	unsigned long apic_timer_irqs;	/* local timer ticks */
 	unsigned long irq_call_count;	/* function-call IPIs */
+	unsigned long irq_resched_count;	/* reschedule IPIs */
 	unsigned long irq_spurious_count;
 } __aligned(64);
 

@@ -5,6 +5,7 @@
 
 #include <zpk/compiler.h>
 #include <zpk/errno.h>
+#include <zpk/atomic.h>
 #include <zpk/types.h>
 #include <zpk/list.h>
 #include <zpk/wait.h>
@@ -122,7 +123,9 @@ struct file {
 	unsigned int f_flags;		/* O_* given to open */
 	unsigned int f_mode;		/* FMODE_WRITER */
 	loff_t f_pos;
-	int f_count;			/* descriptors + mappings sharing it */
+	atomic_t f_count;		/* descriptors + mappings sharing it:
+					 * munmap drops a mapping's without
+					 * the big kernel lock */
 	void *private_data;
 };
 
@@ -280,7 +283,8 @@ int initrd_unpack(const void *cpio, size_t len);
 ssize_t zero_read_user(struct file *f, char __user *buf, size_t n,
 		       loff_t *pos);
 
-/* Console input from the serial interrupt (fs/tty.c). */
+/* Console input from the serial interrupt (fs/tty.c): queued for the
+ * line discipline, which the kworker runs. */
 void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);

@@ -59,6 +59,8 @@ static inline bool list_empty(const struct list_head *head)
 }
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_last_entry(head, type, member) \
+	list_entry((head)->prev, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)
 #define list_for_each(pos, head) \

@@ -6,6 +6,7 @@
 
 #include <asm/pgtable.h>
 #include <zpk/mm_types.h>
+#include <zpk/spinlock.h>
 
 /* handle_mm_fault's flags and results: Linux's values. */
 #define FAULT_FLAG_WRITE	0x001
@@ -30,27 +31,39 @@ typedef unsigned int vm_fault_t;
  */
 bool access_error(const struct vm_area_struct *vma, unsigned int flags);
 
-/* ---- RSS counters: the one API; every change updates hiwater_rss ---- */
+/*
+ * ---- RSS counters: the one API; every change updates hiwater_rss ----
+ * Atomic per-mm counters, exact at every read: faults of one mm on
+ * several CPUs (threads, a vfork child) add at once. Linux 6.1 keeps
+ * per-task deltas folded in every 64 faults, so its counters lag; zpk's
+ * do not, at the price of one shared cache line per mm.
+ */
 
 /* Resident pages, as Linux counts them (zero-page PTEs are not). */
 static inline unsigned long get_mm_rss(const struct mm_struct *mm)
 {
-	return mm->rss_stat[MM_FILEPAGES] + mm->rss_stat[MM_ANONPAGES] +
-	       mm->rss_stat[MM_SHMEMPAGES];
+	return atomic_long_read(&mm->rss_stat[MM_FILEPAGES]) +
+	       atomic_long_read(&mm->rss_stat[MM_ANONPAGES]) +
+	       atomic_long_read(&mm->rss_stat[MM_SHMEMPAGES]);
 }
 
+/* The peak only grows: a compare-and-swap, so that two CPUs that saw
+ * different sums leave the larger. */
 static inline void update_hiwater_rss(struct mm_struct *mm)
 {
 	unsigned long rss = get_mm_rss(mm);
+	unsigned long old = READ_ONCE(mm->hiwater_rss);
 
-	if (mm->hiwater_rss < rss)
-		mm->hiwater_rss = rss;
+	while (old < rss &&
+	       !__atomic_compare_exchange_n(&mm->hiwater_rss, &old, rss, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
 }
 
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
 					   int member)
 {
-	long v = mm->rss_stat[member];
+	long v = atomic_long_read(&mm->rss_stat[member]);
 
 	return v < 0 ? 0 : (unsigned long)v;
 }
@@ -59,7 +72,7 @@ static inline void add_mm_counter(struct mm_struct *mm, int member,
 				  long value)
 {
 	/* LAB(rss) BEGIN task 1: move the counter, and the high-water mark */
-	mm->rss_stat[member] += value;
+	atomic_long_add(value, &mm->rss_stat[member]);
 	update_hiwater_rss(mm);
 	/* LAB(rss) END: (void)mm; (void)member; (void)value; */
 }
@@ -95,13 +108,20 @@ void free_pgtables(struct mm_struct *mm);
 pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr);
 /* The PTE for user addr if its tables exist, else NULL. */
 pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
+/* The same two, returning with the PTE's lock (*ptlp) held (Linux's
+ * pte_alloc_map_lock, pte_offset_map_lock); pte_unmap_unlock drops it. */
+pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
+			  spinlock_t **ptlp);
+pte_t *pte_lookup_lock(struct mm_struct *mm, unsigned long addr,
+		       spinlock_t **ptlp);
+void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl);
 
 /* The RSS counter a mapped page counts in: MM_ANONPAGES for private
  * anonymous pages, MM_SHMEMPAGES for shared anonymous, else MM_FILEPAGES. */
 int mm_counter(struct page *page);
 
 /* walk_page_range's callback: one existing, non-none PTE at addr (it may
- * change it). */
+ * change it), called with the PTE's lock held: it must not sleep. */
 typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv);
@@ -124,7 +144,8 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  * Resolves a fault at address in vma (NULL, or a vma not containing
  * address, is VM_FAULT_SIGSEGV, as is an access vm_flags forbid; a file
  * page past EOF is VM_FAULT_SIGBUS). 0 when the access can be retried.
- * Counts PGFAULT.
+ * Counts PGFAULT. Called with vma's mm's mmap_lock held for reading (or
+ * writing); takes the PTE's lock, and the big kernel lock for a file.
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);

@@ -100,47 +100,65 @@ void clear_page(void *addr);
 /* Copies the 4 KiB page at from to to (page-aligned direct-map addresses). */
 void copy_page(void *to, const void *from);
 
-/* Free pages right now, exact (NR_FREE_PAGES). */
+/* Every CPU's list of free single pages back into the buddy (tests that
+ * look at the free lists, and an allocation that found none). Interrupts
+ * on. */
+void drain_all_pages(void);
+
+/* Free pages right now, exact (NR_FREE_PAGES): the buddy's and the
+ * per-CPU lists'. */
 unsigned long nr_free_pages(void);
 /* Number of free blocks of this order (length of its free list). */
 unsigned long nr_free_blocks(unsigned int order);
 /* printk's the free blocks per order, like /proc/buddyinfo. */
 void buddy_dump(void);
 
-/* Reference counts. Single CPU, no interrupts allocate: plain ints. */
+/* Reference counts: atomics, since CPUs take and drop references to the
+ * same page at once (a COW page after fork, the zero page under
+ * refcount, a file's page). */
 static inline int page_count(const struct page *page)
 {
-	return page->_refcount;
+	return atomic_read(&page->_refcount);
+}
+
+static inline void set_page_count(struct page *page, int v)
+{
+	atomic_set(&page->_refcount, v);
 }
 
 static inline void page_ref_inc(struct page *page)
 {
-	page->_refcount++;
+	atomic_inc(&page->_refcount);
 }
 
 static inline void page_ref_add(struct page *page, int nr)
 {
-	page->_refcount += nr;
+	atomic_add(nr, &page->_refcount);
 }
 
 /* True if this dropped the last reference. */
 static inline bool page_ref_dec_and_test(struct page *page)
 {
-	return --page->_refcount == 0;
+	return atomic_dec_and_test(&page->_refcount);
 }
 
 /* Number of PTEs mapping the page (_mapcount counts from -1). */
 static inline int page_mapcount(const struct page *page)
 {
-	return page->_mapcount + 1;
+	return atomic_read(&page->_mapcount) + 1;
+}
+
+static inline void page_mapcount_reset(struct page *page)
+{
+	atomic_set(&page->_mapcount, -1);
 }
 
 /* page must already hold a reference: taking one on a free page BUGs. */
 static inline void get_page(struct page *page)
 {
-	if (unlikely(page->_refcount <= 0))
+	if (unlikely(page_count(page) <= 0))
 		BUGF("get_page on pfn %#lx with _refcount %d",
-		     page_to_pfn(page), page->_refcount);
+		     page_to_pfn(page), page_count(page));
 	page_ref_inc(page);
 }
 
@@ -150,6 +168,31 @@ static inline void get_page(struct page *page)
  * first page of every block knows its order). Same BUGs as __free_pages.
  */
 void put_page(struct page *page);
+
+/*
+ * ---- the mmap_lock (Linux's include/linux/mmap_lock.h) ----
+ * For reading: a fault, get_user_pages, a /proc reader; for writing:
+ * whatever changes the VMAs (mmap, munmap, mprotect, brk, madvise's
+ * flags, mlock), fork (both mms), exec's mappings, exit_mmap, and
+ * mm_verify (every mm). Never hold one while taking another, but as fork
+ * and mm_verify do (older mm first), nor while calling mmput.
+ */
+static inline void mmap_read_lock(struct mm_struct *mm)
+{
+	down_read(&mm->mmap_lock);
+}
+static inline void mmap_read_unlock(struct mm_struct *mm)
+{
+	up_read(&mm->mmap_lock);
+}
+static inline void mmap_write_lock(struct mm_struct *mm)
+{
+	down_write(&mm->mmap_lock);
+}
+static inline void mmap_write_unlock(struct mm_struct *mm)
+{
+	up_write(&mm->mmap_lock);
+}
 
 /* ---- The VMA interface (mm/mmap.c), as Linux keeps it in linux/mm.h ---- */
 
@@ -202,6 +245,11 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * there. file NULL is anonymous memory; pgoff is in pages.
  */
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+	     unsigned long prot, unsigned long flags, struct file *file,
+	     unsigned long pgoff);
+/* do_mmap under mm's mmap_lock for writing (Linux's vm_mmap): the
+ * kernel's own mappings, exec's segments and stack. */
+long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
 	     unsigned long pgoff);
 /*

@@ -3,8 +3,11 @@
 #ifndef ZPK_MM_TYPES_H
 #define ZPK_MM_TYPES_H
 
-#include <zpk/types.h>
+#include <zpk/atomic.h>
 #include <zpk/list.h>
+#include <zpk/rwsem.h>
+#include <zpk/spinlock.h>
+#include <zpk/types.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -19,17 +22,19 @@ enum pageflags {
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
 	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
+	PG_pcp,		/* free, on a CPU's list of single pages */
 	NR_PAGEFLAGS
 };
 
 struct kmem_cache;
 
+/* The counts change on several CPUs at once: atomics, as Linux's. */
 struct page {
-	unsigned long flags;	/* 1UL << PG_* */
-	int _refcount;		/* users of the page; last put_page frees it */
-	int _mapcount;		/* PTEs mapping it, minus one: -1 = unmapped */
+	unsigned long flags;	/* 1UL << PG_*; set and cleared atomically */
+	atomic_t _refcount;	/* users of the page; last put_page frees it */
+	atomic_t _mapcount;	/* PTEs mapping it, minus one: -1 = unmapped */
 	unsigned int order;	/* buddy order while PG_buddy */
-	struct list_head lru;	/* buddy free list or slab list */
+	struct list_head lru;	/* buddy free list, per-CPU list or slab list */
 	union {
 		struct {	/* PG_slab */
 			struct kmem_cache *slab_cache;
@@ -40,20 +45,23 @@ struct page {
 			void *mapping;
 			unsigned long index;
 		};
+		/* PG_pgtable at the PTE level: the lock of the PTEs in this
+		 * page (Linux's split PTE lock, page->ptl). */
+		spinlock_t ptl;
 	};
 };
 
 static inline bool page_test_flag(const struct page *p, enum pageflags f)
 {
-	return p->flags & (1UL << f);
+	return test_bit(f, &p->flags);
 }
 static inline void page_set_flag(struct page *p, enum pageflags f)
 {
-	p->flags |= 1UL << f;
+	set_bit(f, (unsigned long *)&p->flags);
 }
 static inline void page_clear_flag(struct page *p, enum pageflags f)
 {
-	p->flags &= ~(1UL << f);
+	clear_bit(f, (unsigned long *)&p->flags);
 }
 
 /* Per-mm RSS counters: Linux's names, plus zpk's MM_ZEROPAGES. */
@@ -96,14 +104,25 @@ struct vm_area_struct {
  * reaped this mm; it frees nothing more and is never chosen again. */
 #define MMF_OOM_SKIP	21
 
-/* A process's address space. The kernel half of pgd is init_pgd's. */
+/*
+ * A process's address space. The kernel half of pgd is init_pgd's.
+ * mmap_lock (for writing: mmap, munmap, mprotect, brk, fork, exec, exit;
+ * for reading: faults, get_user_pages, /proc) protects the VMAs and the
+ * layout and VM counters; the PTEs have their page's ptl; the RSS counters
+ * and the two user counts are atomics. docs/smp.md.
+ */
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
+	struct rw_semaphore mmap_lock;	/* the VMAs: readers or one writer */
+	/* Protects filling an empty pgd/pud/pmd entry (a new page table),
+	 * and nr_ptes (Linux's mm->page_table_lock). */
+	spinlock_t page_table_lock;
+	struct list_head mmlist;	/* on the list of all mms (mm_verify) */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
-	int mm_users;			/* tasks using it: the address space */
-	int mm_count;			/* the struct: 1 for all users, 1 per
+	atomic_t mm_users;		/* tasks using it: the address space */
+	atomic_t mm_count;		/* the struct: 1 for all users, 1 per
 					 * /proc file bound to it (mmgrab) */
 	unsigned long mmap_base;	/* top-down mmap starts below here */
 	unsigned long start_code, end_code, start_data, end_data;
@@ -115,7 +134,7 @@ struct mm_struct {
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
 	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
-	long rss_stat[NR_MM_COUNTERS];
+	atomic_long_t rss_stat[NR_MM_COUNTERS];	/* exact at every read */
 };
 
 #define PageReserved(p)	page_test_flag(p, PG_reserved)

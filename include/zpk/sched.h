@@ -1,10 +1,11 @@
-/* zpk/sched.h — tasks (processes) and the scheduler's interface: a
- * round-robin run queue; preemption on return to user mode. */
+/* zpk/sched.h — tasks (processes) and the scheduler's interface: one
+ * round-robin run queue for all CPUs; preemption on return to user mode. */
 #ifndef ZPK_SCHED_H
 #define ZPK_SCHED_H
 
 #include <asm/percpu.h>
 #include <asm/ptrace.h>
+#include <zpk/atomic.h>
 #include <zpk/cpumask.h>
 #include <zpk/list.h>
 #include <zpk/mm_types.h>
@@ -45,6 +46,9 @@ struct task_struct {
 	int usage;			/* the task list's, /proc files' */
 	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE for init */
 	bool need_resched;
+	bool on_cpu;			/* some CPU runs on its stack */
+	int cpu;			/* the CPU it runs or last ran on */
+	int lock_depth;			/* big kernel lock levels held */
 
 	struct files_struct *files;
 	struct inode *cwd;
@@ -70,6 +74,7 @@ struct task_struct {
 	unsigned long ticks;		/* timer ticks this slice */
 	struct cpumask cpus_mask;	/* where it may run (affinity) */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
+	struct list_head timeout_list;	/* asleep with wake_at_ns: the tick's */
 	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
 	u64 enosys_logged[512 / 64];	/* missing calls reported once */
 	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
@@ -77,6 +82,28 @@ struct task_struct {
 
 /* The task running on this CPU: one mov from this CPU's struct pcpu. */
 #define current get_current()
+
+/* The state current will sleep in at its next schedule(). The barrier
+ * orders it before the caller's next look at its wake-up condition. */
+#define set_current_state(s) do {					\
+	WRITE_ONCE(current->state, (s));				\
+	smp_mb();							\
+} while (0)
+#define __set_current_state(s)	WRITE_ONCE(current->state, (s))
+
+/* Linux's system_state: BOOTING until kernel_main turns interrupts on;
+ * the context checks below are off until then (boot runs with them off). */
+enum system_states { SYSTEM_BOOTING, SYSTEM_SCHEDULING };
+extern enum system_states system_state;
+
+/*
+ * A function that may sleep calls this first: sleeping with a spinlock
+ * held or interrupts off is a bug, reported with a backtrace (Linux's
+ * "BUG: sleeping function called from invalid context"), even when this
+ * call happens not to sleep.
+ */
+#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+void __might_sleep(const char *file, int line);
 
 extern struct task_struct init_task;	/* pid 0: CPU 0's idle task */
 extern struct list_head task_list;	/* all tasks, by creation */
@@ -91,10 +118,21 @@ struct task_struct *idle_task_init(int cpu);
 void __noreturn cpu_idle_secondary(void);
 /* Give the CPU to the next runnable task (maybe the same one). */
 void schedule(void);
-/* Make t runnable and put it on the run queue. */
+/* Make t runnable and put it on the run queue, unless it runs already
+ * (then it just does not go to sleep). Any context. */
 void wake_up_process(struct task_struct *t);
-/* Called from the timer interrupt. */
+/* Called from every CPU's timer interrupt. */
 void scheduler_tick(void);
+/* Waits until no CPU runs on p's stack (a zombie's last switch away may
+ * still be under way on another CPU when its parent reaps it). */
+void wait_task_inactive(struct task_struct *p);
+/* A new task's first code: the end of the switch into it (the run queue
+ * unlocked, interrupts on). */
+void finish_task_switch(void);
+/* RESCHEDULE_VECTOR's handler: this CPU looks at the run queue. */
+void scheduler_ipi(void);
+/* CPUs the scheduler runs tasks on (Linux's cpu_active_mask). */
+extern struct cpumask cpu_active_mask;
 struct task_struct *find_task_by_pid(int pid);
 
 /* What clone asks for (Linux's struct kernel_clone_args, the part zpk

@@ -6,6 +6,7 @@
 #include <zpk/types.h>
 #include <zpk/list.h>
 #include <zpk/mm.h>
+#include <zpk/spinlock.h>
 
 #define KMALLOC_MIN_SIZE	8
 #define KMALLOC_MAX_CACHE_SIZE	2048	/* bigger requests go to the buddy */
@@ -21,6 +22,9 @@
 	((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
 
 struct kmem_cache {
+	/* Protects the lists, the slabs' freelists and the counts; may take
+	 * zone_lock (a slab's page) inside; not from interrupts. */
+	spinlock_t lock;
 	const char *name;	/* NULL: this slot of the cache table is free */
 	size_t size;		/* bytes per object, rounded up to align */
 	size_t align;

@@ -3,6 +3,7 @@
 #ifndef ZPK_VMSTAT_H
 #define ZPK_VMSTAT_H
 
+#include <asm/percpu.h>
 #include <zpk/types.h>
 
 /*
@@ -43,15 +44,33 @@ enum vm_event_item {
 
 #define NR_VMSTAT_ITEMS	(NR_VM_STAT_ITEMS + NR_VM_EVENT_ITEMS)
 
-/* Single CPU for now: plain counters, no per-CPU deltas to fold. */
-extern unsigned long vm_stat[NR_VM_STAT_ITEMS];
-extern unsigned long vm_events[NR_VM_EVENT_ITEMS];
+/*
+ * Per CPU: each CPU moves only its own line, so counting never bounces a
+ * cache line between CPUs, and a read adds the CPUs' values up, so it is
+ * exact (Linux folds per-CPU deltas into a global count every so often,
+ * and its reads lag; zpk's leak checks read NR_FREE_PAGES exactly). A
+ * state's per-CPU value may be negative: pages freed on another CPU than
+ * the one that took them.
+ */
+struct vm_cpu_stat {
+	long stat[NR_VM_STAT_ITEMS];
+	unsigned long event[NR_VM_EVENT_ITEMS];
+} __aligned(64);
+extern struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
 /* States then events, as /proc/vmstat names them; NR_VMSTAT_ITEMS long. */
 extern const char *const vmstat_text[NR_VMSTAT_ITEMS];
 
+/* One add instruction on this CPU's line: an interrupt handler on this
+ * CPU that counts too cannot fall between its read and its write. */
+static inline void this_cpu_add_long(long *p, long n)
+{
+	asm volatile("addq %1, %0" : "+m"(*p) : "er"(n));
+}
+
 static inline void count_vm_events(enum vm_event_item item, unsigned long n)
 {
-	vm_events[item] += n;
+	this_cpu_add_long((long *)&vm_cpu_stats[smp_processor_id()].event[item],
+			  (long)n);
 }
 
 static inline void count_vm_event(enum vm_event_item item)
@@ -61,7 +80,7 @@ static inline void count_vm_event(enum vm_event_item item)
 
 static inline void mod_vm_stat(enum vm_stat_item item, long delta)
 {
-	vm_stat[item] += (unsigned long)delta;
+	this_cpu_add_long(&vm_cpu_stats[smp_processor_id()].stat[item], delta);
 }
 
 static inline void inc_vm_stat(enum vm_stat_item item)
@@ -74,15 +93,9 @@ static inline void dec_vm_stat(enum vm_stat_item item)
 	mod_vm_stat(item, -1);
 }
 
-static inline unsigned long global_vm_stat(enum vm_stat_item item)
-{
-	return vm_stat[item];
-}
-
-static inline unsigned long global_vm_event(enum vm_event_item item)
-{
-	return vm_events[item];
-}
+/* The sums over every CPU. */
+unsigned long global_vm_stat(enum vm_stat_item item);
+unsigned long global_vm_event(enum vm_event_item item);
 
 /*
  * Writes "name value\n" for every item, states first, as /proc/vmstat does.

@@ -456,11 +456,11 @@ static void test_dup_fd_shares(void **state)
 	assert_true(fd >= 0);
 	fd2 = fd_install_new(get_file(f), fd, false);
 	assert_int_equal(fd2, fd + 1);
-	assert_int_equal(f->f_count, 2);
+	assert_int_equal(atomic_read(&f->f_count), 2);
 	child = dup_fd(parent);
 	assert_non_null(child);
 	assert_ptr_equal(child->fd[fd], f);
-	assert_int_equal(f->f_count, 4);
+	assert_int_equal(atomic_read(&f->f_count), 4);
 	assert_ptr_equal(fget(fd), f);
 	fput(f);
 	assert_null(fget(fd + 2));
@@ -470,7 +470,7 @@ static void test_dup_fd_shares(void **state)
 	assert_int_equal(close_fd(fd), -EBADF);
 	assert_int_equal(close_fd(fd2), 0);
 	assert_int_equal(release_calls, 0);
-	assert_int_equal(f->f_count, 2);
+	assert_int_equal(atomic_read(&f->f_count), 2);
 	child->count++;			/* a thread sharing the table */
 	put_files_struct(child);
 	assert_int_equal(release_calls, 0);
@@ -513,7 +513,7 @@ static void test_close_on_exec(void **state)
 	assert_int_equal(fd_install_new(f, -1, false), -EINVAL);
 	for (fd = 0; fd < NR_OPEN_DEFAULT; fd++)
 		close_fd(fd);
-	assert_int_equal(f->f_count, 1);
+	assert_int_equal(atomic_read(&f->f_count), 1);
 	fput(f);
 }
 

@@ -147,7 +147,7 @@ static void test_fault_read_write_allocates(void **state)
 	pg = page_at(&mm, X);
 	assert_non_null(pg);
 	assert_true(PageAnon(pg));
-	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(atomic_read(&pg->_mapcount), 0);
 	assert_int_equal(page_count(pg), 1);
 	e = pte_at(&mm, X);
 	assert_true(pte_user(e) && pte_write(e) && !pte_exec(e));
@@ -226,7 +226,7 @@ static void test_fork_shares_then_cow(void **state)
 	fork_one(2 * P);
 	assert_ptr_equal(page_at(&child, X), pg);
 	assert_int_equal(page_count(pg), 2);
-	assert_int_equal(pg->_mapcount, 1);
+	assert_int_equal(atomic_read(&pg->_mapcount), 1);
 	assert_int_equal(page_mapcount(pg), 2);
 	assert_false(pte_write(pte_at(&mm, X)));
 	assert_false(pte_write(pte_at(&child, X)));
@@ -241,9 +241,9 @@ static void test_fork_shares_then_cow(void **state)
 	assert_ptr_not_equal(np, pg);
 	assert_int_equal(((char *)page_address(np))[7], 42);
 	assert_true(pte_write(pte_at(&child, X)));
-	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(atomic_read(&pg->_mapcount), 0);
 	assert_int_equal(page_count(pg), 1);
-	assert_int_equal(np->_mapcount, 0);
+	assert_int_equal(atomic_read(&np->_mapcount), 0);
 	assert_int_equal(global_vm_event(COW_FAULT), cow0 + 1);
 	assert_int_equal(get_mm_counter(&child, MM_ANONPAGES), 1);
 	assert_int_equal(get_mm_counter(&mm, MM_ANONPAGES), 1);
@@ -304,7 +304,7 @@ static void test_fork_zap_both(void **state)
 	fork_one(P);
 	assert_int_equal(do_munmap(&mm, X, P), 0);	/* parent lets go */
 	assert_int_equal(page_count(pg), 1);
-	assert_int_equal(pg->_mapcount, 0);
+	assert_int_equal(atomic_read(&pg->_mapcount), 0);
 	assert_int_equal(get_mm_rss(&mm), 0);
 	assert_int_equal(get_mm_rss(&child), 1);
 	/* child is sole mapper now: a write reuses */
@@ -400,7 +400,7 @@ static void test_zero_special_read_fork_cow_zap(void **state)
 	assert_int_equal(get_mm_rss(&mm), 0);
 	assert_int_equal(global_vm_event(ZERO_PAGE_MAP), map0 + 2);
 	assert_int_equal(page_count(zp), ref0);
-	assert_int_equal(zp->_mapcount, -1);
+	assert_int_equal(atomic_read(&zp->_mapcount), -1);
 
 	fork_one(4 * P);
 	assert_true(maps_zero(&child, X) && maps_zero(&child, X + P));
@@ -454,7 +454,7 @@ static void test_zero_refcount_counts(void **state)
 	mm_done(&child);
 	mm_done(&mm);
 	assert_int_equal(page_count(zp), ref0);
-	assert_int_equal(zp->_mapcount, -1);
+	assert_int_equal(atomic_read(&zp->_mapcount), -1);
 }
 
 /* A zero PTE never becomes writable: mprotect keeps it read-only and the
@@ -539,7 +539,7 @@ static void test_oom(void **state)
 	n = hoard_all();
 	assert_int_equal(fault(&child, X, W), VM_FAULT_OOM);
 	assert_false(pte_write(pte_at(&child, X)));
-	assert_int_equal(page_at(&child, X)->_mapcount, 1);
+	assert_int_equal(atomic_read(&page_at(&child, X)->_mapcount), 1);
 	unhoard(n);
 	assert_int_equal(fault(&child, X, W), 0);
 	mm_done(&child);
@@ -562,7 +562,7 @@ static void test_fork_copy_oom_then_teardown(void **state)
 	assert_int_equal(copy_page_range(&child, &mm, find_vma(&mm, X)),
 			 -ENOMEM);
 	unhoard(n);
-	assert_int_equal(page_at(&mm, X)->_mapcount, 0);
+	assert_int_equal(atomic_read(&page_at(&mm, X)->_mapcount), 0);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, mm_setup, mm_teardown)

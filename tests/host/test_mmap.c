@@ -33,21 +33,21 @@ struct file *shmem_file_setup(unsigned long len)
 	struct file *f = &shmem_files[nr_shmem_files++ % 64];
 
 	(void)len;
-	f->f_count = 1;
+	atomic_set(&f->f_count, 1);
 	return f;
 }
 
 struct file *get_file(struct file *f)
 {
-	assert_true(f->f_count > 0);
-	f->f_count++;
+	assert_true(atomic_read(&f->f_count) > 0);
+	atomic_inc(&f->f_count);
 	return f;
 }
 
 void fput(struct file *f)
 {
-	assert_true(f->f_count > 0);
-	f->f_count--;
+	assert_true(atomic_read(&f->f_count) > 0);
+	atomic_dec(&f->f_count);
 }
 
 static unsigned long unmapped_pages;	/* summed over all hook calls */

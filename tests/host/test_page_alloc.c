@@ -76,8 +76,7 @@ static int group_teardown(void **state)
 /* All of mem_map reserved, counters at zero, RAM full of garbage. */
 static void reset_ram(void)
 {
-	memset(vm_stat, 0, sizeof(vm_stat));
-	memset(vm_events, 0, sizeof(vm_events));
+	memset(vm_cpu_stats, 0, sizeof(vm_cpu_stats));
 	page_poisoning = false;
 	bug_expected = false;
 	harness_log_clear();
@@ -271,7 +270,7 @@ static void test_alloc_state_of_new_block(void **state)
 	assert_int_equal(page_to_pfn(page) & 7, 0);
 	for (int i = 0; i < 8; i++) {
 		assert_int_equal(page[i].flags, 0);
-		assert_int_equal(page[i]._mapcount, -1);
+		assert_int_equal(atomic_read(&page[i]._mapcount), -1);
 		assert_int_equal(page_count(&page[i]), i ? 0 : 1);
 	}
 	assert_int_equal(page->order, 3);
@@ -439,7 +438,7 @@ static void test_free_mapped_page_bugs(void **state)
 	struct page *page = alloc_page(GFP_KERNEL);
 
 	(void)state;
-	page->_mapcount = 0;		/* one PTE maps it */
+	atomic_set(&page->_mapcount, 0);	/* one PTE maps it */
 	assert_int_equal(page_mapcount(page), 1);
 	expect_bug(free_page((unsigned long)page_address(page)));
 	assert_bug_says("mapped");
@@ -633,7 +632,7 @@ static void test_bad_page_state_at_alloc_bugs(void **state)
 
 	(void)state;
 	__free_page(page);
-	page->_mapcount = 0;		/* struct page written while free */
+	atomic_set(&page->_mapcount, 0);	/* struct page written while free */
 	expect_bug(alloc_page(GFP_KERNEL));
 	assert_bug_says("bad page state");
 	assert_bug_names_pfn(page_to_pfn(page));

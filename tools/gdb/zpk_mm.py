@@ -37,6 +37,14 @@ def tasks():
                         "struct task_struct", "tasks")
 
 
+def vm_event(name):
+    """A vmstat event summed over the CPUs (zpk/vmstat.h)."""
+    stats = gdb.parse_and_eval("vm_cpu_stats")
+    item = int(gdb.parse_and_eval(name))
+    n = stats.type.range()[1] + 1
+    return sum(int(stats[cpu]["event"][item]) for cpu in range(n))
+
+
 def current_task():
     """The task on the CPU gdb looks at: QEMU's thread N is CPU N - 1,
     whose struct pcpu (asm/percpu.h) names its task."""
@@ -67,7 +75,8 @@ def page_str(pfn):
         return "pfn %#x: no struct page" % pfn
     p = gdb.parse_and_eval("mem_map")[pfn]
     return ("pfn %#x: _refcount %d _mapcount %d flags %#x%s" %
-            (pfn, int(p["_refcount"]), int(p["_mapcount"]), int(p["flags"]),
+            (pfn, int(p["_refcount"]["counter"]),
+             int(p["_mapcount"]["counter"]), int(p["flags"]),
              "  <- the zero page" if pfn == int(gdb.parse_and_eval(
                  "zero_pfn")) else ""))
 
@@ -148,11 +157,9 @@ class ZpkZero(gdb.Command):
     def invoke(self, arg, from_tty):
         print("policy %s" % gdb.parse_and_eval("zero_page_policy"))
         print(page_str(int(gdb.parse_and_eval("zero_pfn"))))
-        ev = gdb.parse_and_eval("vm_events")
         for name in ("ZERO_PAGE_MAP", "ZERO_PAGE_COW", "ZERO_PAGE_UNMAP",
                      "ZERO_PAGE_FORK_COPY", "ZERO_PAGE_REFCOUNT_OPS"):
-            print("%-24s %d" % (name.lower(),
-                                int(ev[int(gdb.parse_and_eval(name))])))
+            print("%-24s %d" % (name.lower(), vm_event(name)))
 
 
 class PageTableEntryPrinter:
