@@ -1,6 +1,8 @@
 /* kernel/exec.c — execve: load a static ELF64 program into a fresh address
  * space and build its stack (argv, envp, auxv) as Linux's binfmt_elf does. */
 #include <asm/io.h>
+#include <asm/irqflags.h>
+#include <asm/tlbflush.h>
 #include <asm/processor.h>
 #include <zpk/elf.h>
 #include <zpk/errno.h>
@@ -168,8 +170,10 @@ static void exec_mmap(struct mm_struct *mm)
 
 	if (old)
 		mm_release(current, old);	/* a vfork parent goes on */
+	local_irq_disable();	/* a flush IPI sees both or neither */
 	current->mm = mm;
-	write_cr3(__pa(mm->pgd));
+	switch_mm(mm);
+	local_irq_enable();
 	if (old) {
 		task_update_maxrss(current, old);
 		mmput(old);

@@ -1,6 +1,8 @@
 /* kernel/exit.c — the end of a process: do_exit releases everything but the
  * task itself, which stays a zombie until its parent's wait4 reaps it. */
 #include <asm/io.h>
+#include <asm/irqflags.h>
+#include <asm/tlbflush.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
@@ -10,9 +12,26 @@
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
+
+/* mm_verify=exit's check. It takes long and needs no big kernel lock
+ * (it holds every mm's mmap_lock): do_exit's level of it goes meanwhile,
+ * so that the other CPUs' system calls are not held up. */
+static void exit_mm_verify(void)
+{
+	bool bkl = kernel_locked();
+
+	if (!mm_verify_on_exit)
+		return;
+	if (bkl)
+		unlock_kernel();
+	mm_verify_all();
+	if (bkl)
+		lock_kernel();
+}
 
 /* Drops current's address space; the kernel's tables stay loaded. */
 static void exit_mm(void)
@@ -24,14 +43,14 @@ static void exit_mm(void)
 	task_update_maxrss(current, mm);
 	/* mm_verify=exit: the counters before the teardown, then that the
 	 * teardown left every other page's counts right. */
-	if (mm_verify_on_exit)
-		mm_verify_all();
+	exit_mm_verify();
 	mm_release(current, mm);
-	write_cr3(__pa(init_pgd));
+	local_irq_disable();	/* a flush IPI sees both or neither */
+	switch_mm(NULL);
 	current->mm = NULL;
+	local_irq_enable();
 	mmput(mm);
-	if (mm_verify_on_exit)
-		mm_verify_all();
+	exit_mm_verify();
 }
 
 static void exit_files(void)

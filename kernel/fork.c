@@ -1,6 +1,7 @@
 /* kernel/fork.c — new tasks: fork's copy of a process (dup_mm, dup_fd),
  * kernel threads, pids; and the address-space life cycle. */
 #include <asm/processor.h>
+#include <asm/tlbflush.h>
 #include <zpk/bug.h>
 #include <zpk/err.h>
 #include <zpk/errno.h>
@@ -99,11 +100,16 @@ void set_mm_exe_file(struct mm_struct *mm, struct file *new)
 }
 
 /* Linux's exit_mmap: every PTE zapped, every VMA and table freed, under
- * the mmap_lock (mm_verify may be looking), then off the mmlist. */
+ * the mmap_lock (mm_verify may be looking), then off the mmlist. Nobody
+ * uses mm any more, but lazily. */
 static void exit_mmap(struct mm_struct *mm)
 {
 	mmap_write_lock(mm);
 	exit_mmap_vmas(mm);
+	/* A CPU idle after one of mm's tasks may keep its tables loaded
+	 * (lazy TLB): the flush makes every CPU in mm_cpumask leave them
+	 * before they are freed. */
+	flush_tlb_mm(mm);
 	free_pgtables(mm);
 	mmap_write_unlock(mm);
 	down_write(&mmlist_lock);
@@ -264,10 +270,13 @@ void free_task(struct task_struct *t)
 	put_task_struct(t);
 }
 
+unsigned long total_forks;
+
 /* Links t (its pid already allocated) as current's child and makes it
  * runnable. Init cannot be killed by what it does not handle. */
 static void attach_task(struct task_struct *t)
 {
+	total_forks++;
 	if (t->pid == 1)
 		t->signal_flags |= SIGNAL_UNKILLABLE;
 	t->parent = current;

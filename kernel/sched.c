@@ -87,13 +87,6 @@ struct task_struct *idle_task_init(int cpu)
 	return idle;
 }
 
-/* The other CPUs wait for interrupts: they run no tasks. */
-void __noreturn cpu_idle_secondary(void)
-{
-	for (;;)
-		asm volatile("sti; hlt; cli");
-}
-
 struct files_struct *current_files(void)
 {
 	return current->files;
@@ -241,6 +234,10 @@ void schedule(void)
 	}
 	next = pick_next_task(cpu);
 	if (next != prev) {
+		/* prev waits in the queue: an idle CPU may take it now. */
+		if (!list_empty(&prev->run_list))
+			kick_idle_cpu(prev);
+		this_cpu_ptr()->nr_switches++;
 		next->ticks = 0;
 		next->on_cpu = true;
 		next->cpu = cpu;
@@ -267,7 +264,7 @@ static void wake_timed_sleepers(void)
 
 /* Interrupt context. One CPU wakes the timed sleepers; each CPU asks for
  * a switch when its task used its slice and another may run here. */
-void scheduler_tick(void)
+static void scheduler_tick(void)
 {
 	struct task_struct *curr = current;
 	int cpu = smp_processor_id();
@@ -279,6 +276,19 @@ void scheduler_tick(void)
 	    ++curr->ticks >= TIMESLICE_TICKS && first_runnable(cpu))
 		curr->need_resched = true;
 	spin_unlock(&rq_lock);
+}
+
+void update_process_times(bool user)
+{
+	struct pcpu *c = this_cpu_ptr();
+
+	if (user)
+		c->cpustat[CPUTIME_USER]++;
+	else if (is_idle_task(current))
+		c->cpustat[CPUTIME_IDLE]++;
+	else
+		c->cpustat[CPUTIME_SYSTEM]++;
+	scheduler_tick();
 }
 
 void wait_task_inactive(struct task_struct *p)
@@ -413,6 +423,52 @@ static long sys_sched_getaffinity(int pid, unsigned int len,
 	return sizeof(mask);
 }
 SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity);
+
+/*
+ * Where p may run from now on (Linux's set_cpus_allowed_ptr). If a CPU
+ * outside the mask runs p, it is asked to switch (a reschedule IPI);
+ * p goes back to the queue there and a CPU of the mask takes it.
+ */
+static void set_cpus_allowed(struct task_struct *p, const struct cpumask *m)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	p->cpus_mask = *m;
+	if (p->on_cpu && !cpumask_test_cpu(p->cpu, m)) {
+		p->need_resched = true;
+		if (p->cpu != smp_processor_id())
+			apic_send_IPI(p->cpu, RESCHEDULE_VECTOR);
+	} else if (!list_empty(&p->run_list)) {
+		kick_idle_cpu(p);
+	}
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/*
+ * As Linux: the user's mask (len bytes; bits beyond it 0, bytes beyond
+ * one long ignored) limited to the CPUs there are; -EINVAL if that leaves
+ * no CPU the scheduler runs on, -ESRCH, -EFAULT.
+ */
+static long sys_sched_setaffinity(int pid, unsigned int len,
+				  const unsigned long __user *user_mask)
+{
+	struct cpumask mask = { 0 };
+	struct task_struct *p;
+
+	if (copy_from_user(&mask.bits, user_mask,
+			   len < sizeof(mask.bits) ? len : sizeof(mask.bits)))
+		return -EFAULT;
+	p = find_process_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	mask.bits &= cpu_possible_mask.bits;
+	if (!(mask.bits & cpu_active_mask.bits))
+		return -EINVAL;
+	set_cpus_allowed(p, &mask);
+	return 0;
+}
+SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity);
 
 /* The CPU the caller runs on, and its NUMA node (one node: 0). Either
  * pointer may be NULL; the third argument is unused since Linux 2.6.24. */

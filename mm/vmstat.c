@@ -52,6 +52,8 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[EV(ZERO_PAGE_REFCOUNT_OPS)] = "zero_page_refcount_ops",
 	[EV(NR_TLB_LOCAL_FLUSH_ALL)] = "nr_tlb_local_flush_all",
 	[EV(NR_TLB_LOCAL_FLUSH_ONE)] = "nr_tlb_local_flush_one",
+	[EV(NR_TLB_REMOTE_FLUSH)] = "nr_tlb_remote_flush",
+	[EV(NR_TLB_REMOTE_FLUSH_RECEIVED)] = "nr_tlb_remote_flush_received",
 #undef EV
 };
 

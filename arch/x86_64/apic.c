@@ -165,7 +165,7 @@ bool do_system_vector(struct pt_regs *regs)
 	case LOCAL_TIMER_VECTOR:
 		ack_APIC_irq();
 		c->apic_timer_irqs++;
-		tick_handle_periodic();
+		tick_handle_periodic(user_mode(regs));
 		return true;
 	case CALL_FUNCTION_VECTOR:
 		ack_APIC_irq();

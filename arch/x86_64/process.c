@@ -4,6 +4,7 @@
 #include <asm/processor.h>
 #include <asm/segment.h>
 #include <asm/syscall.h>
+#include <asm/tlbflush.h>
 #include <zpk/errno.h>
 #include <zpk/mmu.h>
 #include <zpk/sched.h>
@@ -67,9 +68,10 @@ void start_thread(struct pt_regs *regs, unsigned long ip, unsigned long sp)
 
 void switch_to(struct task_struct *prev, struct task_struct *next)
 {
-	/* Kernel threads borrow whatever address space is loaded. */
-	if (next->mm && next->mm != prev->mm)
-		write_cr3(__pa(next->mm->pgd));
+	/* Kernel threads and idle borrow whatever address space is loaded
+	 * (lazy TLB): back to a task of that mm, no CR3 write is needed. */
+	if (next->mm)
+		switch_mm(next->mm);
 	set_kernel_stack((u64)next->stack + THREAD_SIZE);
 	fxsave(prev->fpu);
 	fpu_restore_from(next->fpu);

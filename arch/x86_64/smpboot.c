@@ -81,7 +81,8 @@ void __noreturn start_secondary(void)
 	setup_local_APIC();
 	setup_APIC_timer();
 	cpumask_set_cpu(cpu, &cpu_online_mask);
-	cpu_idle_secondary();
+	cpumask_set_cpu(cpu, &cpu_active_mask);	/* the scheduler's now */
+	cpu_idle();
 }
 
 /* INIT, then two STARTUPs: the AP starts in real mode at vector << 12

@@ -23,23 +23,14 @@ static u64 tsc_base;		/* TSC at time_init: ns 0 */
 static u64 ns_mult;		/* ns per cycle, << 32 */
 static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
-/*
- * Tasks run on the boot CPU only: the others idle in hlt, so only CPU 0's
- * tick drives the scheduler.
- */
-void timer_tick(void)
-{
-	if (smp_processor_id() == 0)
-		scheduler_tick();
-}
-
-/* Every CPU's local timer interrupt, at HZ. One CPU keeps jiffies (Linux's
- * tick_do_timer_cpu): CPU 0, which never goes offline. */
-void tick_handle_periodic(void)
+/* Every CPU's local timer interrupt, at HZ; user: it came from user
+ * mode. One CPU keeps jiffies (Linux's tick_do_timer_cpu): CPU 0, which
+ * never goes offline. */
+void tick_handle_periodic(bool user)
 {
 	if (smp_processor_id() == 0)
 		jiffies++;
-	timer_tick();
+	update_process_times(user);
 }
 
 /* Busy-waits at least us microseconds, by the TSC (Linux's udelay). */

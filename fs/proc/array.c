@@ -133,14 +133,37 @@ static void task_sig(struct seq_file *m, struct task_struct *t)
 	render_sigset(m, "SigCgt", catch);
 }
 
-/* Everything runs as root with every capability, on one CPU. */
-static void task_cap_cpus(struct seq_file *m)
+/* A CPU mask as Linux's %*pbl prints it: ranges, "0-3,6". */
+static void seq_cpu_list(struct seq_file *m, unsigned long bits)
 {
+	const char *sep = "";
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		int last = cpu;
+
+		if (!(bits & (1UL << cpu)))
+			continue;
+		while (last + 1 < NR_CPUS && (bits & (1UL << (last + 1))))
+			last++;
+		seq_printf(m, last > cpu ? "%s%d-%d" : "%s%d", sep, cpu, last);
+		sep = ",";
+		cpu = last;
+	}
+}
+
+/* Everything runs as root with every capability; the CPUs it may run on
+ * (of the nr_cpu_ids there are: hex, then as a list, as Linux's). */
+static void task_cap_cpus(struct seq_file *m, struct task_struct *t)
+{
+	unsigned long cpus = t->cpus_mask.bits & ((1UL << nr_cpu_ids) - 1);
+
 	seq_puts(m, "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n"
 		 "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
 		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n"
 		 "Seccomp_filters:\t0\n");
-	seq_puts(m, "Cpus_allowed:\t1\nCpus_allowed_list:\t0\n");
+	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", cpus);
+	seq_cpu_list(m, cpus);
+	seq_putc(m, '\n');
 }
 
 int proc_pid_status(struct seq_file *m, struct task_struct *task)
@@ -150,7 +173,7 @@ int proc_pid_status(struct seq_file *m, struct task_struct *task)
 	if (task->mm)
 		task_mem(m, task->mm);
 	task_sig(m, task);
-	task_cap_cpus(m);
+	task_cap_cpus(m, task);
 	return 0;
 }
 
@@ -187,9 +210,10 @@ static void stat_mm_part(struct seq_file *m, struct task_struct *t)
 		   (unsigned long long)(t->blocked & 0x7fffffffUL),
 		   (unsigned long long)(ign & 0x7fffffffUL),
 		   (unsigned long long)(catch & 0x7fffffffUL));
-	/* wchan: 1 if asleep (Linux hides the address), nswap, cnswap. */
-	seq_printf(m, "%d 0 0 %d 0 0 0 0 0 0 ", t->state != TASK_RUNNING,
-		   t->exit_signal);
+	/* wchan: 1 if asleep (Linux hides the address), nswap, cnswap;
+	 * exit_signal, processor (the CPU it runs or last ran on). */
+	seq_printf(m, "%d 0 0 %d %d 0 0 0 0 0 ", t->state != TASK_RUNNING,
+		   t->exit_signal, t->cpu);
 	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu 0\n",
 		   mm ? mm->start_data : 0, mm ? mm->end_data : 0,
 		   mm ? mm->start_brk : 0, mm ? mm->arg_start : 0,

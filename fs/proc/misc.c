@@ -1,10 +1,12 @@
-/* fs/proc/misc.c — the small files of /proc: cmdline, uptime,
+/* fs/proc/misc.c — the small files of /proc: cmdline, uptime, stat,
  * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
 #include <asm/io.h>
 #include <zpk/cpumask.h>
 #include <zpk/errno.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
+#include <zpk/sched.h>
+#include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
@@ -18,14 +20,65 @@ static int cmdline_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
-/* Idle time is not measured yet: the second figure is 0.00. */
+/* The ticks every CPU spent in one way (enum cpu_usage_stat). */
+static unsigned long cpustat_sum(int stat)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(per_cpu(cpustat[stat], cpu));
+	return sum;
+}
+
+/* Up time, then the idle time of all CPUs added up (Linux's; HZ is
+ * 100, so ticks are hundredths). */
 static int uptime_show(struct seq_file *m, struct task_struct *task)
 {
 	u64 cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
+	unsigned long idle = cpustat_sum(CPUTIME_IDLE);
 
 	(void)task;
-	seq_printf(m, "%lu.%02lu 0.00\n", (unsigned long)(cs / 100),
-		   (unsigned long)(cs % 100));
+	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100),
+		   (unsigned long)(cs % 100), idle / 100, idle % 100);
+	return 0;
+}
+
+/* One "cpu" line of /proc/stat: user nice system idle iowait irq softirq
+ * steal guest guest_nice, in USER_HZ (100 = HZ) ticks. */
+static void stat_cpu_line(struct seq_file *m, const char *name,
+			  unsigned long user, unsigned long system,
+			  unsigned long idle)
+{
+	seq_printf(m, "%s %lu 0 %lu %lu 0 0 0 0 0 0\n", name, user, system,
+		   idle);
+}
+
+/* Linux's /proc/stat: all CPUs, then each; context switches, boot time,
+ * forks, runnable tasks (zpk has no I/O to wait for: procs_blocked 0). */
+static int stat_show(struct seq_file *m, struct task_struct *task)
+{
+	unsigned long ctxt = 0, running = 0;
+	struct task_struct *t;
+	char name[8];
+	int cpu;
+
+	(void)task;
+	stat_cpu_line(m, "cpu ", cpustat_sum(CPUTIME_USER),
+		      cpustat_sum(CPUTIME_SYSTEM), cpustat_sum(CPUTIME_IDLE));
+	for_each_online_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		stat_cpu_line(m, name, per_cpu(cpustat[CPUTIME_USER], cpu),
+			      per_cpu(cpustat[CPUTIME_SYSTEM], cpu),
+			      per_cpu(cpustat[CPUTIME_IDLE], cpu));
+		ctxt += per_cpu(nr_switches, cpu);
+	}
+	list_for_each_entry(t, &task_list, tasks)
+		running += t->pid && t->state == TASK_RUNNING;
+	seq_printf(m, "ctxt %lu\nbtime %lu\nprocesses %lu\n"
+		   "procs_running %lu\nprocs_blocked 0\n", ctxt,
+		   (unsigned long)((ktime_get_real_ns() - ktime_get_ns()) /
+				   NSEC_PER_SEC), total_forks, running);
 	return 0;
 }
 
@@ -263,6 +316,7 @@ void proc_misc_init(void)
 {
 	proc_create("cmdline", 0444, cmdline_show, NULL);
 	proc_create("uptime", 0444, uptime_show, NULL);
+	proc_create("stat", 0444, stat_show, NULL);
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);

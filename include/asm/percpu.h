@@ -10,6 +10,11 @@
 
 struct task_struct;
 
+/* Where a CPU's ticks went (Linux's enum cpu_usage_stat, the ones zpk
+ * tells apart): /proc/stat's user, system and idle columns. */
+enum cpu_usage_stat { CPUTIME_USER, CPUTIME_SYSTEM, CPUTIME_IDLE,
+		      NR_CPUSTATS };
+
 /*
  * What the entry code and every "current" need without a lock: only
  * this CPU writes its block (Linux's pcpu_hot). The first two offsets are
@@ -24,12 +29,16 @@ struct pcpu {
 	int lapic_id;		/* its local APIC's id (from the MADT) */
 	struct task_struct *idle;	/* swapper/N: runs when nothing else */
 	struct task_struct *prev_task;	/* schedule(): the task switched from */
+	struct mm_struct *loaded_mm;	/* whose pgd is in CR3; NULL: init_pgd
+					 * (Linux's cpu_tlbstate.loaded_mm) */
 	int spin_count;		/* spinlocks held (Linux's preempt_count) */
 	/* Interrupts taken, as Linux's irq_stat counts them. */
 	unsigned long apic_timer_irqs;	/* local timer ticks */
 	unsigned long irq_call_count;	/* function-call IPIs */
 	unsigned long irq_resched_count;	/* reschedule IPIs */
 	unsigned long irq_spurious_count;
+	unsigned long cpustat[NR_CPUSTATS];	/* ticks, by where they fell */
+	unsigned long nr_switches;	/* context switches (ctxt) */
 } __aligned(64);
 
 extern struct pcpu pcpu_data[NR_CPUS];

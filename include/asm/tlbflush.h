@@ -22,9 +22,22 @@ struct mm_struct;
 extern unsigned long tlb_single_page_flush_ceiling;
 
 #ifndef HOST_TEST
+/*
+ * mm's translations of [start, end) gone from every CPU: this one if mm
+ * is loaded here, and each other CPU in mm_cpumask(mm), through one IPI
+ * each, waited for (Linux's flush_tlb_mm_range and flush_tlb_multi).
+ * Interrupts on (it waits for other CPUs); spinlocks may be held.
+ */
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
 			unsigned long end);
 void flush_tlb_local(void);
+/*
+ * Loads next's page tables on this CPU, or init_pgd's for NULL (Linux's
+ * switch_mm_irqs_off and leave_mm): this CPU joins next's mm_cpumask
+ * before it can cache one of its translations, and leaves the previous
+ * mm's once the CR3 write dropped them. Interrupts off.
+ */
+void switch_mm(struct mm_struct *next);
 #else
 static inline void flush_tlb_mm_range(struct mm_struct *mm,
 				      unsigned long start, unsigned long end)

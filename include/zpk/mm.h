@@ -194,6 +194,12 @@ static inline void mmap_write_unlock(struct mm_struct *mm)
 	up_write(&mm->mmap_lock);
 }
 
+/* The CPUs that may hold mm's translations (Linux's mm_cpumask). */
+static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
+{
+	return &mm->cpu_bitmap;
+}
+
 /* ---- The VMA interface (mm/mmap.c), as Linux keeps it in linux/mm.h ---- */
 
 #define VM_STACK	VM_GROWSDOWN

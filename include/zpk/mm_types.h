@@ -4,6 +4,7 @@
 #define ZPK_MM_TYPES_H
 
 #include <zpk/atomic.h>
+#include <zpk/cpumask.h>
 #include <zpk/list.h>
 #include <zpk/rwsem.h>
 #include <zpk/spinlock.h>
@@ -118,6 +119,10 @@ struct mm_struct {
 	 * and nr_ptes (Linux's mm->page_table_lock). */
 	spinlock_t page_table_lock;
 	struct list_head mmlist;	/* on the list of all mms (mm_verify) */
+	/* The CPUs that have pgd loaded (running one of its tasks, or
+	 * lazily, idle after one): a TLB flush goes to them (Linux's
+	 * mm_cpumask). Bits set and cleared atomically by their CPUs. */
+	struct cpumask cpu_bitmap;
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;

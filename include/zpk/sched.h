@@ -114,15 +114,17 @@ void sched_init(void);
 void __noreturn cpu_idle(void);
 /* CPU cpu's idle task (swapper/cpu, pid 0, not on the task list). */
 struct task_struct *idle_task_init(int cpu);
-/* Where the other CPUs end up once started: hlt, waking for interrupts. */
-void __noreturn cpu_idle_secondary(void);
 /* Give the CPU to the next runnable task (maybe the same one). */
 void schedule(void);
 /* Make t runnable and put it on the run queue, unless it runs already
  * (then it just does not go to sleep). Any context. */
 void wake_up_process(struct task_struct *t);
-/* Called from every CPU's timer interrupt. */
-void scheduler_tick(void);
+/* Every CPU's timer interrupt (Linux's update_process_times): the tick
+ * counted where it fell (user mode, the kernel, idle), then the
+ * scheduler's tick. */
+void update_process_times(bool user);
+/* fork, clone, vfork and kernel threads since boot (/proc/stat). */
+extern unsigned long total_forks;
 /* Waits until no CPU runs on p's stack (a zombie's last switch away may
  * still be under way on another CPU when its parent reaps it). */
 void wait_task_inactive(struct task_struct *p);

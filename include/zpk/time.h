@@ -38,8 +38,9 @@ extern unsigned long tsc_khz;
 
 /* TSC calibration, RTC read: once, at boot (the tick is apic_init's). */
 void time_init(void);
-/* Each CPU's local timer interrupt: jiffies (CPU 0), then timer_tick. */
-void tick_handle_periodic(void);
+/* Each CPU's local timer interrupt (user: it came from user mode):
+ * jiffies (CPU 0), then update_process_times. */
+void tick_handle_periodic(bool user);
 /* How far read() advances per ms of the PIT (0: the PIT does not run). */
 u64 pit_calibrate(u64 (*read)(void));
 /* Busy-waits at least us microseconds. */
@@ -48,8 +49,6 @@ void udelay(unsigned long us);
 u64 ktime_get_ns(void);
 /* Wall clock: nanoseconds since 1970-01-01 UTC (RTC at boot + monotonic). */
 u64 ktime_get_real_ns(void);
-/* Each timer interrupt, after jiffies moved: the periodic work. */
-void timer_tick(void);
 /* Seconds since 1970 for a UTC date (mon 1..12), as Linux's mktime64. */
 u64 mktime64(unsigned int year, unsigned int mon, unsigned int day,
 	     unsigned int hour, unsigned int min, unsigned int sec);

@@ -39,6 +39,8 @@ enum vm_event_item {
 	ZERO_PAGE_REFCOUNT_OPS,	/* get/put_page on it (zero_page=refcount) */
 	NR_TLB_LOCAL_FLUSH_ALL,	/* whole-TLB flushes (CR3 reloads) */
 	NR_TLB_LOCAL_FLUSH_ONE,	/* single pages flushed (invlpg) */
+	NR_TLB_REMOTE_FLUSH,	/* flushes sent to other CPUs (one IPI each) */
+	NR_TLB_REMOTE_FLUSH_RECEIVED,	/* such IPIs taken */
 	NR_VM_EVENT_ITEMS
 };
 

@@ -664,7 +664,8 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 		"pgfault", "pgmajfault", "cow_fault", "zero_page_map",
 		"zero_page_cow", "zero_page_unmap", "zero_page_fork_copy",
 		"zero_page_refcount_ops", "nr_tlb_local_flush_all",
-		"nr_tlb_local_flush_one",
+		"nr_tlb_local_flush_one", "nr_tlb_remote_flush",
+		"nr_tlb_remote_flush_received",
 	};
 
 	(void)state;
@@ -697,7 +698,9 @@ static void test_vmstat_format_lines(void **state)
 		"zero_page_fork_copy 0\n"
 		"zero_page_refcount_ops 1\n"
 		"nr_tlb_local_flush_all 0\n"
-		"nr_tlb_local_flush_one 0\n";
+		"nr_tlb_local_flush_one 0\n"
+		"nr_tlb_remote_flush 0\n"
+		"nr_tlb_remote_flush_received 0\n";
 	char buf[1024], small[20];
 	size_t len;
 

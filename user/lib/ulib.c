@@ -1,6 +1,7 @@
 /* user/lib/ulib.c — helpers shared by zpk's user tests: TAP output, memory
  * figures from sysinfo, small file and child-process helpers. */
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,20 @@ long sysinfo_free_pages(void)
 	if (sysinfo(&si) < 0)
 		return -1;
 	return (long)((unsigned long long)si.freeram * si.mem_unit / 4096);
+}
+
+int pin_to_one_cpu(void)
+{
+	cpu_set_t all, one;
+	int cpu = 0;
+
+	if (sched_getaffinity(0, sizeof(all), &all))
+		return -1;
+	while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all))
+		cpu++;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? -1 : 0;
 }
 
 long read_file(const char *path, char *buf, size_t n)

@@ -25,6 +25,13 @@ void tap_summary(void);
 /* Free RAM in 4 KiB pages (sysinfo freeram * mem_unit / 4096). */
 long sysinfo_free_pages(void);
 
+/* Pins the caller (and the children it forks) to one CPU, the first it
+ * may run on: a test that counts free pages across a fork then sees the
+ * parent asleep before the child counts, as on one CPU (the count is
+ * system-wide, and a parent running beside its child copies its stack).
+ * 0, or -1 if the affinity calls failed. */
+int pin_to_one_cpu(void);
+
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
 

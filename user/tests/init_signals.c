@@ -27,11 +27,13 @@ static int orphan_with_exit_signal(int sig)
 		return 0;
 	mid = fork();
 	if (mid == 0) {
+		/* The grandchild's own copy of mid is 0: it waits on this. */
+		pid_t me = getpid();
 		long g = syscall(SYS_clone, (unsigned long)sig, 0, 0, 0, 0);
 
 		if (g == 0) {
 			close(pfd[0]);
-			while (getppid() == mid)
+			while (getppid() == me)
 				sched_yield();
 			_exit(0);	/* sig goes to init now */
 		}

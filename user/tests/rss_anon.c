@@ -117,6 +117,7 @@ int main(void)
 	char *p;
 
 	need_proc();
+	pin_to_one_cpu();	/* the fork checks count free pages */
 	tap_plan(14);
 	a0 = self_kb("RssAnon");
 	tap_ok(a0 > 0, "/proc/self/status has RssAnon (%lld kB)", a0);
