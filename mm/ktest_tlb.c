@@ -1,7 +1,9 @@
 /* mm/ktest_tlb.c — ktests of the TLB flushes: user code touches pages so
  * that the TLB caches them, munmap/mprotect/fork change the PTEs through
- * their real paths, and the next user access must fault. */
+ * their real paths, and the next user access must fault: on this CPU,
+ * and on another one that runs the same mm (a shootdown). */
 #include <asm/io.h>
+#include <asm/irqflags.h>
 #include <asm/segment.h>
 #include <asm/syscall.h>
 #include <asm/tlb.h>
@@ -11,7 +13,9 @@
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/mman.h>
+#include <zpk/printk.h>
 #include <zpk/sched.h>
+#include <zpk/smp.h>
 #include <zpk/string.h>
 #include <zpk/uaccess.h>
 #include <zpk/vmstat.h>
@@ -31,6 +35,7 @@ extern const char user_tlb_write[], user_tlb_write_end[];
 
 static u8 tlb_kstack[16384] __aligned(16);	/* traps from ring 3 */
 static u64 saved_ksp;
+static u64 kernel_rflags;	/* the kernel's flags before the user run */
 static struct pt_regs last;
 static u64 last_cr2;
 
@@ -49,7 +54,7 @@ static bool tlb_user_trap(struct pt_regs *regs)
 	regs->cs = __KERNEL_CS;
 	regs->ss = __KERNEL_DS;
 	regs->rsp = saved_ksp;
-	regs->rflags = X86_EFLAGS_IF | 2;	/* as the kernel had them */
+	regs->rflags = kernel_rflags;	/* interrupts as the kernel had them */
 	return true;
 }
 
@@ -90,23 +95,36 @@ static void tlb_env_end(void)
 	tmm = NULL;
 }
 
-/* Runs blob in user mode on n pages from addr (writing val); returns the
- * trap that ended it: X86_TRAP_BP if every access went through. */
-static u64 run_tlb(const char *blob, const char *end, unsigned long addr,
-		   long n, long val)
+/* Puts blob and its arguments (n pages from addr, writing val) in tmm,
+ * loaded on this CPU; false if that faulted. */
+static bool load_blob(const char *blob, const char *end, unsigned long addr,
+		      long n, long val)
 {
 	u64 args[3] = { val, n, addr };	/* [rsp - 24], [rsp - 16], [rsp - 8] */
 
-	if (copy_to_user((void __user *)UCODE, blob, end - blob) ||
-	    copy_to_user((void __user *)(USTACK - sizeof(args)), args,
-			 sizeof(args)))
-		return ~0ULL;
+	return !copy_to_user((void __user *)UCODE, blob, end - blob) &&
+	       !copy_to_user((void __user *)(USTACK - sizeof(args)), args,
+			     sizeof(args));
+}
+
+/* Runs the loaded blob in user mode on this CPU (tmm loaded here); the
+ * trap that ended it: X86_TRAP_BP if every access went through. */
+static u64 enter_blob(void)
+{
 	set_kernel_stack((u64)tlb_kstack + sizeof(tlb_kstack));
 	memset(&last, 0, sizeof(last));
+	kernel_rflags = native_save_fl();
 	trap_test_hook = tlb_user_trap;
 	enter_user_mode(UCODE, USTACK, &saved_ksp);
 	trap_test_hook = NULL;
+	set_kernel_stack((u64)current->stack + THREAD_SIZE);
 	return last.vector;
+}
+
+static u64 run_tlb(const char *blob, const char *end, unsigned long addr,
+		   long n, long val)
+{
+	return load_blob(blob, end, addr, n, val) ? enter_blob() : ~0ULL;
 }
 
 #define READ(a, n)	run_tlb(user_tlb_read, user_tlb_read_end, a, n, 0)
@@ -255,4 +273,167 @@ KTEST(tlb, fork_write_protect_below_ceiling)
 KTEST(tlb, fork_write_protect_above_ceiling)
 {
 	fork_case(LARGE);
+}
+
+/* ---- another CPU running the same mm: shootdowns ------------------------ */
+
+/*
+ * The other CPU runs tmm's user code as a second thread of it would: its
+ * idle task (interrupted by each IPI below) takes tmm as its mm, so that
+ * a flush finds it in use there, not lazy (the CPU 0 tests above do the
+ * same with their own idle task).
+ */
+static void remote_use_tmm(void *unused)
+{
+	(void)unused;
+	current->mm = tmm;
+	switch_mm(tmm);
+}
+
+/* Its thread "exits", lazily: tmm stays loaded, the CPU stays in the
+ * mask until a flush sends it away. */
+static void remote_drop_tmm_lazily(void *unused)
+{
+	(void)unused;
+	current->mm = NULL;
+}
+
+static void remote_leave_tmm(void *unused)
+{
+	(void)unused;
+	current->mm = NULL;
+	switch_mm(NULL);
+}
+
+static void remote_enter_blob(void *trap)
+{
+	*(u64 *)trap = enter_blob();
+}
+
+/* Runs what load_blob put in tmm on cpu; the trap that ended it. */
+static u64 remote_run(int cpu, const char *blob, const char *end,
+		      unsigned long addr, long n, long val)
+{
+	u64 trap = ~0ULL;
+
+	if (load_blob(blob, end, addr, n, val))
+		smp_call_function_single(cpu, remote_enter_blob, &trap, true);
+	return trap;
+}
+
+/* Another online CPU than this one, or -1. */
+static int other_cpu(void)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			return cpu;
+	return -1;
+}
+
+enum remote_op { OP_MUNMAP, OP_MPROTECT, OP_FORK };
+
+/* CPU 0's change to the n pages at UDATA, through its real path. */
+static void remote_change(enum remote_op op, int n, struct mm_struct *child)
+{
+	switch (op) {
+	case OP_MUNMAP:
+		KEXPECT_EQ(do_munmap(tmm, UDATA, n * P), 0);
+		break;
+	case OP_MPROTECT:
+		KEXPECT_EQ(do_mprotect(tmm, UDATA, n * P, PROT_READ), 0);
+		break;
+	case OP_FORK:
+		KEXPECT_EQ(do_mmap(child, UDATA, n * P, PROT_READ | PROT_WRITE,
+				   ANONF, NULL, 0), UDATA);
+		KEXPECT_EQ(copy_page_range(child, tmm, find_vma(tmm, UDATA)),
+			   0);
+		break;
+	}
+}
+
+/*
+ * The issue's test: the other CPU writes n pages of tmm from user mode
+ * (its TLB now holds them writable and dirty); CPU 0 unmaps them,
+ * write-protects them, or forks (write-protecting them for COW); then the
+ * other CPU's next access to each page (a read after munmap, a write
+ * otherwise) must fault. Without the shootdown its stale entries would
+ * let every access through. The change costs one IPI for the range.
+ */
+static void remote_case(enum remote_op op, int n)
+{
+	struct mm_struct *child = op == OP_FORK ? mm_alloc() : NULL;
+	int cpu = other_cpu(), stale = 0;
+	unsigned long sent;
+	bool wr = op != OP_MUNMAP;
+
+	if (cpu < 0) {
+		printk(KERN_ALERT "    # one CPU: no other TLB to shoot down\n");
+		if (child)
+			mmput(child);
+		return;
+	}
+	KEXPECT_TRUE(op != OP_FORK || child);
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(n));
+	smp_call_function_single(cpu, remote_use_tmm, NULL, true);
+	KEXPECT_TRUE(cpumask_test_cpu(cpu, mm_cpumask(tmm)));
+	KEXPECT_EQ(remote_run(cpu, user_tlb_write, user_tlb_write_end, UDATA,
+			      n, 0x33), X86_TRAP_BP);
+	sent = global_vm_event(NR_TLB_REMOTE_FLUSH);
+	remote_change(op, n, child);
+	KEXPECT_EQ(global_vm_event(NR_TLB_REMOTE_FLUSH) - sent, 1);
+	for (int i = 0; i < n; i++) {
+		u64 v = wr ? remote_run(cpu, user_tlb_write, user_tlb_write_end,
+					UDATA + i * P, 1, 0x44)
+			   : remote_run(cpu, user_tlb_read, user_tlb_read_end,
+					UDATA + i * P, 1, 0);
+
+		stale += v != X86_TRAP_PF || last_cr2 != UDATA + i * P;
+	}
+	KEXPECT_EQ(stale, 0);
+	smp_call_function_single(cpu, remote_leave_tmm, NULL, true);
+	tlb_env_end();
+	if (child)
+		mmput(child);
+}
+
+KTEST(tlb, remote_munmap_faults_on_the_other_cpu)
+{
+	remote_case(OP_MUNMAP, SMALL);
+	remote_case(OP_MUNMAP, LARGE);
+}
+
+KTEST(tlb, remote_mprotect_faults_on_the_other_cpu)
+{
+	remote_case(OP_MPROTECT, SMALL);
+	remote_case(OP_MPROTECT, LARGE);
+}
+
+KTEST(tlb, remote_fork_write_protect_faults_on_the_other_cpu)
+{
+	remote_case(OP_FORK, SMALL);
+	remote_case(OP_FORK, LARGE);
+}
+
+/* Lazy TLB: a CPU whose task left tmm keeps it loaded and stays in the
+ * mask; the next flush sends it to init_pgd and out of the mask, so no
+ * more IPIs, and tmm may be freed under it. */
+KTEST(tlb, lazy_cpu_leaves_the_mm_on_a_flush)
+{
+	int cpu = other_cpu();
+
+	if (cpu < 0)
+		return;
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(SMALL));
+	smp_call_function_single(cpu, remote_use_tmm, NULL, true);
+	smp_call_function_single(cpu, remote_drop_tmm_lazily, NULL, true);
+	KEXPECT_TRUE(cpumask_test_cpu(cpu, mm_cpumask(tmm)));
+	KEXPECT_TRUE(per_cpu(loaded_mm, cpu) == tmm);
+	KEXPECT_EQ(do_munmap(tmm, UDATA, SMALL * P), 0);
+	KEXPECT_FALSE(cpumask_test_cpu(cpu, mm_cpumask(tmm)));
+	KEXPECT_NULL(per_cpu(loaded_mm, cpu));
+	tlb_env_end();
 }
