@@ -156,6 +156,14 @@ static bool child_matches(struct task_struct *c, int pid)
 	return pid == -1 || pid == 0 || pid < -1 ? true : c->pid == pid;
 }
 
+void release_task(struct task_struct *p)
+{
+	list_del(&p->sibling);
+	p->state = EXIT_DEAD;
+	wait_task_inactive(p);	/* off its CPU: its stack goes next */
+	free_task(p);
+}
+
 /* Frees a zombie, then copies out what wait4 reports: a bad pointer
  * gives -EFAULT with the child already gone, as on Linux. */
 static long reap(struct task_struct *c, int __user *status,
@@ -170,10 +178,7 @@ static long reap(struct task_struct *c, int __user *status,
 	current->cmaj_flt += c->maj_flt + c->cmaj_flt;
 	if (c->maxrss_kb > current->cmaxrss_kb)
 		current->cmaxrss_kb = c->maxrss_kb;
-	list_del(&c->sibling);
-	c->state = EXIT_DEAD;
-	wait_task_inactive(c);	/* off its CPU: its stack goes next */
-	free_task(c);
+	release_task(c);
 	if (status && copy_to_user(status, &code, sizeof(int)))
 		return -EFAULT;
 	if (ru && copy_to_user(ru, &r, sizeof(r)))

@@ -44,8 +44,10 @@
 /*
  * Every mm from mm_alloc until its exit_mmap is over, oldest first, for
  * mm_verify: a dying mm's pages are still mapped until then. mmlist_lock
- * (an rw_semaphore used as a sleeping mutex) protects the list; mm_verify
- * holds it while it takes every mm's mmap_lock in list order.
+ * (an rw_semaphore) protects the list, for writing; mm_verify holds it
+ * so while it takes every mm's mmap_lock in list order and tallies the
+ * mappings in each page's _mapcount: /proc/kpagecount and kpageflags read
+ * those under it for reading.
  */
 LIST_HEAD(mmlist);
 DECLARE_RWSEM(mmlist_lock);

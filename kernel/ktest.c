@@ -7,6 +7,7 @@
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
 #include <zpk/param.h>
+#include <zpk/pid.h>
 #include <zpk/printk.h>
 #include <zpk/spinlock.h>
 #include <zpk/string.h>
@@ -68,6 +69,10 @@ int ktest_run(void)
 {
 	int n = 0, i = 0, failed = 0;
 
+	/* pid 1 is init's, even in a boot that runs ktests and no init: a
+	 * kernel thread a test starts must not get it (pid 1's exit powers
+	 * the machine off). */
+	alloc_pid();
 	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++)
 		n += ktest_selected(t);
 	printk(KERN_ALERT "KTAP version 1\n1..%d\n", n);

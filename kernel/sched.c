@@ -424,12 +424,9 @@ static long sys_sched_getaffinity(int pid, unsigned int len,
 }
 SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity);
 
-/*
- * Where p may run from now on (Linux's set_cpus_allowed_ptr). If a CPU
- * outside the mask runs p, it is asked to switch (a reschedule IPI);
- * p goes back to the queue there and a CPU of the mask takes it.
- */
-static void set_cpus_allowed(struct task_struct *p, const struct cpumask *m)
+/* If a CPU outside the mask runs p, it is asked to switch (a reschedule
+ * IPI); p goes back to the queue there and a CPU of the mask takes it. */
+void set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *m)
 {
 	unsigned long flags;
 
@@ -465,7 +462,7 @@ static long sys_sched_setaffinity(int pid, unsigned int len,
 	mask.bits &= cpu_possible_mask.bits;
 	if (!(mask.bits & cpu_active_mask.bits))
 		return -EINVAL;
-	set_cpus_allowed(p, &mask);
+	set_cpus_allowed_ptr(p, &mask);
 	return 0;
 }
 SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity);

@@ -41,7 +41,6 @@ static u64 last_cr2;
 
 /* The test's mm, loaded in CR3 and current's while a test runs. */
 static struct mm_struct *tmm, *saved_mm;
-static u64 saved_cr3;
 
 /* Any trap from user mode ends the run: record it, resume the kernel. */
 static bool tlb_user_trap(struct pt_regs *regs)
@@ -74,10 +73,11 @@ static bool tlb_env_start(void)
 	tmm = mm_alloc();
 	if (!tmm)
 		return false;
-	saved_cr3 = read_cr3();
 	saved_mm = current->mm;
+	local_irq_disable();	/* a flush IPI sees both or neither */
 	current->mm = tmm;
-	write_cr3(__pa(tmm->pgd));
+	switch_mm(tmm);
+	local_irq_enable();
 	return do_mmap(tmm, UCODE, P, PROT_READ | PROT_WRITE | PROT_EXEC,
 		       ANONF, NULL, 0) == (long)UCODE &&
 	       do_mmap(tmm, USTACK - P, P, PROT_READ | PROT_WRITE, ANONF,
@@ -88,8 +88,10 @@ static bool tlb_env_start(void)
 /* Back to the kernel's tables; then the mm can go. */
 static void tlb_env_end(void)
 {
-	write_cr3(saved_cr3);
+	local_irq_disable();
+	switch_mm(saved_mm);
 	current->mm = saved_mm;
+	local_irq_enable();
 	if (tmm)
 		mmput(tmm);
 	tmm = NULL;

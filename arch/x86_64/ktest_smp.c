@@ -7,6 +7,7 @@
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
 #include <zpk/printk.h>
+#include <zpk/rwsem.h>
 #include <zpk/sched.h>
 #include <zpk/smp.h>
 #include <zpk/spinlock.h>
@@ -177,6 +178,28 @@ KTEST(spinlock, unlock_of_free_lock_reported)
 	KEXPECT_STRSTR(buf, "BUG: spinlock already unlocked on CPU#0");
 	KEXPECT_STRSTR(buf, "lock: never_taken");
 	KEXPECT_STRSTR(buf, "Call Trace:");
+	KEXPECT_EQ(spin_locks_held(), 0);
+}
+
+/* A sleeping lock taken with a spinlock held: reported with a backtrace
+ * (Linux's might_sleep), even though this one is free and never sleeps. */
+KTEST(spinlock, sleeping_under_a_spinlock_reported)
+{
+	DEFINE_SPINLOCK(held);
+	DECLARE_RWSEM(sem);
+	char buf[2048];
+
+	spin_lock(&held);
+	printk_capture_start(buf, sizeof(buf));
+	down_read(&sem);
+	printk_capture_stop();
+	up_read(&sem);
+	spin_unlock(&held);
+	KEXPECT_STRSTR(buf, "BUG: sleeping function called from invalid "
+			    "context at kernel/rwsem.c");
+	KEXPECT_STRSTR(buf, "in_atomic(): 1, irqs_disabled(): 0");
+	KEXPECT_STRSTR(buf, "Call Trace:");
+	KEXPECT_STRSTR(buf, "down_read+0x");
 	KEXPECT_EQ(spin_locks_held(), 0);
 }
 

@@ -19,14 +19,6 @@ void flush_tlb_local(void)
 	count_vm_event(NR_TLB_LOCAL_FLUSH_ALL);
 }
 
-/* mm's tables are the ones in this CPU's CR3 (Linux: cpu_tlbstate.
- * loaded_mm). Kernel threads borrow whatever is loaded, so this asks the
- * CPU, not current. */
-static bool mm_is_loaded(struct mm_struct *mm)
-{
-	return mm->pgd && (read_cr3() & PTE_PFN_MASK) == __pa(mm->pgd);
-}
-
 /* [start, end) from this CPU's TLB: invlpg per page up to the ceiling,
  * beyond it (or TLB_FLUSH_ALL) one CR3 reload. */
 static void flush_tlb_range_local(unsigned long start, unsigned long end)
@@ -66,17 +58,18 @@ struct flush_tlb_info {
 };
 
 /*
- * The IPI's work on another CPU (Linux's flush_tlb_func), interrupts off.
- * A CPU that switched away meanwhile has nothing left to flush. A lazy
- * one (its idle task or a kernel thread kept the last user mm loaded)
- * loads init_pgd and leaves mm_cpumask instead: no more IPIs for that mm
- * (Linux's leave_mm), and mm may go away under it.
+ * One CPU's part of a flush (Linux's flush_tlb_func), interrupts off: on
+ * the CPU that changed the PTEs, and by IPI on the others. A CPU that
+ * switched away meanwhile has nothing left to flush. A lazy one (its idle
+ * task or a kernel thread kept the last user mm loaded, or an exiting
+ * task dropped its mm and now runs its last mmput) loads init_pgd and
+ * leaves mm_cpumask instead: no more IPIs for that mm (Linux's leave_mm),
+ * and exit_mmap may free its tables and mm itself go away under it.
+ * Kernel threads borrow whatever is loaded, so this asks loaded_mm (what
+ * is in CR3), not current.
  */
-static void flush_tlb_func(void *arg)
+static void flush_tlb_this_cpu(const struct flush_tlb_info *f)
 {
-	const struct flush_tlb_info *f = arg;
-
-	count_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED);
 	if (this_cpu_read(loaded_mm) != f->mm)
 		return;
 	if (current->mm != f->mm) {
@@ -84,6 +77,13 @@ static void flush_tlb_func(void *arg)
 		return;
 	}
 	flush_tlb_range_local(f->start, f->end);
+}
+
+/* The IPI's work on another CPU. */
+static void flush_tlb_func(void *arg)
+{
+	count_vm_event(NR_TLB_REMOTE_FLUSH_RECEIVED);
+	flush_tlb_this_cpu(arg);
 }
 
 /*
@@ -99,10 +99,12 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
 {
 	struct flush_tlb_info info = { .mm = mm, .start = start, .end = end };
 	struct cpumask others = { READ_ONCE(mm_cpumask(mm)->bits) };
+	unsigned long flags;
 
 	cpumask_clear_cpu(smp_processor_id(), &others);
-	if (mm_is_loaded(mm))
-		flush_tlb_range_local(start, end);
+	local_irq_save(flags);
+	flush_tlb_this_cpu(&info);
+	local_irq_restore(flags);
 	if (cpumask_empty(&others))
 		return;
 	count_vm_event(NR_TLB_REMOTE_FLUSH);

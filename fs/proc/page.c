@@ -2,6 +2,8 @@
  * per physical frame, Linux's bits (include/uapi/linux/kernel-page-flags.h). */
 #include <zpk/errno.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
+#include <zpk/rwsem.h>
 #include <zpk/zero_page.h>
 #include "internal.h"
 
@@ -65,7 +67,9 @@ static u64 kpagecount_of(unsigned long pfn)
 	return pfn_valid(pfn) ? (u64)page_mapcount(pfn_to_page(pfn)) : 0;
 }
 
-/* Entries pos / 8 on, only those asked for; EOF at max_pfn, as Linux. */
+/* Entries pos / 8 on, only those asked for; EOF at max_pfn, as Linux.
+ * mmlist_lock for reading: mm_verify (which holds it for writing) tallies
+ * mappings in each page's _mapcount while it checks, on any CPU. */
 static ssize_t kpage_read(char *buf, size_t n, loff_t pos,
 			  u64 (*of)(unsigned long pfn))
 {
@@ -75,8 +79,10 @@ static ssize_t kpage_read(char *buf, size_t n, loff_t pos,
 
 	if (pos < 0 || pos % KPMSIZE || n % KPMSIZE)
 		return -EINVAL;
+	down_read(&mmlist_lock);
 	for (i = 0; i < n / KPMSIZE && pfn + i < max_pfn; i++)
 		out[i] = of(pfn + i);
+	up_read(&mmlist_lock);
 	return i * KPMSIZE;
 }
 

@@ -3,6 +3,7 @@
 #include <zpk/errno.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -60,14 +61,38 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 	seq_putc(m, '\n');
 }
 
+/*
+ * The task's mm, held (mm_users) and its mmap_lock taken for reading, as
+ * Linux's proc_mem_open + mmap_read_lock: munmap and mprotect run
+ * without the big kernel lock, so the VMA list and page tables are only
+ * stable under the mmap_lock. NULL once the task dropped its mm.
+ */
+static struct mm_struct *proc_mm_lock(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+
+	if (!mm || !mmget_not_zero(mm))
+		return NULL;
+	mmap_read_lock(mm);
+	return mm;
+}
+
+static void proc_mm_unlock(struct mm_struct *mm)
+{
+	mmap_read_unlock(mm);
+	mmput(mm);
+}
+
 int proc_pid_maps(struct seq_file *m, struct task_struct *task)
 {
+	struct mm_struct *mm = proc_mm_lock(task);
 	struct vm_area_struct *vma;
 
-	if (!task->mm)
+	if (!mm)
 		return 0;
-	list_for_each_entry(vma, &task->mm->mmap, vm_list)
+	list_for_each_entry(vma, &mm->mmap, vm_list)
 		show_map_vma(m, vma);
+	proc_mm_unlock(mm);
 	return 0;
 }
 
@@ -203,11 +228,12 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 
 int proc_pid_smaps(struct seq_file *m, struct task_struct *task)
 {
+	struct mm_struct *mm = proc_mm_lock(task);
 	struct vm_area_struct *vma;
 
-	if (!task->mm)
+	if (!mm)
 		return 0;
-	list_for_each_entry(vma, &task->mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		struct mem_size_stats mss = { 0 };
 
 		smap_gather_stats(vma, &mss);
@@ -220,24 +246,27 @@ int proc_pid_smaps(struct seq_file *m, struct task_struct *task)
 		put_smap(m, "ZeroPages:", mss.zero);
 		show_smap_vma_flags(m, vma->vm_flags);
 	}
+	proc_mm_unlock(mm);
 	return 0;
 }
 
 /* Every VMA summed; the header spans first start to last end. */
 int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task)
 {
+	struct mm_struct *mm = proc_mm_lock(task);
 	struct mem_size_stats mss = { 0 };
 	struct vm_area_struct *vma;
 	unsigned long start = 0, end = 0;
 
-	if (!task->mm)
+	if (!mm)
 		return -ESRCH;
-	list_for_each_entry(vma, &task->mm->mmap, vm_list) {
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if (!start)
 			start = vma->vm_start;
 		end = vma->vm_end;
 		smap_gather_stats(vma, &mss);
 	}
+	proc_mm_unlock(mm);
 	show_vma_header_prefix(m, start, end, 0, 0, 0, 0);
 	seq_pad(m, ' ');
 	seq_puts(m, "[rollup]\n");
@@ -292,7 +321,9 @@ ssize_t proc_pid_pagemap(struct mm_struct *mm, char *buf, size_t n,
 		return 0;
 	nr = min(nr, (TASK_SIZE >> PAGE_SHIFT) - vpn);
 	memset(buf, 0, nr * PM_ENTRY_BYTES);
+	mmap_read_lock(mm);	/* munmap frees page tables under it */
 	walk_page_range(mm, pm.start, pm.start + (nr << PAGE_SHIFT),
 			pagemap_pte, &pm);
+	mmap_read_unlock(mm);
 	return nr * PM_ENTRY_BYTES;
 }

@@ -133,6 +133,10 @@ void wait_task_inactive(struct task_struct *p);
 void finish_task_switch(void);
 /* RESCHEDULE_VECTOR's handler: this CPU looks at the run queue. */
 void scheduler_ipi(void);
+/* Where p may run from now on (Linux's set_cpus_allowed_ptr): it moves
+ * at its next switch (current: on its way back to user mode, or at its
+ * next schedule()). */
+void set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *m);
 /* CPUs the scheduler runs tasks on (Linux's cpu_active_mask). */
 extern struct cpumask cpu_active_mask;
 struct task_struct *find_task_by_pid(int pid);
@@ -174,6 +178,10 @@ long futex_wake(u32 __user *uaddr, int nr);
 
 /* kernel/exit.c: ends current; code is a wait4 status word. */
 void __noreturn do_exit(int code);
+/* A zombie child of current goes for good: off the task list, its stack
+ * and pid freed once no CPU runs on it (Linux's release_task). Under the
+ * big kernel lock. */
+void release_task(struct task_struct *p);
 
 /* kernel/exec.c: replaces current's program; 0 or -errno (before the
  * point of no return; after it, a failure kills with SIGSEGV). */

@@ -6,8 +6,8 @@
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
-PARTS="init runner-special runner-refcount runner-off zpbench-special
-zpbench-refcount zpbench-off oom outside sh proc"
+PARTS="init runner-special runner-refcount runner-off smp4 smp4-zero
+zpbench-special zpbench-refcount zpbench-off oom outside sh proc"
 
 part_init() {
 log=$LOGDIR/user-true.log
@@ -87,7 +87,46 @@ part_runner() {
 		"mm_verify:"
 	expect_not_in "$log.all" "[$policy] zero_page=$policy is a known parameter" \
 		"unknown kernel parameter"
+	expect_not_in "$log.all" "[$policy] no BUG (spinlocks, sleeping in atomic context, panics)" \
+		"BUG"
 	rm -f "$log.all"
+}
+
+# The user tests on four CPUs (docs/smp.md, "Tests"): the whole suite
+# under refcount, whose shared zero page every CPU's faults write, and the
+# zero-page tests under special and off, so that each policy runs on
+# several CPUs; mm_verify=exit at every exit, the runner's leak check
+# after every test. stress_integrity's full size stays in part runner.
+runner_smp4() {
+	local policy=$1 log=$LOGDIR/user-smp4-$1.log st tapno=0
+	shift
+	BOOT_SMP=4 TEST_TIMEOUT=200 boot "$log" 512M init=/tests/runner \
+		mm_verify=exit zero_page=$policy -- "$@"
+	st=$BOOT_STATUS
+	runner_tap "$log" "smp4 $policy"
+	BOOT_STATUS=$st
+	expect_status "[smp4 $policy] the runner (PID 1) exited 0: every test passed" 0
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+	expect_not_in "$log" "[smp4 $policy] mm_verify found nothing wrong at any exit" \
+		"mm_verify:"
+	expect_not_in "$log" "[smp4 $policy] no BUG (spinlocks, sleeping in atomic context, panics)" \
+		"BUG"
+}
+
+part_smp4() {
+	runner_smp4 refcount --except zeropage/stress_integrity
+}
+
+part_smp4_zero() {
+	local tests t
+	tests=$(cd user/tests && for t in zeropage/*.c; do
+		t=${t%.c}
+		[ "$t" = zeropage/stress_integrity ] || echo "$t"
+	done)
+	# shellcheck disable=SC2086
+	runner_smp4 special $tests
+	# shellcheck disable=SC2086
+	runner_smp4 off $tests
 }
 
 # The fault benchmark checks its own figures (small N): minflt per phase,
@@ -195,6 +234,7 @@ for part in ${*:-$PARTS}; do
 	case $part in
 	runner-*) part_runner "${part#runner-}" ;;
 	zpbench-*) part_zpbench "${part#zpbench-}" ;;
+	smp4-zero) part_smp4_zero ;;
 	*) "part_$part" ;;
 	esac
 done
