@@ -11,6 +11,9 @@ long getname(const char __user *upath, char **res);
 /* The directory an *at call starts from: cwd, or dirfd's directory
  * (-EBADF, -ENOTDIR). */
 long at_dir(int dirfd, const char *path, struct inode **dir);
+/* getname and at_dir together: 0 with *path to kfree, or -errno. */
+long getname_at(int dirfd, const char __user *upath, struct inode **dir,
+		char **path);
 /* The user path relative to dirfd; follow: through a last component
  * that is a /proc link. 0 or -errno as the path walk. */
 long user_lookup_flags(int dirfd, const char __user *upath, bool follow,

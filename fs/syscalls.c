@@ -54,6 +54,21 @@ long at_dir(int dirfd, const char *path, struct inode **dir)
 	return S_ISDIR((*dir)->i_mode) ? 0 : -ENOTDIR;
 }
 
+/* The user path of an *at call and the directory it starts from: 0 with
+ * *path to kfree, or -errno (as getname, at_dir) with nothing to free. */
+long getname_at(int dirfd, const char __user *upath, struct inode **dir,
+		char **path)
+{
+	long err = getname(upath, path);
+
+	if (err)
+		return err;
+	err = at_dir(dirfd, *path, dir);
+	if (err)
+		kfree(*path);
+	return err;
+}
+
 /* Looks up the user path relative to dirfd; follow: through a last
  * component that is a /proc link (else the link itself). */
 long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
@@ -61,14 +76,12 @@ long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = follow ? vfs_lookup(dir, path, res)
-			     : vfs_lookup_nofollow(dir, path, res);
+	err = follow ? vfs_lookup(dir, path, res)
+		     : vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
 }
@@ -86,15 +99,13 @@ static long do_openat(int dirfd, const char __user *upath, int flags,
 	struct inode *dir;
 	struct file *f;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 	int fd;
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_open_at(dir, path, flags,
-				  mode & ~current->umask & 07777, &f);
+	err = vfs_open_at(dir, path, flags, mode & ~current->umask & 07777,
+			  &f);
 	kfree(path);
 	if (err)
 		return err;
@@ -239,13 +250,11 @@ static long sys_mkdirat(int dirfd, const char __user *upath, u32 mode)
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_mkdir(dir, path, mode & ~current->umask);
+	err = vfs_mkdir(dir, path, mode & ~current->umask);
 	kfree(path);
 	return err;
 }
@@ -265,13 +274,11 @@ static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 
 	if (flags & ~AT_REMOVEDIR)
 		return -EINVAL;
-	err = getname(upath, &path);
+	err = getname_at(dirfd, upath, &dir, &path);
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
-					   : vfs_unlink(dir, path);
+	err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
+				   : vfs_unlink(dir, path);
 	kfree(path);
 	return err;
 }
