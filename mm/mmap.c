@@ -283,8 +283,9 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
+ * mremap's new VMA comes from here too (Linux's copy_vma).
  */
-static long mmap_region(struct mm_struct *mm, unsigned long addr,
+long mmap_region(struct mm_struct *mm, unsigned long addr,
 			unsigned long len, unsigned long vm_flags,
 			struct file *file, unsigned long pgoff)
 {

@@ -205,6 +205,13 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
 	     unsigned long pgoff);
 /*
+ * The VMA part of mmap: [addr, addr + len) becomes a mapping of file at
+ * pgoff with vm_flags (whatever was there is unmapped first), merged
+ * with a neighbour that continues it, accounted. addr or -ENOMEM.
+ */
+long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		 unsigned long vm_flags, struct file *file, unsigned long pgoff);
+/*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
  * start, len 0 or a range outside user space, -ENOMEM if a split fails.
