@@ -158,6 +158,8 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return 0;		/* PROT_NONE: nothing to populate */
+	if (vma->vm_flags & VM_LOCKONFAULT)
+		return 0;		/* locked as it faults, not before */
 	if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
 		flags |= FOLL_WRITE;
 	flags |= FOLL_FORCE;

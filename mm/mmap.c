@@ -575,10 +575,10 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 }
 
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock)
+	     unsigned long lock_flags)
 {
-	return vma_modify_flags(mm, start, len, lock ? VM_LOCKED : 0,
-				lock ? 0 : VM_LOCKED);
+	return vma_modify_flags(mm, start, len, lock_flags,
+				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */

@@ -96,7 +96,7 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 		if (old_len)
 			do_munmap(mm, old_addr, old_len);
 	} else if (vm_flags & VM_LOCKED) {
-		vma_modify_flags(mm, old_addr, old_len, 0, VM_LOCKED);
+		do_mlock(mm, old_addr, old_len, 0);
 	}
 	return new_addr;
 }

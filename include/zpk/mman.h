@@ -44,6 +44,8 @@
 #define MREMAP_FIXED		2	/* ... to new_addr exactly */
 #define MREMAP_DONTUNMAP	4	/* ... and leave the old VMA, empty */
 
+#define MLOCK_ONFAULT	1	/* mlock2: lock pages as they fault in */
+
 #define MCL_CURRENT	1	/* mlockall: lock what is mapped now */
 #define MCL_FUTURE	2	/* ... and what will be mapped */
 #define MCL_ONFAULT	4
