@@ -13,16 +13,17 @@
 
 /*
  * A FOLL_FORCE write may use a read-only PTE once the fault has made the
- * page a private anonymous one of ours alone (Linux's can_follow_write_pte):
- * the write then lands in our copy, never in the zero page or a file's.
+ * page an exclusive anonymous one (Linux's can_follow_write_pte): the
+ * write then lands in our copy, never in the zero page, a file's page or
+ * one a fork child shares.
  */
 static bool can_follow_write_pte(pte_t pte, struct page *page,
 				 unsigned int flags)
 {
 	if (pte_write(pte))
 		return true;
-	return (flags & FOLL_FORCE) && page && PageAnon(page) &&
-	       page_mapcount(page) == 1 && pte_dirty(pte);
+	return (flags & FOLL_FORCE) && page && PageAnonExclusive(page) &&
+	       pte_dirty(pte);
 }
 
 /*

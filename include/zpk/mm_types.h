@@ -19,6 +19,8 @@ enum pageflags {
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
 	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
+	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
+				 * one else: a write may reuse it */
 	NR_PAGEFLAGS
 };
 
@@ -127,5 +129,6 @@ struct mm_struct {
 #define PageAnon(p)	page_test_flag(p, PG_anon)
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
+#define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)
 
 #endif
