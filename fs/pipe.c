@@ -21,13 +21,26 @@ static struct pipe_buffer *pipe_buf(struct pipe_inode_info *p, unsigned int i)
 	return &p->bufs[(p->tail + i) % PIPE_DEF_BUFFERS];
 }
 
-/* Drops a buffer's page: a reference, but the zero page was taken
- * without one (vmsplice). */
-static void pipe_buf_release(struct pipe_buffer *buf)
+/* Drops a buffer's page: the pipe's own is kept as tmp_page if that is
+ * free (Linux's anon_pipe_buf_release), a user page's reference is put,
+ * the zero page was taken without one (vmsplice). */
+static void pipe_buf_release(struct pipe_inode_info *p,
+			     struct pipe_buffer *buf)
 {
-	if (!PageZero(buf->page))
+	if (buf->can_merge && !p->tmp_page)
+		p->tmp_page = buf->page;
+	else if (!PageZero(buf->page))
 		put_page(buf->page);
 	buf->page = NULL;
+}
+
+/* A page for a write's new buffer: tmp_page, or a fresh one. */
+static struct page *pipe_new_page(struct pipe_inode_info *p)
+{
+	struct page *page = p->tmp_page;
+
+	p->tmp_page = NULL;
+	return page ? page : alloc_page(GFP_KERNEL);
 }
 
 void pipe_push_buf(struct pipe_inode_info *p, const struct pipe_buffer *buf)
@@ -53,7 +66,7 @@ static size_t pipe_take(struct pipe_inode_info *p, char *dst, size_t n)
 		done += k;
 		if (buf->len)
 			break;
-		pipe_buf_release(buf);
+		pipe_buf_release(p, buf);
 		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
 		p->nrbufs--;
 	}
@@ -97,7 +110,7 @@ static ssize_t pipe_append(struct pipe_inode_info *p, const char *src,
 		struct pipe_buffer buf = { .can_merge = true };
 		size_t k = min(n - done, PAGE_SIZE);
 
-		buf.page = alloc_page(GFP_KERNEL);
+		buf.page = pipe_new_page(p);
 		if (!buf.page)
 			return done ? (ssize_t)done : -ENOMEM;
 		memcpy(page_address(buf.page), src + done, k);
@@ -187,10 +200,12 @@ static void pipe_release(struct file *f)
 	if (p->readers || p->writers)
 		return;
 	while (p->nrbufs) {
-		pipe_buf_release(pipe_buf(p, 0));
+		pipe_buf_release(p, pipe_buf(p, 0));
 		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
 		p->nrbufs--;
 	}
+	if (p->tmp_page)
+		__free_page(p->tmp_page);
 	list_del(&p->list);
 	kfree(p);
 }
@@ -223,7 +238,7 @@ int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 	int err = -ENOMEM;
 
 	*rd = *wr = NULL;
-	if (!p || !inode)
+	if (!p || !inode || !(p->tmp_page = alloc_page(GFP_KERNEL)))
 		goto fail;
 	inode->i_fop = &pipe_fops;
 	init_waitqueue_head(&p->wait);
@@ -243,6 +258,8 @@ fail:
 		kfree(*wr), iput(inode);
 	if (inode)
 		iput(inode);
+	if (p && p->tmp_page)
+		__free_page(p->tmp_page);
 	kfree(p);
 	return err;
 }

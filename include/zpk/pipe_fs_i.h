@@ -26,6 +26,8 @@ struct pipe_buffer {
 struct pipe_inode_info {
 	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
 	unsigned int tail, nrbufs;
+	struct page *tmp_page;		/* kept for the next write (Linux's):
+					 * a pipe in use holds one page */
 	int readers, writers;
 	struct wait_queue_head wait;
 	struct list_head list;		/* all_pipes: mm_verify counts refs */
