@@ -20,4 +20,10 @@ long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
 		       struct inode **res);
 long user_lookup(int dirfd, const char __user *upath, struct inode **res);
 
+struct iovec;
+/* readv/writev of f at f_pos from cnt user iovecs (cnt checked by the
+ * caller): the bytes moved, or the first -errno if none moved. */
+long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
+	     bool write);
+
 #endif

@@ -321,6 +321,47 @@ static long sys_ftruncate(int fd, loff_t len)
 }
 SYSCALL(__NR_ftruncate, sys_ftruncate);
 
+/* Linux's vfs_fallocate checks, in its order, then shmem's modes. */
+static long vfs_fallocate(struct file *f, int mode, loff_t offset,
+			  loff_t len)
+{
+	struct inode *inode = f->f_inode;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_LINUX_MODES)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;
+	if (offset + len < 0)
+		return -EFBIG;
+	if (f->f_op != &ramfs_file_ops ||
+	    (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)))
+		return -EOPNOTSUPP;
+	return ramfs_fallocate(inode, mode, offset, len);
+}
+
+static long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = vfs_fallocate(f, mode, offset, len);
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_fallocate, sys_fallocate);
+
 static long sys_truncate(const char __user *path, loff_t len)
 {
 	struct inode *inode;
