@@ -14,7 +14,7 @@ gdb_session() {
 	scripts/qemu.sh --gdb --mem 64M --append "$params" --timeout 90 "$@" \
 		"$ZPK_DEBUG_ELF" >"$log" 2>&1 &
 	qpid=$!
-	timeout 90 gdb -batch -nx -x tools/gdbinit -x "tests/gdb/$script" \
+	timeout $((90 * ${TIMEOUT_SCALE:-1})) gdb -batch -nx -x tools/gdbinit -x "tests/gdb/$script" \
 		"$ZPK_DEBUG_ELF" >"$glog" 2>&1
 	wait $qpid
 	BOOT_STATUS=$(qemu_status_to_zpk $?)
