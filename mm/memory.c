@@ -750,7 +750,7 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 		set_pte(src_pte, entry);
 		wrprotected = true;
 	}
-	/* LAB(cow-fork) END */
+	/* LAB(cow-fork) END: if (is_cow_mapping(vma->vm_flags)) return false; */
 	page = vm_normal_page(vma, addr, entry);
 	if (page) {
 		get_page(page);
