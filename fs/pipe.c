@@ -65,7 +65,7 @@ static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (sleep_on(&p->wait))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	got = pipe_take(p, buf, n);
 	wake_up(&p->wait);
@@ -98,7 +98,7 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
 		if (f->f_flags & O_NONBLOCK)
 			return done ? (ssize_t)done : -EAGAIN;
 		if (sleep_on(&p->wait))
-			return done ? (ssize_t)done : -EINTR;
+			return done ? (ssize_t)done : -ERESTARTSYS;
 	}
 	return (ssize_t)done;
 }
