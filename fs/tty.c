@@ -83,14 +83,16 @@ static void complete_line(char c)
 	wake_up(&tty_wait);
 }
 
-/* ^C, ^\ or ^Z: the line is dropped, echoed as "^C", and the foreground
- * process group gets sig (nobody without one, as Linux's n_tty isig). */
+/* ^C, ^\ or ^Z: echoed as "^C"; the input not yet read is dropped (no
+ * NOFLSH) and the foreground process group gets sig (nobody without one),
+ * as Linux's n_tty isig. */
 static void isig(int sig, char c)
 {
 	char s[5] = { '^', (char)(c + '@'), '\n', 0 };
 
 	echo(s);
-	line_len = 0;
+	line_len = cooked_len = 0;
+	eof_pending = 0;
 	if (console_tty.pgrp)
 		kill_pgrp(console_tty.pgrp, sig, NULL);
 }
