@@ -353,22 +353,28 @@ static int copy_files(unsigned long flags, struct task_struct *t)
 	return t->files ? 0 : -ENOMEM;
 }
 
+/* A private copy of sh's handlers, count 1; NULL if out of memory. */
+static struct sighand_struct *dup_sighand(const struct sighand_struct *sh)
+{
+	struct sighand_struct *copy = kmalloc(sizeof(*sh), GFP_KERNEL);
+
+	if (copy) {
+		*copy = *sh;
+		copy->count = 1;
+	}
+	return copy;
+}
+
 /* CLONE_SIGHAND shares the handlers; otherwise a copy. */
 static int copy_sighand(unsigned long flags, struct task_struct *t)
 {
-	struct sighand_struct *sh = current->sighand;
-
 	if (flags & CLONE_SIGHAND) {
-		sh->count++;
-		t->sighand = sh;
+		current->sighand->count++;
+		t->sighand = current->sighand;
 		return 0;
 	}
-	t->sighand = kmalloc(sizeof(*sh), GFP_KERNEL);
-	if (!t->sighand)
-		return -ENOMEM;
-	*t->sighand = *sh;
-	t->sighand->count = 1;
-	return 0;
+	t->sighand = dup_sighand(current->sighand);
+	return t->sighand ? 0 : -ENOMEM;
 }
 
 /* CLONE_THREAD joins current's group; a new process starts its own, in
@@ -398,18 +404,15 @@ static int copy_signal(unsigned long flags, struct task_struct *t)
 
 int unshare_sighand(struct task_struct *t)
 {
-	struct sighand_struct *sh = t->sighand;
+	struct sighand_struct *copy;
 
-	if (sh->count == 1)
+	if (t->sighand->count == 1)
 		return 0;
-	t->sighand = kmalloc(sizeof(*sh), GFP_KERNEL);
-	if (!t->sighand) {
-		t->sighand = sh;
+	copy = dup_sighand(t->sighand);
+	if (!copy)
 		return -ENOMEM;
-	}
-	*t->sighand = *sh;
-	t->sighand->count = 1;
-	sh->count--;
+	t->sighand->count--;
+	t->sighand = copy;
 	return 0;
 }
 

@@ -154,6 +154,21 @@ static void test_background_read(void)
 	       "a background read with SIGTTIN ignored is EIO");
 }
 
+/* A child in a background group of its own that writes a newline and
+ * exits 0 if it could. */
+static pid_t background_writer(void)
+{
+	pid_t f = fork();
+
+	if (f == 0) {
+		setpgid(0, 0);
+		signal(SIGTTOU, SIG_DFL);
+		_exit(write(tty, "\n", 1) == 1 ? 0 : 1);
+	}
+	setpgid(f, f);
+	return f;
+}
+
 /* TOSTOP: a background writer stops with SIGTTOU; without it, it
  * writes. */
 static void test_background_write(void)
@@ -165,13 +180,7 @@ static void test_background_write(void)
 	tcgetattr(tty, &t);
 	t.c_lflag |= TOSTOP;
 	ok = tcsetattr(tty, TCSANOW, &t) == 0;
-	f = fork();
-	if (f == 0) {
-		setpgid(0, 0);
-		signal(SIGTTOU, SIG_DFL);
-		_exit(write(tty, "\n", 1) == 1 ? 0 : 1);
-	}
-	setpgid(f, f);
+	f = background_writer();
 	waitpid(f, &st, WUNTRACED);
 	tap_ok(ok && WIFSTOPPED(st) && WSTOPSIG(st) == SIGTTOU,
 	       "with TOSTOP a background write stops the writer with SIGTTOU (%#x)",
@@ -180,13 +189,7 @@ static void test_background_write(void)
 	waitpid(f, NULL, 0);
 	t.c_lflag &= ~TOSTOP;
 	tcsetattr(tty, TCSANOW, &t);
-	f = fork();
-	if (f == 0) {
-		setpgid(0, 0);
-		signal(SIGTTOU, SIG_DFL);
-		_exit(write(tty, "\n", 1) == 1 ? 0 : 1);
-	}
-	setpgid(f, f);
+	f = background_writer();
 	tap_ok(exit_code(f) == 0, "without TOSTOP it writes");
 }
 
