@@ -135,7 +135,7 @@ static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (sleep_on(&p->wait))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	got = pipe_take(p, buf, n);
 	wake_up(&p->wait);
@@ -153,7 +153,7 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
 	(void)pos;
 	while (done < n) {
 		if (!p->readers) {
-			send_signal(current, SIGPIPE, NULL);
+			send_sig_thread(current, SIGPIPE, NULL);
 			return done ? (ssize_t)done : -EPIPE;
 		}
 		k = pipe_append(p, buf + done, n - done, atomic);
@@ -167,7 +167,7 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
 		if (f->f_flags & O_NONBLOCK)
 			return done ? (ssize_t)done : -EAGAIN;
 		if (sleep_on(&p->wait))
-			return done ? (ssize_t)done : -EINTR;
+			return done ? (ssize_t)done : -ERESTARTSYS;
 	}
 	return (ssize_t)done;
 }
@@ -176,7 +176,7 @@ int pipe_wait_for_space(struct pipe_inode_info *p, bool nonblock)
 {
 	for (;;) {
 		if (!p->readers) {
-			send_signal(current, SIGPIPE, NULL);
+			send_sig_thread(current, SIGPIPE, NULL);
 			return -EPIPE;
 		}
 		if (!pipe_full(p))
@@ -184,7 +184,7 @@ int pipe_wait_for_space(struct pipe_inode_info *p, bool nonblock)
 		if (nonblock)
 			return -EAGAIN;
 		if (sleep_on(&p->wait))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 }
 

@@ -18,7 +18,7 @@
 
 struct inode *current_cwd(void)
 {
-	return current->cwd;	/* NULL is the root */
+	return current->fs->pwd;	/* NULL is the root */
 }
 
 /* A user path into a new kernel buffer (kfree it); "" is -ENOENT. */
@@ -104,7 +104,7 @@ static long do_openat(int dirfd, const char __user *upath, int flags,
 
 	if (err)
 		return err;
-	err = vfs_open_at(dir, path, flags, mode & ~current->umask & 07777,
+	err = vfs_open_at(dir, path, flags, mode & ~current->fs->umask & 07777,
 			  &f);
 	kfree(path);
 	if (err)
@@ -169,7 +169,7 @@ SYSCALL(__NR_access, sys_access);
 
 static long sys_getcwd(char __user *buf, size_t size)
 {
-	const char *cwd = current->cwd_path[0] ? current->cwd_path : "/";
+	const char *cwd = current->fs->pwd_path[0] ? current->fs->pwd_path : "/";
 	size_t len = strlen(cwd) + 1;
 
 	if (size < len)
@@ -215,18 +215,18 @@ static void join_path(char *out, size_t size, const char *cwd,
 
 static long set_cwd(struct inode *inode, const char *path)
 {
-	char newpath[sizeof(current->cwd_path)];
+	char newpath[sizeof(current->fs->pwd_path)];
 
 	if (!S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
 	if (path)
-		join_path(newpath, sizeof(newpath), current->cwd_path, path);
+		join_path(newpath, sizeof(newpath), current->fs->pwd_path, path);
 	ihold(inode);
-	if (current->cwd)
-		iput(current->cwd);
-	current->cwd = inode;
+	if (current->fs->pwd)
+		iput(current->fs->pwd);
+	current->fs->pwd = inode;
 	if (path)
-		strlcpy(current->cwd_path, newpath, sizeof(current->cwd_path));
+		strlcpy(current->fs->pwd_path, newpath, sizeof(current->fs->pwd_path));
 	return 0;
 }
 
@@ -254,7 +254,7 @@ static long sys_mkdirat(int dirfd, const char __user *upath, u32 mode)
 
 	if (err)
 		return err;
-	err = vfs_mkdir(dir, path, mode & ~current->umask);
+	err = vfs_mkdir(dir, path, mode & ~current->fs->umask);
 	kfree(path);
 	return err;
 }
@@ -298,9 +298,9 @@ SYSCALL(__NR_rmdir, sys_rmdir);
 
 static long sys_umask(u32 mask)
 {
-	u32 old = current->umask;
+	u32 old = current->fs->umask;
 
-	current->umask = mask & 0777;
+	current->fs->umask = mask & 0777;
 	return old;
 }
 SYSCALL(__NR_umask, sys_umask);
