@@ -32,15 +32,16 @@ fetch() {
 	[ -n "$ver" ] || apt_fail "no package $PKG (KSELFTEST_SOURCE names another)"
 	deb=$(apt_download "$PKG" "$dir")
 	tarball=$(dpkg-deb -c "$deb" | grep -o '\./usr/src/linux-source-.*\.tar\.xz')
-	[ -n "$tarball" ] || apt_fail "no source tarball in $deb"
+	[ -n "$tarball" ] ||
+		{ echo "$WHO: no source tarball in $deb" >&2; exit 1; }
 	echo "$WHO: unpacking the selftests, tools/include and the uapi headers" >&2
 	rm -rf "$SRC"
 	mkdir -p "$SRC"
 	# shellcheck disable=SC2046
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
-		tar -xJ -C "$SRC" --strip-components=1 \
-			$(for p in $PARTS; do echo "linux-source-*/$p"; done) \
-			--wildcards || apt_fail "cannot unpack $tarball"
+		tar -xJ -C "$SRC" --strip-components=1 --wildcards \
+			$(for p in $PARTS; do echo "linux-source-*/$p"; done) ||
+		{ echo "$WHO: cannot unpack $tarball from $deb" >&2; exit 1; }
 	echo "$WHO: make headers (the uapi headers into $SRC/usr/include)" >&2
 	make -s -C "$SRC" -j"$(nproc)" headers >&2 ||
 		{ echo "$WHO: make headers failed in $SRC" >&2; exit 1; }
