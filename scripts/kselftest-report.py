@@ -53,7 +53,6 @@ class Run:
         self.leak = None
         self.verify = []
         self.enosys = {}
-        self.secs = None
 
 
 def case_result(ok, rest):
@@ -138,8 +137,7 @@ def parse_log(path, name):
             m = ENOSYS.search(line)
             run.enosys[int(m.group(1))] = m.group(2)
         elif line.startswith("# kselftest.status="):
-            m = re.match(r"# kselftest.status=(\d+) secs=([\d.]+)", line)
-            rc, run.secs = int(m.group(1)), float(m.group(2))
+            rc = int(re.match(r"# kselftest.status=(\d+)", line).group(1))
     parse_program(run, prog)
     for line in runner:
         if ": no page leak" in line or "page leak check" in line:
