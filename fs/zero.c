@@ -20,6 +20,7 @@ static unsigned long read_zero_pagealigned(unsigned long addr,
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 
+	mmap_read_lock(mm);	/* as a fault: the VMAs stay, PTEs by ptl */
 	while (addr < end) {
 		unsigned long stop;
 
@@ -32,6 +33,7 @@ static unsigned long read_zero_pagealigned(unsigned long addr,
 			break;
 		addr = stop;
 	}
+	mmap_read_unlock(mm);
 	return addr;
 }
 

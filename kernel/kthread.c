@@ -59,6 +59,7 @@ int kthread_join(struct kthread *k)
 	while (READ_ONCE(k->task->state) != EXIT_ZOMBIE)
 		schedule();
 	lock_kernel();
+	k->task->state = EXIT_DEAD;
 	release_task(k->task);
 	unlock_kernel();
 	ret = k->ret;

@@ -29,6 +29,10 @@ struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.comm = "swapper",
 	.stack = boot_stack_bottom,
+	.group_leader = &init_task,
+	.signal = &init_signals,
+	.sighand = &init_sighand,
+	.fs = &init_fs,
 	.files = &init_files,
 	.cpus_mask = { ~0UL },
 	.on_cpu = true,
@@ -63,7 +67,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.sibling);
 	INIT_LIST_HEAD(&init_task.run_list);
 	INIT_LIST_HEAD(&init_task.timeout_list);
-	init_waitqueue_head(&init_task.wait_chldexit);
+	list_add_tail(&init_task.thread_node, &init_signals.thread_head);
 	list_add_tail(&init_task.tasks, &task_list);
 	fpu_save_to(&init_task);
 }
@@ -75,6 +79,10 @@ struct task_struct *idle_task_init(int cpu)
 	snprintf(idle->comm, sizeof(idle->comm), "swapper/%d", cpu);
 	idle->state = TASK_RUNNING;
 	idle->stack = idle_stacks[cpu];
+	idle->group_leader = idle;	/* pid 0's signals, off its list */
+	idle->signal = &init_signals;
+	idle->sighand = &init_sighand;
+	idle->fs = &init_fs;
 	idle->files = &init_files;
 	idle->cpus_mask.bits = 1UL << cpu;
 	idle->on_cpu = true;
@@ -83,7 +91,7 @@ struct task_struct *idle_task_init(int cpu)
 	INIT_LIST_HEAD(&idle->sibling);
 	INIT_LIST_HEAD(&idle->run_list);
 	INIT_LIST_HEAD(&idle->timeout_list);
-	init_waitqueue_head(&idle->wait_chldexit);
+	INIT_LIST_HEAD(&idle->thread_node);
 	return idle;
 }
 
@@ -145,6 +153,19 @@ static void try_to_wake_up(struct task_struct *t)
 	kick_idle_cpu(t);
 }
 
+/* t runs on another CPU: a reschedule IPI sends it through
+ * prepare_exit_to_usermode, where it sees what changed for it (a signal)
+ * now rather than at its next tick (Linux's kick_process). */
+void kick_process(struct task_struct *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	if (t->on_cpu && t->cpu != smp_processor_id())
+		apic_send_IPI(t->cpu, RESCHEDULE_VECTOR);
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
 void wake_up_process(struct task_struct *t)
 {
 	unsigned long flags;
@@ -192,28 +213,47 @@ void __might_sleep(const char *file, int line)
 /*
  * The end of a switch, on the new task's stack: the task this CPU left is
  * off it now (its stack is free to go: a zombie's parent may be waiting
- * for that). rq_lock held.
+ * for that). One that released itself (PF_DEAD, an exited thread) is
+ * this CPU's to free, once rq_lock is let go. rq_lock held.
  */
 static void finish_switch(void)
 {
 	struct task_struct *prev = this_cpu_read(prev_task);
 
+	if (prev->flags & PF_DEAD)
+		this_cpu_write(dead_task, prev);
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
 }
 
-/* A new task's first code (ret_from_fork, ret_from_kernel_thread): the
- * end of the switch, then the run queue unlocked and interrupts on. */
+/* The stack and struct of the task finish_switch found dead, now that no
+ * CPU runs on them; the big kernel lock, as put_task_struct drops the
+ * signal_struct. */
+static void free_dead_task(void)
+{
+	struct task_struct *t = this_cpu_read(dead_task);
+
+	if (!t)
+		return;
+	this_cpu_write(dead_task, NULL);
+	lock_kernel();
+	put_task_stack(t);
+	put_task_struct(t);
+	unlock_kernel();
+}
+
 void finish_task_switch(void)
 {
 	finish_switch();
 	spin_unlock_irq(&rq_lock);
+	free_dead_task();
 }
 
 /*
  * Gives this CPU to the next runnable task (maybe the same one). A task
  * going to sleep has set its state first; if that was not RUNNING it
  * leaves the queue (with a wake_at_ns, for the tick's list). Process
- * context, no spinlock held; the big kernel lock is let go meanwhile.
+ * context, interrupts on, no spinlock held; the big kernel lock is let go
+ * meanwhile.
  */
 void schedule(void)
 {
@@ -248,6 +288,7 @@ void schedule(void)
 	}
 	spin_unlock_irqrestore(&rq_lock, flags);
 	reacquire_kernel_lock(prev);
+	free_dead_task();
 }
 
 /* Sleepers whose time has come (nanosleep, futex timeouts). rq_lock
@@ -378,11 +419,12 @@ int sleep_on(struct wait_queue_head *wq)
 	struct wait_queue_entry e = { .task = current };
 
 	if (signal_pending(current))
-		return -EINTR;
+		return -ERESTARTSYS;
+	BUG_ON(is_idle_task(current));	/* idle must never sleep */
 	prepare_to_wait(wq, &e, TASK_INTERRUPTIBLE);
 	schedule();
 	finish_wait(wq, &e);
-	return signal_pending(current) ? -EINTR : 0;
+	return signal_pending(current) ? -ERESTARTSYS : 0;
 }
 
 static long sys_sched_yield(void)
@@ -484,6 +526,25 @@ static long sys_getcpu(unsigned int __user *cpup, unsigned int __user *nodep,
 SYSCALL(__NR_getcpu, sys_getcpu);
 
 /*
+ * do_signal's work: a signal to act on, or a system call's result to
+ * turn into its restart, or sigsuspend's mask to put back. Any other
+ * return to user mode (a fault's, the tick's) goes without the big
+ * kernel lock.
+ */
+static bool signal_work(const struct pt_regs *regs)
+{
+	long ret = (long)regs->rax;
+
+	if (signal_pending(current) || current->restore_sigmask)
+		return true;
+	if (current->in_syscall && ret <= -ERESTARTSYS &&
+	    ret >= -ERESTART_RESTARTBLOCK)
+		return true;
+	current->in_syscall = false;	/* as syscall_restart would */
+	return false;
+}
+
+/*
  * Every return to user mode comes here (entry.asm's trap_return), with
  * interrupts off: a wake-up or reschedule IPI after the last look is then
  * taken in user mode and comes back here. The work itself runs with them
@@ -500,7 +561,7 @@ void prepare_exit_to_usermode(struct pt_regs *regs)
 			local_irq_disable();
 			continue;
 		}
-		if (!signal_pending(current))
+		if (!signal_work(regs))
 			return;
 		local_irq_enable();
 		lock_kernel();
@@ -552,6 +613,11 @@ static long timespec_from_user(const struct __kernel_timespec __user *u,
 	return 0;
 }
 
+static long nanosleep_restart(struct restart_block *rb);
+
+/* Sleeps until wake_at. A signal ends it with the time left in *rem and
+ * -ERESTART_RESTARTBLOCK: EINTR if a handler runs, else restart_syscall
+ * sleeps on to the same wake_at (Linux's hrtimer_nanosleep). */
 static long sleep_and_report(u64 wake_at, struct __kernel_timespec __user *rem)
 {
 	u64 left = 0;
@@ -563,7 +629,14 @@ static long sleep_and_report(u64 wake_at, struct __kernel_timespec __user *rem)
 	ts.tv_nsec = (long)(left % NSEC_PER_SEC);
 	if (rem && copy_to_user(rem, &ts, sizeof(ts)))
 		return -EFAULT;
-	return -EINTR;
+	current->restart_block = (struct restart_block){
+		.fn = nanosleep_restart, .deadline_ns = wake_at, .uaddr = rem };
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	return sleep_and_report(rb->deadline_ns, rb->uaddr);
 }
 
 static long sys_nanosleep(const struct __kernel_timespec __user *req,

@@ -66,7 +66,7 @@ static int worker_thread(void *unused)
 
 	(void)unused;
 	for (int sig = 1; sig <= _NSIG; sig++)
-		current->sighand[sig - 1].handler = SIG_IGN;
+		current->sighand->action[sig - 1].handler = SIG_IGN;
 	lock_kernel();
 	for (;;) {
 		wait_event_interruptible(work_wait, work_pending());

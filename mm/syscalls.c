@@ -273,10 +273,12 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 }
 SYSCALL_NOBKL(__NR_madvise, sys_madvise);
 
-/* mlock sets VM_LOCKED through mprotect's split-and-merge path keeping
- * the protection, then faults the range in: for write in private
- * writable VMAs (real pages, never zero pages), as Linux. */
-static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
+/* mlock sets the lock flags through mprotect's split-and-merge path
+ * keeping the protection, then faults the range in (not for
+ * MLOCK_ONFAULT): for write in private writable VMAs (real pages, never
+ * zero pages), as Linux. lock_flags 0 unlocks. */
+static long mlock_fixup_range(unsigned long start, size_t len,
+			      unsigned long lock_flags)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long end;
@@ -288,28 +290,39 @@ static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
 	if (end < start)
 		return -EINVAL;
 	mmap_write_lock(mm);
-	err = range_mapped(mm, start, end) ? do_mlock(mm, start, len, lock)
-					   : -ENOMEM;
+	err = range_mapped(mm, start, end) ?
+	      do_mlock(mm, start, len, lock_flags) : -ENOMEM;
 	mmap_write_unlock(mm);
-	if (err || !lock)
+	if (err || !lock_flags)
 		return err;
 	return mm_populate(mm, start, len);
 }
 
 static long sys_mlock(unsigned long start, size_t len)
 {
-	return mlock_fixup_range(start, len, true);
+	return mlock_fixup_range(start, len, VM_LOCKED);
 }
 SYSCALL_NOBKL(__NR_mlock, sys_mlock);
 
+/* MLOCK_ONFAULT: locked, but each page only as it faults in. */
+static long sys_mlock2(unsigned long start, size_t len, int flags)
+{
+	if (flags & ~MLOCK_ONFAULT)
+		return -EINVAL;
+	return mlock_fixup_range(start, len, flags & MLOCK_ONFAULT ?
+				 VM_LOCKED_MASK : VM_LOCKED);
+}
+SYSCALL_NOBKL(__NR_mlock2, sys_mlock2);
+
 static long sys_munlock(unsigned long start, size_t len)
 {
-	return mlock_fixup_range(start, len, false);
+	return mlock_fixup_range(start, len, 0);
 }
 SYSCALL_NOBKL(__NR_munlock, sys_munlock);
 
-/* Every VMA locked (or unlocked), one at a time: they may merge. */
-static int mlock_all_vmas(struct mm_struct *mm, bool lock)
+/* Every VMA given lock_flags (0: unlocked), one at a time: they may
+ * merge. */
+static int mlock_all_vmas(struct mm_struct *mm, unsigned long lock_flags)
 {
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
@@ -318,7 +331,7 @@ static int mlock_all_vmas(struct mm_struct *mm, bool lock)
 	while ((vma = find_vma(mm, addr))) {
 		addr = vma->vm_end;
 		err = do_mlock(mm, vma->vm_start, vma->vm_end - vma->vm_start,
-			       lock);
+			       lock_flags);
 		if (err)
 			return err;
 	}
@@ -328,20 +341,23 @@ static int mlock_all_vmas(struct mm_struct *mm, bool lock)
 static long sys_mlockall(int flags)
 {
 	struct mm_struct *mm = current->mm;
+	unsigned long lock_flags = VM_LOCKED;
 	int err;
 
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
+	if (flags & MCL_ONFAULT)
+		lock_flags |= VM_LOCKONFAULT;
 	mmap_write_lock(mm);
-	mm->def_flags &= ~VM_LOCKED;
+	mm->def_flags &= ~VM_LOCKED_MASK;
 	if (flags & MCL_FUTURE)
-		mm->def_flags |= VM_LOCKED;
-	err = flags & MCL_CURRENT ? mlock_all_vmas(mm, true) : 0;
+		mm->def_flags |= lock_flags;
+	err = flags & MCL_CURRENT ? mlock_all_vmas(mm, lock_flags) : 0;
 	mmap_write_unlock(mm);
-	if (err || !(flags & MCL_CURRENT) || (flags & MCL_ONFAULT))
+	if (err || !(flags & MCL_CURRENT))
 		return err;
-	return mm_populate(mm, 0, TASK_SIZE);
+	return mm_populate(mm, 0, TASK_SIZE);	/* skips VM_LOCKONFAULT */
 }
 SYSCALL_NOBKL(__NR_mlockall, sys_mlockall);
 
@@ -351,8 +367,8 @@ static long sys_munlockall(void)
 	int err;
 
 	mmap_write_lock(mm);
-	mm->def_flags &= ~VM_LOCKED;
-	err = mlock_all_vmas(mm, false);
+	mm->def_flags &= ~VM_LOCKED_MASK;
+	err = mlock_all_vmas(mm, 0);
 	mmap_write_unlock(mm);
 	return err;
 }

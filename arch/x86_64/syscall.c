@@ -69,6 +69,7 @@ void do_syscall_64(struct pt_regs *regs)
 		nr < NR_syscalls ? sys_call_table[nr] : NULL;
 
 	local_irq_enable();
+	current->in_syscall = true;	/* for syscall_restart */
 	if (!e) {
 		regs->rax = sys_ni_syscall(nr);
 		return;

@@ -107,6 +107,14 @@ static int vmstat_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
+/* The lowest address mmap hands out or maps at: a constant in zpk. */
+static int mmap_min_addr_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%lu\n", MMAP_MIN_ADDR);
+	return 0;
+}
+
 /* ---- /proc/sys/vm/zero_page ------------------------------------------ */
 
 /* "[special] refcount off", like Linux's THP files in sysfs. */
@@ -320,6 +328,7 @@ void proc_misc_init(void)
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
+	proc_create("sys/vm/mmap_min_addr", 0444, mmap_min_addr_show, NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
 }

@@ -29,6 +29,7 @@ struct pcpu {
 	int lapic_id;		/* its local APIC's id (from the MADT) */
 	struct task_struct *idle;	/* swapper/N: runs when nothing else */
 	struct task_struct *prev_task;	/* schedule(): the task switched from */
+	struct task_struct *dead_task;	/* prev_task if PF_DEAD: to be freed */
 	struct mm_struct *loaded_mm;	/* whose pgd is in CR3; NULL: init_pgd
 					 * (Linux's cpu_tlbstate.loaded_mm) */
 	int spin_count;		/* spinlocks held (Linux's preempt_count) */

@@ -31,10 +31,11 @@ void wake_up(struct wait_queue_head *wq);
 
 /*
  * Sleep once on wq: returns after a wake_up, or at once if a signal is
- * pending (then -EINTR). Callers loop on their condition, which they
- * test under the big kernel lock, as their wakers change it: the lock
- * goes only when schedule() has them on wq and asleep, so no wake-up
- * falls between the test and the sleep.
+ * pending (then -ERESTARTSYS, which the system call returns: the signal
+ * code makes it EINTR or restarts the call). Callers loop on their
+ * condition, which they test under the big kernel lock, as their wakers
+ * change it: the lock goes only when schedule() has them on wq and
+ * asleep, so no wake-up falls between the test and the sleep.
  */
 int sleep_on(struct wait_queue_head *wq);
 
@@ -45,7 +46,7 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e,
 		     int state);
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 
-/* Sleep until cond is true; -EINTR if a signal arrives first, else 0. */
+/* Sleep until cond is true; -ERESTARTSYS if a signal comes first, else 0. */
 #define wait_event_interruptible(wq, cond) ({				\
 	struct wait_queue_entry __e = { .task = current };		\
 	int __ret = 0;							\
@@ -54,7 +55,7 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e);
 		if (cond)						\
 			break;						\
 		if (signal_pending(current)) {				\
-			__ret = -EINTR;					\
+			__ret = -ERESTARTSYS;				\
 			break;						\
 		}							\
 		schedule();						\

@@ -35,6 +35,9 @@ int pin_to_one_cpu(void);
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
 
+/* Writes s to path in one write(): 0, or the errno (EIO if short). */
+int write_file(const char *path, const char *s);
+
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);
 
