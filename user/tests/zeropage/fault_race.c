@@ -91,7 +91,6 @@ static void child(int id, char *zero, char *kept, char *left)
 		poke(z, v);			/* then all COW it at once */
 		poke(k, v);
 		poke(l, v);
-		barrier();
 		bad |= (peek(z) != v) << 1;
 		bad |= (peek(k) != v || peek(k + 1) != (char)r) << 2;
 		bad |= (peek(l) != v || peek(l + 1) != (char)(r + 1)) << 3;
