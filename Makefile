@@ -137,6 +137,11 @@ bench-linux: deps $(B)/zpk.elf initrd
 	$(MAKE) -s -C user bench
 	BENCH_KERNELS=linux BENCH_PAGE_ALLOC=0 scripts/bench.sh
 
+# The several-CPU part alone (the 2009 story, docs/bench.md).
+bench-smp: deps $(B)/zpk.elf initrd
+	$(MAKE) -s -C user bench
+	BENCH_ONLY=smp scripts/bench.sh
+
 # Linux's mm selftests on zpk (each policy) and on Debian's Linux 6.1 in the
 # same QEMU (docs/kselftest.md); the sources come once with apt-get download
 # into build/kselftest/.  KSELFTEST_CI=1 runs .ci/run's subset.
@@ -170,6 +175,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux kselftest test-host-linux clean
+.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

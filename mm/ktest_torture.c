@@ -134,34 +134,55 @@ static int shared_pages_ok(struct mm_struct *mm)
 	return ok;
 }
 
+/* A fresh mm with NSHARED untouched anonymous pages at SHARED, for the
+ * kernel threads of a test; *free0, the free pages before it (the CPUs'
+ * lists drained). NULL if out of memory. */
+static struct mm_struct *test_mm(unsigned long *free0)
+{
+	struct mm_struct *mm;
+
+	drain_all_pages();
+	*free0 = nr_free_pages();
+	mm = mm_alloc();
+	KEXPECT_NOT_NULL(mm);
+	if (mm)
+		KEXPECT_EQ(vm_mmap(mm, SHARED, NSHARED * P,
+				   PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				   NULL, 0), SHARED);
+	return mm;
+}
+
+/* fn(arg) in a kernel thread on every online CPU at once, all joined;
+ * how many could not be started. */
+static int run_on_every_cpu(int (*fn)(void *), void *arg, const char *name)
+{
+	struct kthread *k[NR_CPUS];
+	int cpu, n = 0, failed = 0;
+
+	for_each_online_cpu(cpu)
+		k[n++] = kthread_run_on_cpu(fn, arg, cpu, name);
+	for (int i = 0; i < n; i++)
+		if (k[i])
+			kthread_join(k[i]);
+		else
+			failed++;
+	return failed;
+}
+
 /* One thread per online CPU on a fresh mm; afterwards the mm's counters
  * must match its page tables exactly, and every page must come back. */
 static void torture(bool forker)
 {
 	struct torture t = { .forker = forker };
-	struct kthread *k[NR_CPUS];
 	struct mm_verify_report rep = { 0 };
 	unsigned long free0;
-	int cpu, n = 0;
 
-	drain_all_pages();
-	free0 = nr_free_pages();
-	t.mm = mm_alloc();
-	KEXPECT_NOT_NULL(t.mm);
+	t.mm = test_mm(&free0);
 	if (!t.mm)
 		return;
-	KEXPECT_EQ(vm_mmap(t.mm, SHARED, NSHARED * P, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, NULL, 0),
-		   SHARED);
 	t.threads = num_online_cpus();
-	for_each_online_cpu(cpu)
-		k[n++] = kthread_run_on_cpu(torture_thread, &t, cpu,
-					    "ktorture");
-	for (int i = 0; i < n; i++)
-		KEXPECT_NOT_NULL(k[i]);
-	for (int i = 0; i < n; i++)
-		if (k[i])
-			kthread_join(k[i]);
+	KEXPECT_EQ(run_on_every_cpu(torture_thread, &t, "ktorture"), 0);
 	KEXPECT_EQ(atomic_read(&t.errors), 0);
 	KEXPECT_EQ(mm_verify_report(t.mm, &rep), 0);
 	KEXPECT_EQ(mm_verify_pages_report(&t.mm, 1, &rep), 0);
@@ -256,27 +277,13 @@ static int race_thread(void *arg)
 KTEST(torture, fault_race_one_page_each_round)
 {
 	struct race r = { 0 };
-	struct kthread *k[NR_CPUS];
 	unsigned long free0;
-	int cpu, n = 0;
 
-	drain_all_pages();
-	free0 = nr_free_pages();
-	r.mm = mm_alloc();
-	KEXPECT_NOT_NULL(r.mm);
+	r.mm = test_mm(&free0);
 	if (!r.mm)
 		return;
-	KEXPECT_EQ(vm_mmap(r.mm, SHARED, NSHARED * P, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, NULL, 0),
-		   SHARED);
 	r.threads = num_online_cpus();
-	for_each_online_cpu(cpu)
-		k[n++] = kthread_run_on_cpu(race_thread, &r, cpu, "kfaultrace");
-	for (int i = 0; i < n; i++)
-		if (k[i])
-			kthread_join(k[i]);
-		else
-			atomic_inc(&r.errors);
+	KEXPECT_EQ(run_on_every_cpu(race_thread, &r, "kfaultrace"), 0);
 	KEXPECT_EQ(atomic_read(&r.errors), 0);
 	mmput(r.mm);
 	drain_all_pages();

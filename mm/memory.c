@@ -198,11 +198,9 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
 	return walk_pte(mm, addr, false, NULL);
 }
 
-pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
-			  spinlock_t **ptlp)
+/* pte (if any) with its table's lock taken, in *ptlp. */
+static pte_t *pte_lock(pte_t *pte, spinlock_t **ptlp)
 {
-	pte_t *pte = pte_alloc_map(mm, addr);
-
 	if (pte) {
 		*ptlp = pte_lockptr(pte);
 		spin_lock(*ptlp);
@@ -210,16 +208,16 @@ pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
 	return pte;
 }
 
+pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
+			  spinlock_t **ptlp)
+{
+	return pte_lock(pte_alloc_map(mm, addr), ptlp);
+}
+
 pte_t *pte_lookup_lock(struct mm_struct *mm, unsigned long addr,
 		       spinlock_t **ptlp)
 {
-	pte_t *pte = pte_lookup(mm, addr);
-
-	if (pte) {
-		*ptlp = pte_lockptr(pte);
-		spin_lock(*ptlp);
-	}
-	return pte;
+	return pte_lock(pte_lookup(mm, addr), ptlp);
 }
 
 void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)

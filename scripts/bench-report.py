@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/bench-report.py DIR — make bench's report from DIR/runs/*.txt
 (zpbench's key=value lines, one file per kernel and mode): report.md,
-results.csv, faults.png and scale.png (gnuplot) in DIR."""
+results.csv, faults.png, scale.png and smp.png (gnuplot) in DIR."""
 import csv
 import os
 import subprocess
@@ -34,8 +34,11 @@ def load(name):
     return fig
 
 
-R = {(k, m): load(f"{k}-{m}") for k in KERNELS for m, _ in MODES}
+R = {(k, m): load(f"{k}-{m}") for k in KERNELS for m, _ in MODES + [("smp", "")]}
 kernels = [k for k in KERNELS if any(R[(k, m)] for m, _ in MODES)]
+smp_kernels = [k for k in KERNELS if R[(k, "smp")]]
+SMP_MODES = [("procs", "processes (each its own mm: only the zero page is shared)"),
+             ("threads", "threads of one process (one mm: its mmap_lock and RSS counters too)")]
 
 
 def num(k, m, key):
@@ -150,6 +153,40 @@ for k in kernels:
 r = ratio(num("special", "free", "bench.first_line_s"), num("linux", "free", "bench.first_line_s"))
 w(f"\nzpk special / Linux boot-to-first-line: {fmt(r, 2)}.\n")
 
+# The 2009 story: faults per second on several CPUs.
+smp_ts = sorted({int(x.split(".")[2]) for k in smp_kernels for x in R[(k, "smp")]
+                 if x.startswith("smp.procs.") and x.endswith(".faults_per_s")})
+total_fig = load("total")
+if smp_ts:
+    one = R[(smp_kernels[0], "smp")]
+    w("## The 2009 story, measured: read faults per second on several CPUs\n")
+    w(f"zpbench --procs T and --threads T on `-smp {max(smp_ts)}` (MTTCG, free-running: "
+      f"no -icount with several CPUs): T workers, each pinned to a CPU of its own, "
+      f"map {one.get('smp.pages', '?')} fresh pages, read each (a zero-page fault, "
+      f"or under off a fresh page) and unmap them, {one.get('smp.rounds', '?')} times; "
+      "the cell is all the workers' faults per second of wall time (the slowest one's), "
+      f"best of {one.get('smp.repeat', '?')} runs, and in brackets the ratio to T = 1. "
+      f"**The host has {total_fig.get('bench.host_cpus', '?')} cores** (load "
+      f"{total_fig.get('bench.host_load', '?')} at the end): only that many virtual CPUs "
+      "really run at once, so beyond T = that number the workers take turns and "
+      "the total cannot grow; what the table can show is the cost of sharing.\n")
+    for mode, what in SMP_MODES:
+        w(f"### {mode}: {what}\n")
+        w("| T | " + " | ".join(TITLE[k] for k in smp_kernels) + " |")
+        w("|---|" + "---|" * len(smp_kernels))
+        for t in smp_ts:
+            cells = []
+            for k in smp_kernels:
+                v = num(k, "smp", f"smp.{mode}.{t}.faults_per_s")
+                b = num(k, "smp", f"smp.{mode}.1.faults_per_s")
+                cells.append(f"{fmt(v)} ({fmt(ratio(v, b), 2)}×)" if v else "—")
+            w(f"| {t} | " + " | ".join(cells) + " |")
+        w("")
+        w("Nanoseconds per fault, each worker's own (mean over the workers, best run): " +
+          "; ".join(f"{TITLE[k]}: " + ", ".join(
+              f"T={t} {fmt(num(k, 'smp', f'smp.{mode}.{t}.ns_per_fault'))}" for t in smp_ts)
+              for k in smp_kernels) + ".\n")
+
 # Targets, reported, not asserted.
 w("## Targets (reported, not asserted)\n")
 def tgt(label, r, limit):
@@ -244,6 +281,30 @@ set xlabel 'N pages'
 set ylabel 'instructions per page (log)'
 set key outside right
 plot """ + ", ".join(plots) + "\n"
+if smp_ts:
+    mdat = os.path.join(D, "smp.dat")
+    with open(mdat, "w") as f:
+        for t in smp_ts:
+            f.write(f"{t} " + " ".join(
+                str(num(k, "smp", f"smp.{mode}.{t}.faults_per_s") or "NaN")
+                for mode, _ in SMP_MODES for k in smp_kernels) + "\n")
+    gp += f"""set output '{D}/smp.png'
+unset style
+set style data linespoints
+set multiplot layout 1,2 title 'Read faults per second, T workers on -smp {max(smp_ts)} (MTTCG, host: {total_fig.get("bench.host_cpus", "?")} cores)'
+set logscale x 2
+unset logscale y
+set yrange [0:*]
+set xtics ({", ".join(str(t) for t in smp_ts)})
+set xlabel 'T workers'
+set ylabel 'faults per second, all workers'
+set key top left
+"""
+    for i, (mode, _) in enumerate(SMP_MODES):
+        plots = [f"'{mdat}' using 1:{2 + i * len(smp_kernels) + j} lw 2 title '{TITLE[k]}'"
+                 for j, k in enumerate(smp_kernels)]
+        gp += f"set title '{mode}'\nplot " + ", ".join(plots) + "\n"
+    gp += "unset multiplot\n"
 try:
     subprocess.run(["gnuplot"], input=gp, text=True, check=True)
 except (OSError, subprocess.CalledProcessError) as e:

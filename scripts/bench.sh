@@ -3,8 +3,10 @@
 # zpk under zero_page=special, refcount and off, and on Debian's Linux, each
 # booted twice with the same QEMU command line: free-running TCG (TSC =
 # host time, noisy) and -icount shift=0,sleep=off (TSC = guest instruction
-# count: exact, repeatable).  Then zpk's own page-allocator figures.
-# Writes build/bench/{report.md,results.csv,faults.png,scale.png}.
+# count: exact, repeatable).  Then zpk's own page-allocator figures.  Then
+# the 2009 story: each kernel booted on BENCH_SMP_CPUS (8) CPUs (MTTCG, no
+# -icount) runs zpbench --threads and --procs with 1, 2, 4 and 8 workers.
+# Writes build/bench/{report.md,results.csv,faults.png,scale.png,smp.png}.
 # make bench-linux runs only the Linux column.  Nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,8 @@ SCALE=${BENCH_SCALE:-1024,4096,16384,65536,262144}
 ICOUNT="-icount shift=0,sleep=off"
 TIMEOUT=${BENCH_TIMEOUT:-600}
 KERNELS=${BENCH_KERNELS:-special refcount off linux}
+SMP_CPUS=${BENCH_SMP_CPUS:-8}
+SMP_T=${BENCH_SMP_T:-1,2,4,8}
 elf=build/zpk.elf
 mkdir -p "$OUT/runs"
 
@@ -42,21 +46,25 @@ stamp() {
 }
 
 # run KERNEL MODE — one boot; figures into $OUT/runs/KERNEL-MODE.txt.
+# MODE smp: on $SMP_CPUS CPUs, the --threads and --procs runs only.
 run() {
-	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1
+	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1 cpus=1
 	args="$PAGES --sparse $SPARSE"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
 		args="$args --scale $SCALE"
+	elif [ "$mode" = smp ]; then
+		cpus=$SMP_CPUS
+		args="--threads $SMP_T --procs $SMP_T"
 	fi
 	if [ "$k" = linux ]; then
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh --linux \
-			--mem "$MEM" --timeout "$TIMEOUT" \
+			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
 			--initrd "$OUT/linux-initramfs.cpio" \
 			--append "console=ttyS0 quiet panic=-1 -- $args" "$vmlinuz"
 	else
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh \
-			--mem "$MEM" --timeout "$TIMEOUT" \
+			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
 			--initrd build/user/initrd.cpio \
 			--append "init=/bin/zpbench zero_page=$k loglevel=4 -- $args" \
 			"$elf"
@@ -87,17 +95,31 @@ page_alloc() {
 [ "${1:-}" = --linux-setup ] && { linux_setup; echo "$vmlinuz"; exit 0; }
 t_start=$EPOCHREALTIME
 case " $KERNELS " in *" linux "*) linux_setup ;; esac
-rm -f "$OUT"/runs/*
-# Two lanes on two cores: the free-running boots one after another (their
-# figures are host time), the -icount boots (exact whatever the load) beside.
-(
-	for k in $KERNELS; do run "$k" free; done
-	[ "${BENCH_PAGE_ALLOC:-1}" = 0 ] || page_alloc
-) &
-lane=$!
-for k in $KERNELS; do run "$k" icount; done
-wait "$lane"
-echo "bench.total_s=$(echo "$EPOCHREALTIME $t_start" |
-	awk '{ printf "%.1f", $1 - $2 }')" >"$OUT/runs/total.txt"
+# BENCH_ONLY=smp (make bench-smp): the several-CPU runs alone, the others'
+# figures kept.
+if [ "${BENCH_ONLY:-}" = smp ]; then
+	rm -f "$OUT"/runs/*-smp.*
+else
+	rm -f "$OUT"/runs/*
+	# Two lanes on two cores: the free-running boots one after another
+	# (their figures are host time), the -icount boots (exact whatever
+	# the load) beside.
+	(
+		for k in $KERNELS; do run "$k" free; done
+		[ "${BENCH_PAGE_ALLOC:-1}" = 0 ] || page_alloc
+	) &
+	lane=$!
+	for k in $KERNELS; do run "$k" icount; done
+	wait "$lane"
+fi
+# The several-CPU runs alone, one after another: their vCPUs want every
+# host core there is.
+[ "${BENCH_SMP:-1}" = 0 ] || for k in $KERNELS; do run "$k" smp; done
+{
+	echo "bench.total_s=$(echo "$EPOCHREALTIME $t_start" |
+		awk '{ printf "%.1f", $1 - $2 }')"
+	echo "bench.host_cpus=$(nproc)"
+	echo "bench.host_load=$(cut -d' ' -f1-3 /proc/loadavg)"
+} >"$OUT/runs/total.txt"
 python3 scripts/bench-report.py "$OUT"
 cat "$OUT/report.md"

@@ -60,6 +60,14 @@ extern struct pcpu pcpu_data[NR_CPUS];
 		     : "memory");					\
 } while (0)
 
+/* Adds n to an int field of this CPU's block: one instruction, which an
+ * interrupt on this CPU cannot split (Linux's this_cpu_add). */
+#define this_cpu_add_int(field, n) do {					\
+	asm volatile("addl %0, %%gs:%c1" : : "er"((int)(n)),		\
+		     "i"(__builtin_offsetof(struct pcpu, field))	\
+		     : "memory");					\
+} while (0)
+
 /* The CPU this code runs on. Stable until the next schedule(): the kernel
  * is not preempted, so a task changes CPU only where it sleeps. */
 static inline int smp_processor_id(void)

@@ -1,5 +1,6 @@
 /* zpk/rwsem.h — reader/writer semaphores (Linux's rw_semaphore): many
- * readers or one writer inside; the others sleep, served in arrival order.
+ * readers or one writer inside; the others spin a little, then sleep,
+ * served in arrival order.
  * The mm's mmap_lock is one. Process context only. */
 #ifndef ZPK_RWSEM_H
 #define ZPK_RWSEM_H

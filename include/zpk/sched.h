@@ -177,7 +177,10 @@ extern enum system_states system_state;
  * "BUG: sleeping function called from invalid context"), even when this
  * call happens not to sleep.
  */
-#define might_sleep()	__might_sleep(__FILE__, __LINE__)
+#define might_sleep() do {						\
+	if (unlikely(spin_locks_held() || irqs_disabled()))		\
+		__might_sleep(__FILE__, __LINE__);			\
+} while (0)
 void __might_sleep(const char *file, int line);
 
 extern struct task_struct init_task;	/* pid 0: CPU 0's idle task */

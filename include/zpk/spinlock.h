@@ -5,6 +5,7 @@
 #define ZPK_SPINLOCK_H
 
 #include <asm/irqflags.h>
+#include <asm/percpu.h>
 #include <zpk/types.h>
 
 /*
@@ -40,7 +41,7 @@ void spin_lock(spinlock_t *lock);
 bool spin_trylock(spinlock_t *lock);
 /* Releases lock; reports a lock that is not held, or held by another CPU. */
 void spin_unlock(spinlock_t *lock);
-/* The ticket lock and its recursion and owner checks, without counting
+/* The lock and its recursion and owner checks, without counting
  * it among the locks this CPU holds: for the big kernel lock, which stays
  * held while its holder sleeps (zpk/smp_lock.h). */
 void arch_spin_lock(spinlock_t *lock);
@@ -48,7 +49,10 @@ void arch_spin_unlock(spinlock_t *lock);
 /* BUGs unless this CPU holds lock (Linux's lockdep_assert_held). */
 void assert_spin_locked(spinlock_t *lock);
 /* How many spinlocks this CPU holds now (schedule() must see 0). */
-int spin_locks_held(void);
+static inline int spin_locks_held(void)
+{
+	return this_cpu_read(spin_count);
+}
 #else
 /* Host tests are single-threaded: the lock only records its holder. */
 static inline void spin_lock(spinlock_t *lock)

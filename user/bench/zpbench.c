@@ -3,6 +3,8 @@
  *
  * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
  *                [--scale N1,N2,...] [--repeat R] [N]
+ *        zpbench [--threads T1,T2,...] [--procs T1,T2,...]
+ *                [--smp-pages P] [--smp-rounds R] [--smp-repeat K]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,sparse)
@@ -10,6 +12,11 @@
  *            as scale.{read,cow,fork}.N.* (--only none: only these)
  *   --repeat run the selected phases R times (profiling: a longer window)
  *   --check  run the phases small and check their own figures (TAP)
+ *   --threads, --procs  instead: T workers at once, threads of one
+ *            process or processes, each pinned to a CPU, read-faulting
+ *            P fresh pages (default 256) R times (default 100) each,
+ *            the best of K runs (default 3), as smp.{threads,procs}.T.*
+ *            (user/bench/smp.c)
  *
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
  * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
@@ -28,6 +35,11 @@
 #include "ulib.h"
 
 #define REPS	5	/* repetitions of the whole-range phases (fork, munmap) */
+
+/* user/bench/smp.c: T workers for each T of list, best of reps runs; 0
+ * if all ran. */
+int smp_bench(const char *list, int threads, long pages, long rounds,
+	      int reps);
 
 static uint64_t *samples;	/* one per page, touched before any phase */
 static size_t nsamples;
@@ -508,7 +520,9 @@ int main(int argc, char **argv)
 	struct snap boot, written;
 	struct utsname u;
 	const char *only = NULL, *scale = NULL, *c;
-	long n = -1, mib = -1, i, rep = 1;
+	const char *threads = NULL, *procs = NULL;
+	long n = -1, mib = -1, i, rep = 1, smp_pages = 256, smp_rounds = 100;
+	int smp_repeat = 3;
 	char *mi;
 
 	/* The first line, as early as possible: the boot-time mark. */
@@ -526,11 +540,24 @@ int main(int argc, char **argv)
 			scale = argv[++i];
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
 			rep = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			threads = argv[++i];
+		else if (!strcmp(argv[i], "--procs") && i + 1 < argc)
+			procs = argv[++i];
+		else if (!strcmp(argv[i], "--smp-pages") && i + 1 < argc)
+			smp_pages = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--smp-rounds") && i + 1 < argc)
+			smp_rounds = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--smp-repeat") && i + 1 < argc)
+			smp_repeat = atoi(argv[++i]);
 		else if (argv[i][0] != '-')
 			n = atol(argv[i]);
 		else {
 			fprintf(stderr, "usage: zpbench [--check] [--sparse MIB] "
-				"[--only PHASES] [--scale N,N...] [--repeat R] [N]\n");
+				"[--only PHASES] [--scale N,N...] [--repeat R] [N]\n"
+				"       zpbench [--threads T,T...] [--procs T,T...] "
+				"[--smp-pages P] [--smp-rounds R] "
+				"[--smp-repeat K]\n");
 			return 2;
 		}
 	}
@@ -553,6 +580,15 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	free(mi);
+	if (threads || procs) {
+		int err = (threads && smp_bench(threads, 1, smp_pages,
+						 smp_rounds, smp_repeat)) |
+			  (procs && smp_bench(procs, 0, smp_pages,
+					       smp_rounds, smp_repeat));
+
+		printf("zpbench.done=%d\n", !err);
+		return err ? 1 : 0;
+	}
 	snap(&boot);
 
 	nsamples = n > mib * 256 ? n : mib * 256;

@@ -113,16 +113,38 @@ long sysinfo_free_pages(void)
 
 int pin_to_one_cpu(void)
 {
-	cpu_set_t all, one;
-	int cpu = 0;
+	return pin_to_nth_cpu(0);
+}
 
-	if (sched_getaffinity(0, sizeof(all), &all))
+int pin_to_nth_cpu(int k)
+{
+	cpu_set_t all, one;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(all), &all) || !CPU_COUNT(&all))
 		return -1;
-	while (cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all))
-		cpu++;
+	k %= CPU_COUNT(&all);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &all) && n++ == k)
+			break;
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	return sched_setaffinity(0, sizeof(one), &one) ? -1 : 0;
+}
+
+void spin_barrier(int *arrived, int *generation, int n)
+{
+	int gen = __atomic_load_n(generation, __ATOMIC_ACQUIRE);
+
+	if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == n) {
+		__atomic_store_n(arrived, 0, __ATOMIC_RELAXED);
+		__atomic_add_fetch(generation, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	for (int spins = 1;
+	     __atomic_load_n(generation, __ATOMIC_ACQUIRE) == gen; spins++)
+		if (spins % 256 == 0)
+			sched_yield();
 }
 
 long read_file(const char *path, char *buf, size_t n)

@@ -31,6 +31,13 @@ long sysinfo_free_pages(void);
  * system-wide, and a parent running beside its child copies its stack).
  * 0, or -1 if the affinity calls failed. */
 int pin_to_one_cpu(void);
+/* Pins the caller (a process, or with threads the calling thread) to the
+ * k-th CPU it may run on, counting round; 0, or -1 if the calls failed. */
+int pin_to_nth_cpu(int k);
+/* Waits until n parties (threads, or processes sharing the two ints in
+ * MAP_SHARED memory, both 0 at first) have called it, spinning so that
+ * they leave together; yields now and then, for fewer CPUs than parties. */
+void spin_barrier(int *arrived, int *generation, int n);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);

@@ -30,47 +30,6 @@ struct shared {
 
 static struct shared *sh;
 
-/* Every child waits for all the others, spinning so that they leave
- * together (yielding now and then: with fewer CPUs than children, a
- * waiting child must let the others run). */
-static void barrier(void)
-{
-	int gen = __atomic_load_n(&sh->generation, __ATOMIC_ACQUIRE);
-
-	if (__atomic_add_fetch(&sh->arrived, 1, __ATOMIC_ACQ_REL) ==
-	    sh->children) {
-		__atomic_store_n(&sh->arrived, 0, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&sh->generation, 1, __ATOMIC_RELEASE);
-		return;
-	}
-	for (int spins = 1;
-	     __atomic_load_n(&sh->generation, __ATOMIC_ACQUIRE) == gen; spins++)
-		if (spins % 256 == 0)
-			sched_yield();
-}
-
-static int this_cpu(void)
-{
-	return sched_getcpu();
-}
-
-/* Pins the caller to the k-th CPU it may run on (wrapping round). */
-static void pin(int k)
-{
-	cpu_set_t all, one;
-	int n = 0, cpu;
-
-	if (sched_getaffinity(0, sizeof(all), &all))
-		return;
-	k %= CPU_COUNT(&all);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &all) && n++ == k)
-			break;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	sched_setaffinity(0, sizeof(one), &one);
-}
-
 /* The child's rounds; its exit status is a bit per kind of failure. */
 static void child(int id, char *zero, char *kept, char *left)
 {
@@ -78,16 +37,16 @@ static void child(int id, char *zero, char *kept, char *left)
 	int bad = 0;
 	char v = (char)(id + 1);
 
-	pin(id);
+	pin_to_nth_cpu(id);
 	zp_baseline(&a);
-	sh->cpu[id] = this_cpu();
+	sh->cpu[id] = sched_getcpu();
 	for (int r = 0; r < N; r++) {
 		char *z = zero + r * PAGE_SIZE, *k = kept + r * PAGE_SIZE;
 		char *l = left + r * PAGE_SIZE;
 
-		barrier();
+		spin_barrier(&sh->arrived, &sh->generation, sh->children);
 		bad |= peek(z) != 0;		/* all read-fault it at once */
-		barrier();
+		spin_barrier(&sh->arrived, &sh->generation, sh->children);
 		poke(z, v);			/* then all COW it at once */
 		poke(k, v);
 		poke(l, v);

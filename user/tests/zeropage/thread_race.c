@@ -29,39 +29,9 @@ static int finished, may_exit;		/* the end, before their stacks go */
 static int lost[MAX_THREADS], cpu[MAX_THREADS];
 static int forks_ok;
 
-/* Every thread waits for all the others, spinning so that they leave
- * together (yielding now and then: with fewer CPUs than threads, a
- * waiting one must let the others run). */
 static void barrier(void)
 {
-	int gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
-
-	if (__atomic_add_fetch(&arrived, 1, __ATOMIC_ACQ_REL) == nthreads) {
-		__atomic_store_n(&arrived, 0, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&generation, 1, __ATOMIC_RELEASE);
-		return;
-	}
-	for (int spins = 1;
-	     __atomic_load_n(&generation, __ATOMIC_ACQUIRE) == gen; spins++)
-		if (spins % 256 == 0)
-			sched_yield();
-}
-
-/* Pins the calling thread to the k-th CPU it may run on (wrapping). */
-static void pin(int k)
-{
-	cpu_set_t all, one;
-	int n = 0, c;
-
-	if (sched_getaffinity(0, sizeof(all), &all))
-		return;
-	k %= CPU_COUNT(&all);
-	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &all) && n++ == k)
-			break;
-	CPU_ZERO(&one);
-	CPU_SET(c, &one);
-	sched_setaffinity(0, sizeof(one), &one);
+	spin_barrier(&arrived, &generation, nthreads);
 }
 
 /* A fork child: every page of own holds 0 or what its writer wrote
@@ -109,7 +79,7 @@ static void *thread(void *arg)
 {
 	int id = (int)(long)arg;
 
-	pin(id);
+	pin_to_nth_cpu(id);
 	cpu[id] = sched_getcpu();
 	barrier();		/* every thread's stack is in use now */
 	__atomic_add_fetch(&ready, 1, __ATOMIC_RELEASE);
