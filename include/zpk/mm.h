@@ -237,6 +237,8 @@ void vm_stat_account(struct mm_struct *mm, unsigned long flags,
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
 
+/* Puts vma, set up and not overlapping any, into mm's list and tree. */
+void vma_link(struct mm_struct *mm, struct vm_area_struct *vma);
 /*
  * Cuts vma in two at addr (page aligned, strictly inside). The new VMA is
  * the part below addr if new_below, else the part above; vma keeps the
@@ -266,7 +268,8 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address);
 #define STACK_GUARD_GAP	(256UL << PAGE_SHIFT)	/* Linux's default */
 
 /* BUGs unless mm's VMAs are sorted, non-empty, page aligned, in user space,
- * non-overlapping, owned by mm, and map_count and the *_vm counters agree. */
+ * non-overlapping, owned by mm, mm_rb is a valid red-black tree holding
+ * the list's VMAs in its order, and map_count and the *_vm counters agree. */
 void validate_mm(struct mm_struct *mm);
 
 /*

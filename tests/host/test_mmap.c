@@ -1,4 +1,4 @@
-/* host-test-sources: mm/mmap.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: mm/mmap.c lib/rbtree.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_mmap.c — the VMA code of mm/mmap.c on the real slab and
  * buddy allocators: mmap, munmap, mprotect, brk, merging, errnos, counters. */
 #include <setjmp.h>
@@ -520,6 +520,55 @@ static void test_validate_catches(void **state)
 	assert_bug_says("counters");
 	mm.total_vm--;
 	validate_mm(&mm);
+	/* The tree: a broken rule, a VMA the tree has lost. */
+	mm.mm_rb.rb_node->rb_color = RB_RED;
+	expect_bug(validate_mm(&mm));
+	assert_bug_says("mm_rb: the root is red");
+	mm.mm_rb.rb_node->rb_color = RB_BLACK;
+	rb_erase(&a->vm_rb, &mm.mm_rb);
+	expect_bug(validate_mm(&mm));
+	assert_bug_says("mm_rb in order is not the list");
+	rb_link_node(&a->vm_rb, &b->vm_rb, &b->vm_rb.rb_left);
+	rb_insert_color(&a->vm_rb, &mm.mm_rb);
+	validate_mm(&mm);
+}
+
+/*
+ * Many VMAs (every other page's protection flipped), then find_vma on
+ * every page with the cache emptied first: each answer comes from a walk
+ * down mm_rb. Then holes punched at random, checking the same way.
+ */
+static void test_find_vma_tree(void **state)
+{
+	enum { NP = 1024 };
+	struct vm_area_struct *vma;
+	unsigned long a;
+
+	(void)state;
+	map_fixed(X, NP * P, PROT_READ);
+	for (int i = 1; i < NP; i += 2)
+		assert_int_equal(do_mprotect(&mm, X + i * P, P, RW), 0);
+	validate_mm(&mm);
+	assert_int_equal(mm.map_count, NP);
+	for (int i = 0; i < NP; i++) {
+		mm.mmap_cache = NULL;
+		vma = find_vma(&mm, X + i * P + 5);
+		assert_non_null(vma);
+		assert_int_equal(vma->vm_start, X + i * P);
+		assert_ptr_equal(mm.mmap_cache, vma);
+	}
+	mm.mmap_cache = NULL;
+	assert_int_equal(find_vma(&mm, 0)->vm_start, X);
+	assert_null(find_vma(&mm, X + NP * P));
+	srand(99);
+	for (int iter = 0; iter < 300; iter++) {
+		a = rand() % NP;
+		assert_int_equal(do_munmap(&mm, X + a * P, P), 0);
+		mm.mmap_cache = NULL;
+		vma = find_vma(&mm, X + a * P);
+		assert_true(!vma || vma->vm_start > X + a * P);
+	}
+	validate_mm(&mm);
 }
 
 /*
@@ -613,6 +662,7 @@ int main(void)
 		T(test_counters),
 		T(test_validate_catches),
 		T(test_random_against_model),
+		T(test_find_vma_tree),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
