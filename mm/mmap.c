@@ -11,6 +11,7 @@
 #include <zpk/slab.h>
 
 struct kmem_cache *vm_area_cachep;
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 
 static inline struct vm_area_struct *vma_of(struct list_head *l)
 {
@@ -230,15 +231,15 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 	return NULL;
 }
 
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
-	      unsigned long addr, int new_below)
+/* split_vma without the max_map_count check: munmap's, which checks
+ * only where its result has more VMAs than before (Linux's). */
+static int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+		       unsigned long addr, int new_below)
 {
 	struct vm_area_struct *new;
 
 	BUG_ON(addr <= vma->vm_start || addr >= vma->vm_end ||
 	       (addr & ~PAGE_MASK));
-	if (mm->map_count >= MAX_MAP_COUNT)
-		return -ENOMEM;
 	new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
@@ -256,6 +257,14 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vma_link(mm, new);
 	return 0;
+}
+
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+	      unsigned long addr, int new_below)
+{
+	if (mm->map_count >= sysctl_max_map_count)
+		return -ENOMEM;
+	return __split_vma(mm, vma, addr, new_below);
 }
 
 /* The highest gap of len bytes in [low, high), or -ENOMEM. */
@@ -358,10 +367,6 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 		kmem_cache_free(vm_area_cachep, vma);
 		return err;
 	}
-	if (mm->map_count >= MAX_MAP_COUNT) {
-		kmem_cache_free(vm_area_cachep, vma);
-		return -ENOMEM;
-	}
 	find_vma_prev(mm, addr, &prev);
 	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
 	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff)) {
@@ -417,6 +422,10 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		return -ENOMEM;		/* it wrapped: bigger than anything */
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
+	/* Linux's historical ">": a mapping at the limit may still be made
+	 * (it might merge), leaving map_count one above it. */
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;
 	if (flags & MAP_ANONYMOUS)
 		file = NULL;
 
@@ -482,18 +491,19 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start >= end)
 		return 0;	/* a hole: nothing to do, not an error */
-	/* Cutting a hole in the middle needs one VMA more: check first. */
+	/* Cutting a hole in the middle needs one VMA more: check first.
+	 * Other splits here end with no more VMAs than before. */
 	if (start > vma->vm_start && end < vma->vm_end &&
-	    mm->map_count >= MAX_MAP_COUNT)
+	    mm->map_count >= sysctl_max_map_count)
 		return -ENOMEM;
 	if (start > vma->vm_start) {
-		err = split_vma(mm, vma, start, 1);
+		err = __split_vma(mm, vma, start, 1);
 		if (err)
 			return err;
 	}
 	last = find_vma(mm, end);
 	if (last && last->vm_start < end) {
-		err = split_vma(mm, last, end, 1);
+		err = __split_vma(mm, last, end, 1);
 		if (err)
 			return err;	/* only split so far: still valid */
 	}
@@ -641,6 +651,8 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			      VM_MAYEXEC | mm->def_flags;
 	long ret;
 
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;		/* as do_mmap's */
 	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);
 	return IS_ERR_VALUE(ret) ? (int)ret : 0;
 }

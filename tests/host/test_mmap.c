@@ -92,6 +92,7 @@ static int mm_setup(void **state)
 	(void)state;
 	memset(&mm, 0, sizeof(mm));
 	mm_init_vmas(&mm);
+	sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 	objs0 = kmem_cache_objs_inuse(vm_area_cachep);
 	unmapped_pages = 0;
 	prot_calls = 0;
@@ -572,6 +573,40 @@ static void test_find_vma_tree(void **state)
 }
 
 /*
+ * max_map_count as Linux: mmap and brk are refused only above the limit
+ * (map_count may reach limit + 1), a split that adds a VMA at the limit,
+ * munmap's other splits never.
+ */
+static void test_max_map_count(void **state)
+{
+	const unsigned long B = 0x600000;
+
+	(void)state;
+	sysctl_max_map_count = 4;
+	mm.start_brk = mm.brk = B;
+	map_fixed(X, 4 * P, PROT_READ);
+	map_fixed(X + 5 * P, P, RW);
+	map_fixed(X + 7 * P, P, RW);
+	/* Two splits from 3 VMAs: the first is made and kept, as Linux's. */
+	assert_int_equal(mprotect_v(X + P, P, RW), -ENOMEM);
+	EXPECT_VMAS(X, X + P, X + P, X + 4 * P, X + 5 * P, X + 6 * P,
+		    X + 7 * P, X + 8 * P);
+	/* At the limit: no split that adds a VMA. */
+	assert_int_equal(mprotect_v(X + P, P, RW), -ENOMEM);
+	assert_int_equal(munmap_v(X + 2 * P, P), -ENOMEM);
+	assert_int_equal(mmap_v(X + 2 * P, P, RW, ANON | MAP_FIXED), -ENOMEM);
+	assert_int_equal(mprotect_v(X + 7 * P, P, PROT_READ), 0);
+	assert_int_equal(brk_v(B + P), B + P);		/* 5: the last one */
+	assert_int_equal(mmap_v(X + 11 * P, P, RW, ANON | MAP_FIXED), -ENOMEM);
+	assert_int_equal(brk_v(B + 2 * P), B + P);	/* even a merge */
+	/* munmap's head and tail splits add nothing in the end: allowed. */
+	assert_int_equal(munmap_v(X + P, P), 0);
+	assert_int_equal(munmap_v(X + 3 * P, 3 * P), 0);
+	EXPECT_VMAS(B, B + P, X, X + P, X + 2 * P, X + 3 * P, X + 7 * P,
+		    X + 8 * P);
+}
+
+/*
  * Random mmap/munmap/mprotect in a 64-page window against a per-page model:
  * after each, the VMAs say what the model says, and no two neighbours are
  * left unmerged (private anonymous with equal flags always merge).
@@ -663,6 +698,7 @@ int main(void)
 		T(test_validate_catches),
 		T(test_random_against_model),
 		T(test_find_vma_tree),
+		T(test_max_map_count),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);
