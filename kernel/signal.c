@@ -38,11 +38,6 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
-bool signal_pending(struct task_struct *t)
-{
-	return t->pending & ~t->blocked;
-}
-
 int send_signal(struct task_struct *t, int sig,
 		const struct kernel_siginfo *info)
 {

@@ -84,11 +84,12 @@ static inline struct vm_area_struct *vma_of_rb(struct rb_node *n)
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
 	struct vm_area_struct *vma = mm->mmap_cache, *v;
-	struct rb_node *n = mm->mm_rb.rb_node;
+	struct rb_node *n;
 
 	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
 		return vma;
 	vma = NULL;
+	n = mm->mm_rb.rb_node;
 	while (n) {
 		v = vma_of_rb(n);
 		if (v->vm_end > addr) {

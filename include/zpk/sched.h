@@ -143,6 +143,13 @@ static inline void task_update_maxrss(struct task_struct *t,
 		t->maxrss_kb = kb;
 }
 
+/* A signal is pending that t does not block (inline: every return to
+ * user mode asks). */
+static inline bool signal_pending(const struct task_struct *t)
+{
+	return t->pending & ~t->blocked;
+}
+
 /* Where the user registers of t sit: the top of its kernel stack. */
 static inline struct pt_regs *task_pt_regs(struct task_struct *t)
 {

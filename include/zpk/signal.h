@@ -88,6 +88,5 @@ void force_sig_fault(int sig, int code, unsigned long addr);
 /* A fatal signal the kernel sends current (out of memory): even init's
  * unkillability gives way, as for a fault. */
 void force_sig(int sig);
-bool signal_pending(struct task_struct *t);
 
 #endif
