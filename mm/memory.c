@@ -96,13 +96,14 @@ void free_pgtables(struct mm_struct *mm)
 /*
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
- * address past the hole, so range loops skip empty tables whole. Inlined
- * into each caller: in the fault path the call and the unused arguments
- * cost as much as a level of the walk.
+ * address past the hole, so range loops skip empty tables whole. The
+ * fault path inlines it (__walk_pte): there the call and the unused
+ * arguments cost as much as a level of the walk; the range loops call it
+ * (walk_pte), as inlined it costs their per-PTE loops registers.
  */
-static __always_inline pte_t *walk_pte(struct mm_struct *mm,
-				       unsigned long addr, bool alloc,
-				       unsigned long *next)
+static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
+					 unsigned long addr, bool alloc,
+					 unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
@@ -149,6 +150,12 @@ static __always_inline pte_t *walk_pte(struct mm_struct *mm,
 	return pte_offset_kernel(pmd, addr);
 }
 
+static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
+		       unsigned long *next)
+{
+	return __walk_pte(mm, addr, alloc, next);
+}
+
 /* The end of the PTE table that maps addr, or end if that comes first:
  * range loops walk once per table and step through it (Linux's
  * pmd_addr_end). */
@@ -175,9 +182,13 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
  * fn stops the walk and is returned. It walks down once per PTE table,
  * then along it. The one range walk: zap, mprotect, /proc, mm_verify (fn
  * may change the PTE); only faults and fork's two-sided copy use walk_pte.
+ * The zap inlines it (__walk_page_range), so that its fn, run for every
+ * PTE of a munmap or an exit, is a direct call the compiler can inline.
  */
-int walk_page_range(struct mm_struct *mm, unsigned long start,
-		    unsigned long end, pte_walk_fn fn, void *priv)
+static __always_inline int __walk_page_range(struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end,
+					     pte_walk_fn fn, void *priv)
 {
 	unsigned long addr, next;
 	int ret;
@@ -197,6 +208,12 @@ int walk_page_range(struct mm_struct *mm, unsigned long start,
 		}
 	}
 	return 0;
+}
+
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	return __walk_page_range(mm, start, end, fn, priv);
 }
 
 /* ---- pages behind PTEs ---------------------------------------------- */
@@ -315,7 +332,7 @@ static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
+static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
 	dec_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
@@ -548,7 +565,7 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 				   unsigned long address, unsigned int flags)
 {
-	pte_t *pte = walk_pte(vma->vm_mm, address, true, NULL);
+	pte_t *pte = __walk_pte(vma->vm_mm, address, true, NULL);
 	pte_t entry;
 
 	if (!pte)
@@ -627,7 +644,7 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 {
 	struct zap_details zd = { .mm = mm, .vma = vma, .tlb = tlb };
 
-	walk_page_range(mm, start, end, zap_one_pte, &zd);
+	__walk_page_range(mm, start, end, zap_one_pte, &zd);
 }
 
 /* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
