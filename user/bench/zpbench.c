@@ -20,7 +20,6 @@
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
  * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
  * shift=0 the TSC counts guest instructions, so the figures are exact. */
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,14 +360,9 @@ static long read_mmc(void)
 static int write_mmc(long v)
 {
 	char buf[32];
-	int fd = open(MMC_PATH, O_WRONLY), ok;
 
-	if (fd < 0)
-		return -1;
 	snprintf(buf, sizeof(buf), "%ld\n", v);
-	ok = write(fd, buf, strlen(buf)) == (ssize_t)strlen(buf);
-	close(fd);
-	return ok ? 0 : -1;
+	return write_file(MMC_PATH, buf) ? -1 : 0;
 }
 
 /* The lines of /proc/self/maps (--check: few enough for a static buffer,

@@ -5,7 +5,6 @@
  * never. On zpk the limit is lowered for the test; the host's is used as
  * it is (65530 mappings natively take a moment). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,14 +38,7 @@ static long count_vmas(void)
 /* Writes s to max_map_count: 0 or the errno. */
 static int write_mmc(const char *s)
 {
-	int fd = open(MMC_PATH, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return write_file(MMC_PATH, s);
 }
 
 static long read_mmc(void)
