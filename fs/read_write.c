@@ -5,11 +5,13 @@
 #include <zpk/mm.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
+#include <zpk/uio.h>
+
+#include "internal.h"
 
 #define SEEK_SET	0
 #define SEEK_CUR	1
 #define SEEK_END	2
-#define UIO_MAXIOV	1024
 #define MAX_RW_COUNT	0x7ffff000L	/* Linux's cap on one transfer */
 
 static bool unseekable(const struct file *f)
@@ -145,22 +147,11 @@ static long sys_pwrite64(int fd, const char __user *buf, size_t n, loff_t pos)
 }
 SYSCALL(__NR_pwrite64, sys_pwrite64);
 
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
-static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
-		   bool write)
+long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
+	     bool write)
 {
-	struct file *f;
 	long total = 0, r = 0;
 
-	if (cnt < 0 || cnt > UIO_MAXIOV)
-		return -EINVAL;
-	f = fget(fd);
-	if (!f)
-		return -EBADF;
 	for (int i = 0; i < cnt; i++) {
 		struct iovec v;
 
@@ -181,8 +172,23 @@ static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
 		if ((size_t)r < v.iov_len)
 			break;
 	}
-	fput(f);
 	return total ? total : r;
+}
+
+static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
+		   bool write)
+{
+	struct file *f;
+	long r;
+
+	if (cnt < 0 || cnt > UIO_MAXIOV)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	r = vfs_rwv(f, uiov, cnt, write);
+	fput(f);
+	return r;
 }
 
 static long sys_readv(int fd, const struct iovec __user *iov, int cnt)

@@ -23,7 +23,6 @@
 #define ELF_ET_DYN_BASE	0x555555554000UL	/* where static-pie goes */
 #define NR_AUXV		18
 
-#define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-4095)
 
 /* Everything execve gathers before the point of no return. */
 struct linux_binprm {

@@ -122,6 +122,8 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			return -ENOMEM;
 		*new = *vma;
 		new->vm_mm = mm;
+		/* Locks are not inherited (locked_vm starts at 0). */
+		new->vm_flags &= ~VM_LOCKED_MASK;
 		if (new->vm_file)
 			get_file(new->vm_file);
 		vma_link(mm, new);
@@ -150,7 +152,6 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
 	mm->total_vm = old->total_vm;
-	mm->locked_vm = old->locked_vm;
 	mm->data_vm = old->data_vm;
 	mm->exec_vm = old->exec_vm;
 	mm->stack_vm = old->stack_vm;

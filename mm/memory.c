@@ -274,11 +274,13 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
+ * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. */
 static void page_add_new_anon_rmap(struct page *page)
 {
 	page->_mapcount = 0;
 	page_set_flag(page, PG_anon);
+	page_set_flag(page, PG_anon_exclusive);
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
@@ -291,10 +293,12 @@ static void page_add_file_rmap(struct page *page)
 		inc_vm_stat(NR_FILE_MAPPED);
 }
 
-/* One more PTE maps page (fork). */
+/* One more PTE maps page (fork): an anonymous page is then shared, no
+ * longer exclusive to either side (Linux's page_try_dup_anon_rmap). */
 static void page_dup_rmap(struct page *page)
 {
 	page->_mapcount++;
+	page_clear_flag(page, PG_anon_exclusive);
 }
 
 /* One PTE less; the last one makes the page unmapped again. */
@@ -307,6 +311,7 @@ static void page_remove_rmap(struct page *page)
 		return;
 	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
+		page_clear_flag(page, PG_anon_exclusive);
 		dec_vm_stat(NR_ANON_PAGES);
 	} else {
 		dec_vm_stat(NR_FILE_MAPPED);
@@ -516,8 +521,28 @@ static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
 }
 
 /*
- * Write to a present read-only PTE. Sole mapper of an anonymous page:
- * reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
+ * May a write fault reuse this anonymous page rather than copy it?
+ * (Linux's wp_can_reuse_anon_folio.) Yes if it is exclusive to this mm.
+ * Otherwise (fork shared it) only if no one else holds it at all: its
+ * one reference is this PTE's. Another mapping is not all that counts:
+ * a pipe's vmsplice or a get_user_pages holds a reference without one,
+ * and must keep seeing the page as it was. A reused page is exclusive.
+ */
+static bool wp_can_reuse_anon_page(struct page *page)
+{
+	/* LAB(cow-fork) BEGIN task 2: reuse a page no one else holds */
+	if (PageAnonExclusive(page))
+		return true;
+	if (page_count(page) != 1)
+		return false;
+	page_set_flag(page, PG_anon_exclusive);
+	return true;
+	/* LAB(cow-fork) END: (void)page; return false; */
+}
+
+/*
+ * Write to a present read-only PTE. An anonymous page no one else holds
+ * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
  * wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
@@ -535,10 +560,8 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) BEGIN task 2: reuse a page mapped only here */
-	if (old && PageAnon(old) && page_mapcount(old) == 1)
+	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -682,8 +705,10 @@ static void changed_range_add(unsigned long *start, unsigned long *end,
 }
 
 /* The PTE for the new protection (cp->prot), keeping pfn and state
- * bits (a walk_page_range fn). Only a page this PTE alone maps may be
- * written in place: shared (COW) pages and the zero page stay read-only. */
+ * bits (a walk_page_range fn). Only an exclusive anonymous page may be
+ * written in place (Linux's can_change_pte_writable): shared (COW) pages,
+ * even ones fork's other side has let go, and the zero page stay
+ * read-only, and their next write is a do_wp_page. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
@@ -696,7 +721,7 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
 	entry = __pte((pte_val(*pte) & keep) | cp->prot);
-	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
+	if (!page || !PageAnonExclusive(page))
 		entry = pte_wrprotect(entry);
 	if (pte_val(entry) == pte_val(*pte))
 		return 0;

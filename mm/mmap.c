@@ -346,8 +346,9 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
+ * mremap's new VMA comes from here too (Linux's copy_vma).
  */
-static long mmap_region(struct mm_struct *mm, unsigned long addr,
+long mmap_region(struct mm_struct *mm, unsigned long addr,
 			unsigned long len, unsigned long vm_flags,
 			struct file *file, unsigned long pgoff)
 {
@@ -638,10 +639,10 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 }
 
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock)
+	     unsigned long lock_flags)
 {
-	return vma_modify_flags(mm, start, len, lock ? VM_LOCKED : 0,
-				lock ? 0 : VM_LOCKED);
+	return vma_modify_flags(mm, start, len, lock_flags,
+				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /* mm/oom_kill.c — the OOM killer, as Linux's: when a fault cannot get a
  * page, the task with the most memory is killed and its memory reaped. */
 #include <zpk/memblock.h>

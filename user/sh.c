@@ -73,6 +73,20 @@ static const char *expand(const char *p, char **w, int *ok)
 	return p;
 }
 
+/* One character of a word into *w: a backslash pair, a $NAME, or itself;
+ * inside double quotes only \" \\ \$ escape. Returns what follows. */
+static const char *word_char(const char *p, char **w, int *ok, int dquoted)
+{
+	if (*p == '\\' && p[1] && (!dquoted || strchr("\"\\$", p[1]))) {
+		*ok &= put(w, p + 1, 1);
+		return p + 2;
+	}
+	if (*p == '$')
+		return expand(p, w, ok);
+	*ok &= put(w, p, 1);
+	return p + 1;
+}
+
 /* Split one pipeline (up to ';' or the end of the line) into toks[];
  * returns the count (last is T_END) or -1, and where the next one starts. */
 static int tokenize(const char *p, const char **next)
@@ -105,26 +119,12 @@ static int tokenize(const char *p, const char **next)
 					return syntax("unterminated quote");
 			} else if (*p == '"') {
 				quoted = 1;
-				for (p++; *p && *p != '"';) {
-					if (*p == '\\' && p[1] &&
-					    strchr("\"\\$", p[1])) {
-						ok &= put(&w, p + 1, 1);
-						p += 2;
-					} else if (*p == '$') {
-						p = expand(p, &w, &ok);
-					} else {
-						ok &= put(&w, p++, 1);
-					}
-				}
+				for (p++; *p && *p != '"';)
+					p = word_char(p, &w, &ok, 1);
 				if (!*p++)
 					return syntax("unterminated quote");
-			} else if (*p == '\\' && p[1]) {
-				ok &= put(&w, p + 1, 1);
-				p += 2;
-			} else if (*p == '$') {
-				p = expand(p, &w, &ok);
 			} else {
-				ok &= put(&w, p++, 1);
+				p = word_char(p, &w, &ok, 0);
 			}
 		}
 		/* An unquoted expansion to nothing is no word at all. */

@@ -37,6 +37,7 @@
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define EOVERFLOW	75
+#define EOPNOTSUPP	95
 #define ETIMEDOUT	110
 
 #endif

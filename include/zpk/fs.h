@@ -201,6 +201,16 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
  * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking frees the
  * pages past the end and zeroes the tail of the last one. */
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* fallocate(2)'s modes, Linux's values. */
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_LINUX_MODES	0x7f	/* every mode Linux knows */
+/* fallocate of a ramfs or shmem file, as Linux's shmem_fallocate: mode
+ * 0 allocates the pages of [offset, offset + len) and grows the size to
+ * its end, FALLOC_FL_KEEP_SIZE only allocates, FALLOC_FL_PUNCH_HOLE
+ * zeroes the range (giving back whole pages). 0, -EFBIG, -ENOMEM. */
+int ramfs_fallocate(struct inode *inode, int mode, loff_t offset,
+		    loff_t len);
 int vfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 

@@ -208,6 +208,13 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
 	     unsigned long pgoff);
 /*
+ * The VMA part of mmap: [addr, addr + len) becomes a mapping of file at
+ * pgoff with vm_flags (whatever was there is unmapped first), merged
+ * with a neighbour that continues it, accounted. addr or -ENOMEM.
+ */
+long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		 unsigned long vm_flags, struct file *file, unsigned long pgoff);
+/*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
  * start, len 0 or a range outside user space, -ENOMEM if a split fails.
@@ -221,10 +228,13 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  */
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long prot);
-/* mlock/munlock: sets or clears VM_LOCKED on the page-aligned range,
- * splitting and merging VMAs as mprotect does. 0 or -ENOMEM (a hole). */
+/* mlock/mlock2/munlock: gives the page-aligned range the lock flags
+ * (VM_LOCKED, VM_LOCKED | VM_LOCKONFAULT, or 0 to unlock), splitting and
+ * merging VMAs as mprotect does (Linux's apply_vma_lock_flags). 0 or
+ * -ENOMEM (a hole). */
+#define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock);
+	     unsigned long lock_flags);
 /* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
  * set, then clear, over the range. 0 or -ENOMEM. */
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,

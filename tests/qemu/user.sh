@@ -54,14 +54,17 @@ runner_tap() {
 # its lines numbered on after theirs as if one runner had run them all.
 part_runner() {
 	local policy=$1 log=$LOGDIR/user-runner-$1.log slog=
-	local st1 st2 tapno=0 spid=
+	local st1 st2 tapno=0 spid= scale=
+	# The runner's own per-test watchdog scales with QEMU's timeout.
+	[ "${TIMEOUT_SCALE:-1}" = 1 ] || scale="-T $TIMEOUT_SCALE"
 	if [ "$policy" = special ]; then
 		slog=$LOGDIR/user-runner-special-stress.log
 		TEST_TIMEOUT=400 boot "$slog" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy -- zeropage/stress_integrity &
+			mm_verify=exit zero_page=$policy -- $scale \
+			zeropage/stress_integrity &
 		spid=$!
 		TEST_TIMEOUT=400 boot "$log" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy -- --except \
+			mm_verify=exit zero_page=$policy -- $scale --except \
 			zeropage/stress_integrity
 		st1=$BOOT_STATUS
 		wait $spid
@@ -70,7 +73,7 @@ part_runner() {
 			"$slog" | tail -1)
 	else
 		TEST_TIMEOUT=120 boot "$log" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy
+			mm_verify=exit zero_page=$policy ${scale:+-- $scale}
 		st1=$BOOT_STATUS st2=0
 	fi
 	runner_tap "$log" "$policy"

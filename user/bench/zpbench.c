@@ -208,13 +208,34 @@ static void time_pages(char *p, long n, long stride, enum touch how)
 	}
 }
 
+/* The mean and median of the phase's first n samples, then its line. */
+static void summarize(struct result *r, long n)
+{
+	r->avg = mean(samples, n);
+	r->med = median(samples, n);
+	report(r);
+}
+
+/* One timed access (how) to each of n pages at p, its faults counted;
+ * then the region goes and the phase is summarized. */
+static void time_and_unmap(struct result *r, char *p, long n,
+			   enum touch how)
+{
+	long f0 = minflt();
+
+	time_pages(p, n, 1, how);
+	r->minflt = minflt() - f0;
+	snap(&r->after);
+	munmap(p, n * PAGE_SIZE);
+	summarize(r, n);
+}
+
 /* read: read fault per page; cow: write after read; write: first write;
  * reread: read of pages already mapped (the floor of the method). */
 static void phase_touch(struct result *r, const char *name, long n,
 			const char *key)
 {
 	char *p = map(n);
-	long f0;
 
 	r->name = key ? key : name;
 	r->pages = n;
@@ -222,15 +243,8 @@ static void phase_touch(struct result *r, const char *name, long n,
 		read_all(p, n);
 	snap(&r->before);
 	mark(r->name);
-	f0 = minflt();
-	time_pages(p, n, 1, strcmp(name, "read") && strcmp(name, "reread") ?
-		   T_WRITE : T_READ);
-	r->minflt = minflt() - f0;
-	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, n);
-	r->med = median(samples, n);
-	report(r);
+	time_and_unmap(r, p, n, strcmp(name, "read") &&
+			  strcmp(name, "reread") ? T_WRITE : T_READ);
 }
 
 /* fork + child exit + wait with n zero-mapped pages, per page; base is the
@@ -266,10 +280,8 @@ static void phase_fork(struct result *r, long n, const char *key)
 	r->minflt = minflt() - f0;
 	snap(&r->after);
 	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, REPS);
-	r->med = median(samples, REPS);
+	summarize(r, REPS);
 	touch_samples();
-	report(r);
 	put(r->name, "base_cycles_median", (long long)median(base, REPS));
 }
 
@@ -298,9 +310,7 @@ static void phase_munmap(struct result *r, long n)
 	}
 	snap(&r->after);
 	r->minflt = nf;
-	r->avg = mean(samples, REPS);
-	r->med = median(samples, REPS);
-	report(r);
+	summarize(r, REPS);
 }
 
 /* sparse: one byte written every 256th page of a region, then a read scan
@@ -309,7 +319,6 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 {
 	long n = mib * 256, i;
 	char *p = map(n);
-	long f0;
 
 	r->name = "sparse";
 	r->pages = n;
@@ -318,14 +327,7 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 		p[i * PAGE_SIZE] = 1;
 	snap(written);
 	mark("sparse");
-	f0 = minflt();
-	time_pages(p, n, 1, T_READ);
-	r->minflt = minflt() - f0;
-	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, n);
-	r->med = median(samples, n);
-	report(r);
+	time_and_unmap(r, p, n, T_READ);
 	put_snap("sparse", "written", written);
 	put("sparse", "memfree_used_kb_written",
 	    r->before.memfree - written->memfree);
@@ -452,9 +454,7 @@ static void phase_vmas_one(long n, long steps)
 	munmap(p, n * PAGE_SIZE);
 	if (check_mode && nvfig < 8)
 		vfig[nvfig++].minflt = r.minflt;
-	r.avg = mean(samples, steps);
-	r.med = median(samples, steps);
-	report(&r);
+	summarize(&r, steps);
 	put(key, "steps", steps);
 }
 

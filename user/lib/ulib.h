@@ -28,8 +28,7 @@ long sysinfo_free_pages(void);
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
 
-/* Write s to the existing file path in one write (a /proc knob): 0, or
- * the errno of the open or the write. */
+/* Writes s to path in one write(): 0, or the errno (EIO if short). */
 int write_file(const char *path, const char *s);
 
 /* True when running on zpk (uname sysname), false on Linux. */
