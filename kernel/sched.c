@@ -544,13 +544,10 @@ static bool signal_work(const struct pt_regs *regs)
 	return false;
 }
 
-/*
- * Every return to user mode comes here (entry.asm's trap_return), with
- * interrupts off: a wake-up or reschedule IPI after the last look is then
- * taken in user mode and comes back here. The work itself runs with them
- * on; signals under the big kernel lock.
- */
-void prepare_exit_to_usermode(struct pt_regs *regs)
+/* Preemption and signal delivery until neither is left (Linux's
+ * exit_to_user_mode_loop): the work with interrupts on, signals under the
+ * big kernel lock. */
+static __noinline void exit_to_user_mode_loop(struct pt_regs *regs)
 {
 	bool again;
 
@@ -571,6 +568,17 @@ void prepare_exit_to_usermode(struct pt_regs *regs)
 		if (!again)
 			return;
 	}
+}
+
+/*
+ * Every return to user mode comes here (entry.asm's trap_return), with
+ * interrupts off: a wake-up or reschedule IPI after the last look is then
+ * taken in user mode and comes back here. Most have nothing to do.
+ */
+void prepare_exit_to_usermode(struct pt_regs *regs)
+{
+	if (current->need_resched || signal_work(regs))
+		exit_to_user_mode_loop(regs);
 }
 
 /* ---- sleeping for a while ------------------------------------------- */

@@ -55,12 +55,6 @@ void arch_spin_lock(spinlock_t *lock)
 	lock->owner = cpu + 1;
 }
 
-void spin_lock(spinlock_t *lock)
-{
-	arch_spin_lock(lock);
-	this_cpu_add_int(spin_count, 1);
-}
-
 bool spin_trylock(spinlock_t *lock)
 {
 	if (!try_take(lock))
@@ -89,18 +83,10 @@ void arch_spin_unlock(spinlock_t *lock)
 	__spin_unlock(lock);
 }
 
-/* The usual case, held by this CPU, in a few instructions; anything
- * else through the checks and their reports. */
-void spin_unlock(spinlock_t *lock)
+void spin_unlock_slow(spinlock_t *lock)
 {
 	int holder = lock->owner - 1;
 
-	if (likely(holder == smp_processor_id() && lock->locked)) {
-		lock->owner = 0;
-		__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
-		this_cpu_add_int(spin_count, -1);
-		return;
-	}
 	if (__spin_unlock(lock) && holder >= 0)
 		spin_count_add(holder, -1);
 }

@@ -6,7 +6,8 @@
 # count: exact, repeatable).  Then zpk's own page-allocator figures.  Then
 # the 2009 story: each kernel booted on BENCH_SMP_CPUS (8) CPUs (MTTCG, no
 # -icount) runs zpbench --threads and --procs with 1, 2, 4 and 8 workers.
-# Writes build/bench/{report.md,results.csv,faults.png,scale.png,smp.png}.
+# Writes build/bench/{report.md,results.csv,faults.png,scale.png,vmas.png,
+# smp.png}.
 # make bench-linux runs only the Linux column.  Nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ stamp() {
 # MODE smp: on $SMP_CPUS CPUs, the --threads and --procs runs only.
 run() {
 	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1 cpus=1
-	args="$PAGES --sparse $SPARSE"
+	args="$PAGES --sparse $SPARSE --raise-max-map-count"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
 		args="$args --scale $SCALE"

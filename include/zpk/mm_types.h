@@ -6,6 +6,7 @@
 #include <zpk/atomic.h>
 #include <zpk/cpumask.h>
 #include <zpk/list.h>
+#include <zpk/rbtree.h>
 #include <zpk/rwsem.h>
 #include <zpk/spinlock.h>
 #include <zpk/types.h>
@@ -102,6 +103,7 @@ struct vm_area_struct {
 	struct file *vm_file;		/* NULL for anonymous memory */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
 };
 
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
@@ -127,6 +129,7 @@ struct mm_struct {
 	 * mm_cpumask). Bits set and cleared atomically by their CPUs. */
 	struct cpumask cpu_bitmap;
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct rb_root mm_rb;		/* the same VMAs, for find_vma */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	atomic_t mm_users;		/* tasks using it: the address space */

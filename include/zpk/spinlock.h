@@ -36,22 +36,47 @@ typedef struct spinlock {
  * Must not be called where the lock's other users include an interrupt
  * handler unless interrupts are off (use spin_lock_irqsave).
  */
-void spin_lock(spinlock_t *lock);
+static inline void spin_lock(spinlock_t *lock);
 /* Takes lock if it is free: true if taken. */
 bool spin_trylock(spinlock_t *lock);
 /* Releases lock; reports a lock that is not held, or held by another CPU. */
-void spin_unlock(spinlock_t *lock);
+static inline void spin_unlock(spinlock_t *lock);
 /* The lock and its recursion and owner checks, without counting
  * it among the locks this CPU holds: for the big kernel lock, which stays
  * held while its holder sleeps (zpk/smp_lock.h). */
 void arch_spin_lock(spinlock_t *lock);
 void arch_spin_unlock(spinlock_t *lock);
+/* spin_unlock of a lock this CPU does not hold: the reports. */
+void spin_unlock_slow(spinlock_t *lock);
 /* BUGs unless this CPU holds lock (Linux's lockdep_assert_held). */
 void assert_spin_locked(spinlock_t *lock);
 /* How many spinlocks this CPU holds now (schedule() must see 0). */
 static inline int spin_locks_held(void)
 {
 	return this_cpu_read(spin_count);
+}
+
+/* The usual cases inline, a few instructions each: a free lock taken, a
+ * lock this CPU holds released. Waiting and every report are out of line
+ * (kernel/spinlock.c). */
+static inline void spin_lock(spinlock_t *lock)
+{
+	if (unlikely(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)))
+		arch_spin_lock(lock);	/* held: wait, or report recursion */
+	else
+		lock->owner = smp_processor_id() + 1;
+	this_cpu_add_int(spin_count, 1);
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	if (likely(lock->owner == smp_processor_id() + 1 && lock->locked)) {
+		lock->owner = 0;
+		__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
+		this_cpu_add_int(spin_count, -1);
+	} else {
+		spin_unlock_slow(lock);
+	}
 }
 #else
 /* Host tests are single-threaded: the lock only records its holder. */
