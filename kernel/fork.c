@@ -176,7 +176,7 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 		return NULL;
 	}
 	/* Linux starts the child's peak at its own size, not the parent's. */
-	mm->hiwater_rss = get_mm_rss(mm);
+	reset_mm_hiwater_rss(mm);
 	return mm;
 }
 

@@ -15,13 +15,16 @@
  * A FOLL_FORCE write may use a read-only PTE once the fault has made the
  * page an exclusive anonymous one (Linux's can_follow_write_pte): the
  * write then lands in our copy, never in the zero page, a file's page or
- * one a fork child shares.
+ * one a fork child shares. Where the VMA tracks soft-dirty, the PTE must
+ * be soft-dirty too, or the write would go unseen.
  */
 static bool can_follow_write_pte(pte_t pte, struct page *page,
-				 unsigned int flags)
+				 struct vm_area_struct *vma, unsigned int flags)
 {
 	if (pte_write(pte))
 		return true;
+	if (vma_soft_dirty_enabled(vma) && !pte_soft_dirty(pte))
+		return false;
 	return (flags & FOLL_FORCE) && page && PageAnonExclusive(page) &&
 	       pte_dirty(pte);
 }
@@ -55,7 +58,8 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 	page = vm_normal_page(vma, address, pte);
 	if (!page)
 		return NULL;
-	if ((flags & FOLL_WRITE) && !can_follow_write_pte(pte, page, flags))
+	if ((flags & FOLL_WRITE) &&
+	    !can_follow_write_pte(pte, page, vma, flags))
 		return NULL;
 	if (flags & FOLL_GET)
 		get_page(page);

@@ -364,6 +364,17 @@ static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
 	return vma->vm_flags & VM_WRITE ? pte_mkwrite(entry) : entry;
 }
 
+/*
+ * A read fault's PTE for a page the VMA lets it write: read-only while
+ * the VMA tracks soft-dirty, so that the first write faults and marks it
+ * (Linux's vma_wants_writenotify takes the write bit out of vm_page_prot
+ * for the same reason). The reuse on that fault copies nothing.
+ */
+static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
+{
+	return vma_soft_dirty_enabled(vma) ? pte_wrprotect(entry) : entry;
+}
+
 
 /* ---- faults --------------------------------------------------------- */
 
@@ -413,6 +424,8 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else	/* read under off: stands for the zero page, not written */
+		entry = soft_dirty_wrprotect(entry, vma);
 	/* No need to invalidate: it was non-present before. */
 	set_pte(pte, entry);
 	return 0;
@@ -473,6 +486,8 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 		entry = pte_wrprotect(entry);
 	else if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else
+		entry = soft_dirty_wrprotect(entry, vma);
 	set_pte(pte, entry);	/* was none: nothing cached to flush */
 	return 0;
 }
@@ -675,10 +690,12 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
 }
 
-/* change_protection's walk: the new protection bits, and the range of
- * the PTEs it changed, flushed once at the end. */
+/* change_protection's walk: the new protection bits, whether the VMA
+ * tracks soft-dirty, and the range of the PTEs it changed, flushed once
+ * at the end. */
 struct change_prot {
 	u64 prot;
+	bool soft_dirty;
 	unsigned long start, end;
 };
 
@@ -695,11 +712,12 @@ static void changed_range_add(unsigned long *start, unsigned long *end,
  * bits (a walk_page_range fn). Only an exclusive anonymous page may be
  * written in place (Linux's can_change_pte_writable): shared (COW) pages,
  * even ones fork's other side has let go, and the zero page stay
- * read-only, and their next write is a do_wp_page. */
+ * read-only, and their next write is a do_wp_page. So does a page not
+ * soft-dirty in a VMA that tracks it: its next write must fault. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SPECIAL;
+			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY;
 	struct change_prot *cp = priv;
 	struct page *page;
 	pte_t entry;
@@ -708,7 +726,8 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
 	entry = __pte((pte_val(*pte) & keep) | cp->prot);
-	if (!page || !PageAnonExclusive(page))
+	if (!page || !PageAnonExclusive(page) ||
+	    (cp->soft_dirty && !pte_soft_dirty(entry)))
 		entry = pte_wrprotect(entry);
 	if (pte_val(entry) == pte_val(*pte))
 		return 0;
@@ -725,6 +744,7 @@ void change_protection(struct mm_struct *mm, unsigned long start,
 {
 	struct change_prot cp = {
 		.prot = pgprot_val(vm_get_page_prot(newflags)),
+		.soft_dirty = !(newflags & VM_SOFTDIRTY),
 	};
 
 	walk_page_range(mm, start, end, change_pte_prot, &cp);

@@ -109,6 +109,11 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		   !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		report(c->r, "PTE %#lx at %#lx: PROT_NONE bit disagrees with "
 		       "its VMA", (unsigned long)pte_val(pte), addr);
+	/* Soft-dirty sees a write only through its fault. */
+	if (vma && pte_write(pte) && !pte_soft_dirty(pte) &&
+	    vma_soft_dirty_enabled(vma))
+		report(c->r, "PTE at %#lx writable but not soft-dirty in a VMA "
+		       "that tracks soft-dirty", addr);
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (pte_write(pte))
 			report(c->r, "zero page mapped writable at %#lx", addr);

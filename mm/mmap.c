@@ -134,14 +134,26 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /*
  * Shared anonymous memory has no file to tell two mappings apart, so its
- * VMAs never merge: two neighbours might be different objects.
+ * VMAs never merge: two neighbours might be different objects. Soft-dirty
+ * does not keep VMAs apart (Linux's is_mergeable_vma): the merged VMA is
+ * all soft-dirty if either part was (vma_merge_softdirty).
  */
 static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
 		      struct file *file)
 {
-	if (vma->vm_flags != vm_flags || vma->vm_file != file)
+	if ((vma->vm_flags ^ vm_flags) & ~VM_SOFTDIRTY ||
+	    vma->vm_file != file)
 		return false;
 	return file || !(vm_flags & VM_SHARED);
+}
+
+/* vma took in a range with vm_flags. A part that was soft-dirty keeps its
+ * pages' writes unseen (writable PTEs not soft-dirty), so the whole VMA
+ * must report soft-dirty from now on. */
+static void vma_merge_softdirty(struct vm_area_struct *vma,
+				unsigned long vm_flags)
+{
+	vma->vm_flags |= vm_flags & VM_SOFTDIRTY;
 }
 
 struct vm_area_struct *vma_merge(struct mm_struct *mm,
@@ -162,16 +174,19 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
 	if (with_prev && with_next) {
 		prev->vm_end = next->vm_end;
+		vma_merge_softdirty(prev, vm_flags | next->vm_flags);
 		remove_vma(mm, next);
 		return prev;
 	}
 	if (with_prev) {
 		prev->vm_end = end;
+		vma_merge_softdirty(prev, vm_flags);
 		return prev;
 	}
 	if (with_next) {
 		next->vm_start = addr;
 		next->vm_pgoff = pgoff;
+		vma_merge_softdirty(next, vm_flags);
 		return next;
 	}
 	return NULL;
@@ -394,6 +409,9 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (flags & MAP_LOCKED)
 		vm_flags |= VM_LOCKED;
 	vm_flags |= mm->def_flags;	/* mlockall(MCL_FUTURE) */
+	/* New memory is all soft-dirty, also where an old mapping stood
+	 * (Linux's mmap_region): a tracker must not take it for the old. */
+	vm_flags |= VM_SOFTDIRTY;
 
 	addr = get_unmapped_area(mm, addr, len, flags);
 	if (IS_ERR_VALUE(addr))
@@ -470,6 +488,7 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	    can_merge(prev, vma->vm_flags, vma->vm_file) &&
 	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
 		prev->vm_end = vma->vm_end;
+		vma_merge_softdirty(prev, vma->vm_flags);
 		remove_vma(mm, vma);
 		vma = prev;
 	}
@@ -477,6 +496,7 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	    can_merge(next, vma->vm_flags, vma->vm_file) &&
 	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
 		vma->vm_end = next->vm_end;
+		vma_merge_softdirty(vma, next->vm_flags);
 		remove_vma(mm, next);
 	}
 }
@@ -586,7 +606,7 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			unsigned long len)
 {
 	unsigned long flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-			      VM_MAYEXEC | mm->def_flags;
+			      VM_MAYEXEC | VM_SOFTDIRTY | mm->def_flags;
 	long ret;
 
 	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);

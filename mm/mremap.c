@@ -20,10 +20,12 @@ struct move_ctx {
 
 /*
  * Moves one PTE to the same place in the new range (a walk_page_range
- * fn). The entry goes over unchanged: a special zero PTE stays special,
- * a refcounted one keeps its reference, a COW-shared page stays shared
- * and read-only; no page, rmap or RSS counter changes, as in Linux's
- * move_ptes. -ENOMEM if the new page table cannot be had.
+ * fn). The entry goes over unchanged but for the soft-dirty bit, which
+ * it gains so that a tracker sees the page moved (Linux's
+ * move_soft_dirty_pte): a special zero PTE stays special, a refcounted
+ * one keeps its reference, a COW-shared page stays shared and read-only;
+ * no page, rmap or RSS counter changes, as in Linux's move_ptes.
+ * -ENOMEM if the new page table cannot be had.
  */
 static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 {
@@ -36,7 +38,7 @@ static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 	pte_clear(old_pte);
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(&mc->tlb, old_pte, addr);
-	set_pte(new_pte, entry);	/* was none: nothing cached */
+	set_pte(new_pte, pte_mksoft_dirty(entry));	/* was none */
 	mc->moved = addr + PAGE_SIZE - mc->start;
 	return 0;
 }

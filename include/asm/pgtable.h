@@ -35,7 +35,8 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define __pte(x)	((pte_t){ (x) })
 #define __pgprot(x)	((pgprot_t){ (x) })
 
-/* Entry bits; bit 9 is free for software, Linux x86 calls it SPECIAL. */
+/* Entry bits; bits 9-11 are free for software: Linux x86 calls 9 SPECIAL
+ * and 11 SOFT_DIRTY. */
 #define _PAGE_PRESENT	(1ULL << 0)
 #define _PAGE_RW	(1ULL << 1)
 #define _PAGE_USER	(1ULL << 2)
@@ -46,6 +47,7 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define _PAGE_PSE	(1ULL << 7)	/* pud/pmd: 1 GiB / 2 MiB page */
 #define _PAGE_GLOBAL	(1ULL << 8)
 #define _PAGE_SPECIAL	(1ULL << 9)	/* no struct page behind it */
+#define _PAGE_SOFT_DIRTY (1ULL << 11)	/* written since clear_refs (docs/vm.md) */
 #define _PAGE_NX	(1ULL << 63)
 /* PROT_NONE (Linux's _PAGE_PROTNONE): a user PTE with P clear, so that
  * every access faults, kernel uaccess included, yet still mapping its
@@ -126,6 +128,10 @@ static inline bool pte_user(pte_t p) { return pte_val(p) & _PAGE_USER; }
 static inline bool pte_dirty(pte_t p) { return pte_val(p) & _PAGE_DIRTY; }
 static inline bool pte_young(pte_t p) { return pte_val(p) & _PAGE_ACCESSED; }
 static inline bool pte_special(pte_t p) { return pte_val(p) & _PAGE_SPECIAL; }
+static inline bool pte_soft_dirty(pte_t p)
+{
+	return pte_val(p) & _PAGE_SOFT_DIRTY;
+}
 static inline bool pte_exec(pte_t p) { return !(pte_val(p) & _PAGE_NX); }
 
 /* PTE modifiers: each returns a new value; set_pte() installs it. */
@@ -133,12 +139,24 @@ static inline pte_t pte_set_flags(pte_t p, u64 f) { return __pte(pte_val(p) | f)
 static inline pte_t pte_clear_flags(pte_t p, u64 f) { return __pte(pte_val(p) & ~f); }
 static inline pte_t pte_mkwrite(pte_t p) { return pte_set_flags(p, _PAGE_RW); }
 static inline pte_t pte_wrprotect(pte_t p) { return pte_clear_flags(p, _PAGE_RW); }
-static inline pte_t pte_mkdirty(pte_t p) { return pte_set_flags(p, _PAGE_DIRTY); }
+/* Written: soft-dirty too, as x86 Linux's pte_mkdirty. */
+static inline pte_t pte_mkdirty(pte_t p)
+{
+	return pte_set_flags(p, _PAGE_DIRTY | _PAGE_SOFT_DIRTY);
+}
 static inline pte_t pte_mkclean(pte_t p) { return pte_clear_flags(p, _PAGE_DIRTY); }
 static inline pte_t pte_mkyoung(pte_t p) { return pte_set_flags(p, _PAGE_ACCESSED); }
 static inline pte_t pte_mkold(pte_t p) { return pte_clear_flags(p, _PAGE_ACCESSED); }
 static inline pte_t pte_mkspecial(pte_t p) { return pte_set_flags(p, _PAGE_SPECIAL); }
 static inline pte_t pte_mkexec(pte_t p) { return pte_clear_flags(p, _PAGE_NX); }
+static inline pte_t pte_mksoft_dirty(pte_t p)
+{
+	return pte_set_flags(p, _PAGE_SOFT_DIRTY);
+}
+static inline pte_t pte_clear_soft_dirty(pte_t p)
+{
+	return pte_clear_flags(p, _PAGE_SOFT_DIRTY);
+}
 
 static inline unsigned long pte_pfn(pte_t p)
 {

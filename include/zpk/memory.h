@@ -47,6 +47,12 @@ static inline void update_hiwater_rss(struct mm_struct *mm)
 		mm->hiwater_rss = rss;
 }
 
+/* The peak starts again from now (clear_refs 5, fork's new mm). */
+static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
+{
+	mm->hiwater_rss = get_mm_rss(mm);
+}
+
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
 					   int member)
 {

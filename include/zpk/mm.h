@@ -161,6 +161,14 @@ static inline bool is_cow_mapping(unsigned long flags)
 	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
 }
 
+/* A VMA whose writes must be seen (Linux's vma_soft_dirty_enabled): its
+ * VM_SOFTDIRTY went at the last clear_refs, so only a soft-dirty PTE may
+ * be writable there and the first write to any other one faults. */
+static inline bool vma_soft_dirty_enabled(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & VM_SOFTDIRTY);
+}
+
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 {
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;

@@ -81,6 +81,7 @@ enum {
 #define VM_LOCKONFAULT	0x00080000UL	/* mlock2(MLOCK_ONFAULT): not populated */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
+#define VM_SOFTDIRTY	0x08000000UL	/* new since clear_refs: all dirty */
 
 struct mm_struct;
 struct file;
