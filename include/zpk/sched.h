@@ -266,6 +266,9 @@ void release_task(struct task_struct *p);
  * no process as its process group or session id (Linux's struct pid
  * lives while any of them refers to it). */
 void put_pid_nr(int nr);
+/* Whether some task has nr as its pid, or some process as its process
+ * group or session id (Linux's find_get_pid finds a struct pid). */
+bool pid_nr_used(int nr);
 /* Called after every switch: frees the kernel stack of a task that
  * released itself and switched away for good. */
 void finish_task_switch(void);
