@@ -318,6 +318,7 @@ static void copy_task_fields(struct task_struct *t)
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	t->blocked = current->blocked;
+	t->mempolicy = current->mempolicy;
 }
 
 /* CLONE_FS shares the cwd and umask; otherwise the child has a copy. */

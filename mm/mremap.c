@@ -83,7 +83,7 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	long ret;
 
 	ret = mmap_region(mm, new_addr, new_len, vm_flags, vma->vm_file,
-			  pgoff);
+			  pgoff, &vma->vm_policy);
 	if (IS_ERR_VALUE(ret))
 		return ret;
 	moved = move_page_tables(mm, old_addr, new_addr, old_len);
@@ -205,7 +205,8 @@ static long mremap_resize(struct mm_struct *mm, unsigned long addr,
 	    vma_expandable(mm, vma, new_len - old_len))
 		return mmap_region(mm, vma->vm_end, new_len - old_len,
 				   vma->vm_flags, vma->vm_file,
-				   vma->vm_pgoff + vma_pages(vma)) < 0 ?
+				   vma->vm_pgoff + vma_pages(vma),
+				   &vma->vm_policy) < 0 ?
 		       -ENOMEM : (long)addr;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;

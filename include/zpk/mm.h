@@ -214,11 +214,13 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long pgoff);
 /*
  * The VMA part of mmap: [addr, addr + len) becomes a mapping of file at
- * pgoff with vm_flags (whatever was there is unmapped first), merged
- * with a neighbour that continues it, accounted. addr or -ENOMEM.
+ * pgoff with vm_flags and memory policy pol (NULL: MPOL_DEFAULT; mremap
+ * passes the old VMA's), whatever was there unmapped first, merged with
+ * a neighbour that continues it, accounted. addr or -ENOMEM.
  */
 long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		 unsigned long vm_flags, struct file *file, unsigned long pgoff);
+		 unsigned long vm_flags, struct file *file, unsigned long pgoff,
+		 const struct mempolicy *pol);
 /*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
@@ -244,6 +246,11 @@ int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
  * set, then clear, over the range. 0 or -ENOMEM. */
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 		     unsigned long len, unsigned long set, unsigned long clear);
+/* mbind's policy pol for every VMA in [start, end) (holes skipped),
+ * split off and merged as by mprotect (Linux's mbind_range). 0 or
+ * -ENOMEM. */
+int mbind_range(struct mm_struct *mm, unsigned long start,
+		unsigned long end, const struct mempolicy *pol);
 /* Adds npages of a VMA with flags to mm's *_vm counters (negative:
  * takes them off); fork uses it for the VMAs it does not copy. */
 void vm_stat_account(struct mm_struct *mm, unsigned long flags,
@@ -264,14 +271,15 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	      unsigned long addr, int new_below);
 /*
  * Extends prev and/or next (neighbours of the hole [addr, end)) to cover
- * it if flags, file and pgoff continue them; returns the VMA that covers
- * it now, or NULL (nothing changed). No accounting: the caller's job.
+ * it if flags, file, pgoff and policy continue them; returns the VMA that
+ * covers it now, or NULL (nothing changed). No accounting: the caller's.
  */
 struct vm_area_struct *vma_merge(struct mm_struct *mm,
 				 struct vm_area_struct *prev,
 				 unsigned long addr, unsigned long end,
 				 unsigned long vm_flags, struct file *file,
-				 unsigned long pgoff);
+				 unsigned long pgoff,
+				 const struct mempolicy *pol);
 
 /*
  * A fault at address below vma, a VM_GROWSDOWN stack: moves vm_start down

@@ -5,6 +5,7 @@
 
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/mempolicy.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -92,6 +93,7 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
 	struct file *vm_file;		/* NULL for anonymous memory */
+	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
 };

@@ -104,6 +104,7 @@ struct task_struct {
 	unsigned long ksp;		/* saved kernel rsp while switched out */
 	unsigned long fsbase;		/* user TLS (arch_prctl ARCH_SET_FS) */
 	struct mm_struct *mm;		/* NULL for kernel threads */
+	struct mempolicy mempolicy;	/* set_mempolicy's; fork copies it */
 	struct task_struct *parent;	/* a thread of the parent process */
 	struct task_struct *group_leader;
 	struct list_head children;	/* of sibling: processes we forked */

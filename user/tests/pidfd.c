@@ -68,7 +68,8 @@ static void opening(void)
 	tap_ok(fd >= 0 && fl >= 0 && (fl & O_NONBLOCK),
 	       "PIDFD_NONBLOCK: an O_NONBLOCK file");
 	close(fd);
-	tap_ok(fails(pidfd_open(getpid(), 1), EINVAL), "an unknown flag: EINVAL");
+	tap_ok(fails(pidfd_open(getpid(), 1), EINVAL),
+	       "an unknown flag: EINVAL");
 	tap_ok(fails(pidfd_open(0, 0), EINVAL) && fails(pidfd_open(-1, 0),
 							EINVAL),
 	       "pid 0 and -1: EINVAL");
@@ -173,7 +174,8 @@ static void mreleasing(void)
 		pid = memory_child();
 		fd = pidfd_open(pid, 0);
 		if (!tries) {
-			tap_ok(fails(mrelease(fd, 1), EINVAL), "a flag: EINVAL");
+			tap_ok(fails(mrelease(fd, 1), EINVAL),
+			       "a flag: EINVAL");
 			tap_ok(fails(mrelease(fd, 0), EINVAL),
 			       "a live child: EINVAL");
 		}
@@ -184,8 +186,8 @@ static void mreleasing(void)
 		anon = r ? -1 : proc_kb(path, "RssAnon");
 		waitpid(pid, NULL, 0);
 		close(fd);
-		if (r && e != ESRCH)
-			break;		/* ESRCH: it exited first; again */
+		if (r && e != ESRCH)	/* ESRCH: it exited first */
+			break;
 	}
 	tap_ok(r == 0, "a SIGKILLed child: released (%d tries; %s)", tries,
 	       r ? strerror(e) : "0");
