@@ -6,6 +6,7 @@
 #include <zpk/types.h>
 #include <zpk/list.h>
 #include <zpk/mempolicy.h>
+#include <zpk/rbtree.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -96,6 +97,7 @@ struct vm_area_struct {
 	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
 };
 
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
@@ -106,6 +108,7 @@ struct vm_area_struct {
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct rb_root mm_rb;		/* the same VMAs, for find_vma */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	int mm_users;			/* tasks using it: the address space */
