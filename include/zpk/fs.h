@@ -43,9 +43,20 @@ typedef s64 loff_t;
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 
+/* poll(2)'s events, Linux's values. */
+#define POLLIN		0x0001
+#define POLLPRI		0x0002
+#define POLLOUT		0x0004
+#define POLLERR		0x0008
+#define POLLHUP		0x0010
+#define POLLNVAL	0x0020
+#define POLLRDNORM	0x0040
+#define POLLWRNORM	0x0100
+
 struct file;
 struct inode;
 struct page;
+struct poll_table;
 
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
@@ -57,6 +68,10 @@ struct file_operations {
 	 * whose refcount-policy read maps pages instead of copying). */
 	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
 			     loff_t *pos);
+	/* Optional: the POLL* events f has now, after poll_wait() on each
+	 * wait queue that is woken when they change (fs/select.c). Without
+	 * it a file is always readable and writable. */
+	unsigned int (*poll)(struct file *f, struct poll_table *pt);
 	/* Optional: called once the file is made (0 or -errno, then the
 	 * open fails); /proc binds its files to their process here. */
 	int (*open)(struct file *f);
@@ -295,6 +310,10 @@ void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
+
+/* A file's poll operation puts the poller on wq (fs/select.c); pt NULL:
+ * a pass that does not sleep, nothing to do. */
+void poll_wait(struct wait_queue_head *wq, struct poll_table *pt);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
