@@ -93,7 +93,9 @@ static unsigned int fault_flags_of(unsigned int flags)
 }
 
 /* One page: follow, and fault until it can be followed (Linux's loop in
- * __get_user_pages); an error is the fault's, as an errno. */
+ * __get_user_pages); an error is the fault's, as an errno. -EAGAIN: a
+ * userfaultfd's reader resolved the fault while we slept (vma may be
+ * gone: look it up again); -EINTR: a signal came first. */
 static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			unsigned int flags, struct page **page)
 {
@@ -106,6 +108,8 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 		if (flags & FOLL_NOZERO)
 			flush_zero_pte(vma, addr);
 		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
+		if (ret & VM_FAULT_RETRY)
+			return signal_pending(current) ? -EINTR : -EAGAIN;
 		/* Each OOM_RETRY killed another task: a bounded loop. */
 		if ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY) {
 			tries--;
@@ -124,12 +128,12 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages)
 {
-	unsigned long i;
+	unsigned long i = 0;
 
 	if (pages)
 		flags |= FOLL_GET;
 	start &= PAGE_MASK;
-	for (i = 0; i < nr; i++, start += PAGE_SIZE) {
+	while (i < nr) {
 		struct vm_area_struct *vma = find_vma(mm, start);
 		struct page *page;
 		int err;
@@ -141,10 +145,14 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 			      -EFAULT : 0;
 		if (!err)
 			err = get_one_page(vma, start, flags, &page);
+		if (err == -EAGAIN)
+			continue;	/* this page again, from the VMA */
 		if (err)
 			return i ? (long)i : err;
 		if (pages)
 			pages[i] = page;
+		i++;
+		start += PAGE_SIZE;
 	}
 	return (long)i;
 }

@@ -134,12 +134,14 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /*
  * Shared anonymous memory has no file to tell two mappings apart, so its
- * VMAs never merge: two neighbours might be different objects.
+ * VMAs never merge: two neighbours might be different objects. Nor do
+ * two registered with different userfaultfds.
  */
 static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
-		      struct file *file)
+		      struct file *file, struct userfaultfd_ctx *ctx)
 {
-	if (vma->vm_flags != vm_flags || vma->vm_file != file)
+	if (vma->vm_flags != vm_flags || vma->vm_file != file ||
+	    vma->vm_userfaultfd_ctx != ctx)
 		return false;
 	return file || !(vm_flags & VM_SHARED);
 }
@@ -155,10 +157,10 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 
 	next = prev ? vma_next(mm, prev) : find_vma(mm, addr);
 	with_prev = prev && prev->vm_end == addr &&
-		    can_merge(prev, vm_flags, file) &&
+		    can_merge(prev, vm_flags, file, NULL) &&
 		    prev->vm_pgoff + vma_pages(prev) == pgoff;
 	with_next = next && next->vm_start == end &&
-		    can_merge(next, vm_flags, file) &&
+		    can_merge(next, vm_flags, file, NULL) &&
 		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
 	if (with_prev && with_next) {
 		prev->vm_end = next->vm_end;
@@ -322,6 +324,7 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_mm = mm;
+	vma->vm_userfaultfd_ctx = NULL;
 	vma_link(mm, vma);
 	return addr;
 }
@@ -467,28 +470,29 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	struct vm_area_struct *next = vma_next(mm, vma);
 
 	if (prev && prev->vm_end == vma->vm_start &&
-	    can_merge(prev, vma->vm_flags, vma->vm_file) &&
+	    can_merge(prev, vma->vm_flags, vma->vm_file,
+		      vma->vm_userfaultfd_ctx) &&
 	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
 		prev->vm_end = vma->vm_end;
 		remove_vma(mm, vma);
 		vma = prev;
 	}
 	if (next && vma->vm_end == next->vm_start &&
-	    can_merge(next, vma->vm_flags, vma->vm_file) &&
+	    can_merge(next, vma->vm_flags, vma->vm_file,
+		      vma->vm_userfaultfd_ctx) &&
 	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
 		vma->vm_end = next->vm_end;
 		remove_vma(mm, next);
 	}
 }
 
-/* Gives [start, end), inside vma, newflags: split off, set, merge. */
-static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long start, unsigned long end,
-			  unsigned long newflags)
+			  unsigned long newflags, struct userfaultfd_ctx *ctx)
 {
 	int err;
 
-	if (newflags == vma->vm_flags)
+	if (newflags == vma->vm_flags && ctx == vma->vm_userfaultfd_ctx)
 		return 0;
 	if (start > vma->vm_start) {
 		err = split_vma(mm, vma, start, 1);
@@ -502,10 +506,20 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 	vma->vm_flags = newflags;
+	vma->vm_userfaultfd_ctx = ctx;
 	vm_stat_account(mm, newflags, vma_pages(vma));
-	change_protection(mm, start, end, newflags);
+	change_protection(mm, start, end, newflags, 0);
 	vma_merge_neighbours(mm, vma);
 	return 0;
+}
+
+/* Gives [start, end), inside vma, newflags: split off, set, merge. */
+static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags)
+{
+	return vma_modify_flags_uffd(mm, vma, start, end, newflags,
+				     vma->vm_userfaultfd_ctx);
 }
 
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
@@ -678,6 +692,12 @@ void validate_mm(struct mm_struct *mm)
 		if (vma->vm_mm != mm)
 			BUGF("vma [%#lx, %#lx) of another mm", vma->vm_start,
 			     vma->vm_end);
+		if (!vma->vm_userfaultfd_ctx != !(vma->vm_flags &
+						   __VM_UFFD_FLAGS))
+			BUGF("vma [%#lx, %#lx): userfaultfd flags %#lx, ctx %p",
+			     vma->vm_start, vma->vm_end,
+			     vma->vm_flags & __VM_UFFD_FLAGS,
+			     vma->vm_userfaultfd_ctx);
 		prev_end = vma->vm_end;
 		count++;
 		n = vma_pages(vma);

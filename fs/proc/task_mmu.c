@@ -190,8 +190,9 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_SHARED, "sh" }, { VM_MAYREAD, "mr" },
 		{ VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
+		{ VM_UFFD_MISSING, "um" }, { VM_UFFD_WP, "uw" },
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
-		{ VM_WIPEONFORK, "wf" },
+		{ VM_WIPEONFORK, "wf" }, { VM_UFFD_MINOR, "ui" },
 	};
 
 	seq_puts(m, "VmFlags: ");
@@ -251,6 +252,7 @@ int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task)
 #define PM_ENTRY_BYTES		8
 #define PM_PFRAME_MASK		((1ULL << 55) - 1)
 #define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_UFFD_WP		(1ULL << 57)
 #define PM_FILE			(1ULL << 61)
 #define PM_PRESENT		(1ULL << 63)
 
@@ -265,9 +267,14 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 	u64 e;
 
-	if (!pte_present(*pte))
-		return 0;		/* no swap: nothing to tell */
+	if (!pte_present(*pte)) {	/* no swap: only a uffd-wp marker */
+		if (pte_marker_uffd_wp(*pte))
+			pm->out[(addr - pm->start) >> PAGE_SHIFT] = PM_UFFD_WP;
+		return 0;
+	}
 	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK);
+	if (pte_uffd_wp(*pte))
+		e |= PM_UFFD_WP;
 	page = vm_normal_page(NULL, addr, *pte);
 	if (page && !PageAnon(page))
 		e |= PM_FILE;

@@ -227,6 +227,8 @@ int ramfs_truncate(struct inode *inode, loff_t size);
 int ramfs_fallocate(struct inode *inode, int mode, loff_t offset,
 		    loff_t len);
 int vfs_truncate(struct inode *inode, loff_t size);
+/* fallocate(2) of f, with Linux's checks and errnos (fs/syscalls.c). */
+long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
@@ -292,6 +294,12 @@ int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
+/* The page at pgoff if the file has one: no allocation. */
+struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
+/* page (with the caller's reference) becomes the file's at pgoff:
+ * 0, -EEXIST (it has one), -EFBIG (past the size limit), -ENOMEM. */
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page);
 
 /* The unnamed file behind a shared anonymous mapping of len bytes (Linux's
  * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
@@ -310,6 +318,8 @@ void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
+/* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
+void userfaultfd_init(void);
 
 /* A file's poll operation puts the poller on wq (fs/select.c); pt NULL:
  * a pass that does not sleep, nothing to do. */
