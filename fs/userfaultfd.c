@@ -216,8 +216,9 @@ static void userfaultfd_forget(struct userfaultfd_ctx *ctx)
  * is closed or current is killed (then a fork's child uffd is dropped).
  * Ends the event: the reference and mmap_changing its prep took go.
  */
-static void userfaultfd_event_wait_completion(struct userfaultfd_ctx *ctx,
-					      struct userfaultfd_wait_queue *ewq)
+static void
+userfaultfd_event_wait_completion(struct userfaultfd_ctx *ctx,
+				  struct userfaultfd_wait_queue *ewq)
 {
 	struct userfaultfd_ctx *dropped = NULL;
 
@@ -700,27 +701,15 @@ static long userfaultfd_wake(struct userfaultfd_ctx *ctx,
 }
 
 /*
- * The common end of COPY, ZEROPAGE and CONTINUE: ret (bytes filled or
- * -errno) into *uret, the faults of what was filled woken unless
- * dontwake. 0 when all of len was filled, -EAGAIN when part of it.
+ * The fill of COPY, ZEROPAGE and CONTINUE on ctx's mm (-ESRCH once it
+ * is gone): the bytes filled or -errno into *uret, the faults of what was
+ * filled woken unless dontwake. 0 when all of len was filled, -EAGAIN
+ * when part of it.
  */
-static long mfill_done(struct userfaultfd_ctx *ctx, long ret,
-		       s64 __user *uret, unsigned long start,
-		       unsigned long len, bool dontwake)
-{
-	if (put_user((s64)ret, uret))
-		return -EFAULT;
-	if (ret < 0)
-		return ret;
-	if (!dontwake)
-		wake_userfault(ctx, start, ret);
-	return (unsigned long)ret == len ? 0 : -EAGAIN;
-}
-
-/* mfill_atomic on ctx's mm, if it still exists (-ESRCH). */
-static long mfill_ctx(struct userfaultfd_ctx *ctx, unsigned long dst,
-		      unsigned long src, unsigned long len,
-		      enum mfill_mode mode, bool wp)
+static long mfill_ioctl(struct userfaultfd_ctx *ctx, unsigned long dst,
+			unsigned long src, unsigned long len,
+			enum mfill_mode mode, bool wp, bool dontwake,
+			s64 __user *uret)
 {
 	long ret;
 
@@ -728,7 +717,13 @@ static long mfill_ctx(struct userfaultfd_ctx *ctx, unsigned long dst,
 		return -ESRCH;
 	ret = mfill_atomic(ctx->mm, dst, src, len, mode, wp);
 	mmput(ctx->mm);
-	return ret;
+	if (put_user((s64)ret, uret))
+		return -EFAULT;
+	if (ret < 0)
+		return ret;
+	if (!dontwake)
+		wake_userfault(ctx, dst, ret);
+	return (unsigned long)ret == len ? 0 : -EAGAIN;
 }
 
 static long userfaultfd_copy(struct userfaultfd_ctx *ctx,
@@ -747,58 +742,32 @@ static long userfaultfd_copy(struct userfaultfd_ctx *ctx,
 	if (c.src + c.len <= c.src ||
 	    (c.mode & ~(u64)(UFFDIO_COPY_MODE_DONTWAKE | UFFDIO_COPY_MODE_WP)))
 		return -EINVAL;
-	ret = mfill_ctx(ctx, c.dst, c.src, c.len, MFILL_COPY,
-			c.mode & UFFDIO_COPY_MODE_WP);
-	if (ret == -ESRCH)
-		return ret;
-	return mfill_done(ctx, ret, &ucopy->copy, c.dst, c.len,
-			  c.mode & UFFDIO_COPY_MODE_DONTWAKE);
+	return mfill_ioctl(ctx, c.dst, c.src, c.len, MFILL_COPY,
+			   c.mode & UFFDIO_COPY_MODE_WP,
+			   c.mode & UFFDIO_COPY_MODE_DONTWAKE, &ucopy->copy);
 }
 
-static long userfaultfd_zeropage(struct userfaultfd_ctx *ctx,
-				 struct uffdio_zeropage __user *uzp)
+/* UFFDIO_ZEROPAGE and UFFDIO_CONTINUE: the same layout (a range, a mode
+ * whose one bit is DONTWAKE, the result), as struct uffdio_zeropage. */
+static long userfaultfd_fill_range(struct userfaultfd_ctx *ctx,
+				   struct uffdio_zeropage __user *uz,
+				   enum mfill_mode mode)
 {
 	struct uffdio_zeropage z;
 	long ret;
 
 	if (ctx->mmap_changing)
 		return -EAGAIN;
-	if (copy_from_user(&z, uzp, sizeof(z) - sizeof(z.zeropage)))
+	if (copy_from_user(&z, uz, sizeof(z) - sizeof(z.zeropage)))
 		return -EFAULT;
 	ret = validate_range(z.range.start, z.range.len);
 	if (ret)
 		return ret;
 	if (z.mode & ~(u64)UFFDIO_ZEROPAGE_MODE_DONTWAKE)
 		return -EINVAL;
-	ret = mfill_ctx(ctx, z.range.start, 0, z.range.len, MFILL_ZEROPAGE,
-			false);
-	if (ret == -ESRCH)
-		return ret;
-	return mfill_done(ctx, ret, &uzp->zeropage, z.range.start,
-			  z.range.len, z.mode & UFFDIO_ZEROPAGE_MODE_DONTWAKE);
-}
-
-static long userfaultfd_continue(struct userfaultfd_ctx *ctx,
-				 struct uffdio_continue __user *ucont)
-{
-	struct uffdio_continue c;
-	long ret;
-
-	if (ctx->mmap_changing)
-		return -EAGAIN;
-	if (copy_from_user(&c, ucont, sizeof(c) - sizeof(c.mapped)))
-		return -EFAULT;
-	ret = validate_range(c.range.start, c.range.len);
-	if (ret)
-		return ret;
-	if (c.mode & ~(u64)UFFDIO_CONTINUE_MODE_DONTWAKE)
-		return -EINVAL;
-	ret = mfill_ctx(ctx, c.range.start, 0, c.range.len, MFILL_CONTINUE,
-			false);
-	if (ret == -ESRCH)
-		return ret;
-	return mfill_done(ctx, ret, &ucont->mapped, c.range.start,
-			  c.range.len, c.mode & UFFDIO_CONTINUE_MODE_DONTWAKE);
+	return mfill_ioctl(ctx, z.range.start, 0, z.range.len, mode, false,
+			   z.mode & UFFDIO_ZEROPAGE_MODE_DONTWAKE,
+			   &uz->zeropage);
 }
 
 /* UFFDIO_WRITEPROTECT: protecting wakes nobody; unprotecting wakes the
@@ -882,11 +851,11 @@ static long userfaultfd_ioctl(struct file *f, unsigned int cmd,
 	case UFFDIO_COPY:
 		return userfaultfd_copy(ctx, p);
 	case UFFDIO_ZEROPAGE:
-		return userfaultfd_zeropage(ctx, p);
+		return userfaultfd_fill_range(ctx, p, MFILL_ZEROPAGE);
 	case UFFDIO_WRITEPROTECT:
 		return userfaultfd_writeprotect(ctx, p);
 	case UFFDIO_CONTINUE:
-		return userfaultfd_continue(ctx, p);
+		return userfaultfd_fill_range(ctx, p, MFILL_CONTINUE);
 	}
 	return -EINVAL;
 }

@@ -254,6 +254,9 @@ int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task)
 #define PM_MMAP_EXCLUSIVE	(1ULL << 56)
 #define PM_UFFD_WP		(1ULL << 57)
 #define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+/* SWP_PTE_MARKER (31 on x86-64) | PTE_MARKER_UFFD_WP << 5, as Linux. */
+#define PM_MARKER_UFFD_WP	(31ULL | 1ULL << 5)
 #define PM_PRESENT		(1ULL << 63)
 
 struct pagemap_walk {
@@ -267,9 +270,12 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 	u64 e;
 
-	if (!pte_present(*pte)) {	/* no swap: only a uffd-wp marker */
+	/* No swap: only a uffd-wp marker, which Linux shows as a swap
+	 * entry, PM_MARKER_UFFD_WP its swap type and offset. */
+	if (!pte_present(*pte)) {
 		if (pte_marker_uffd_wp(*pte))
-			pm->out[(addr - pm->start) >> PAGE_SHIFT] = PM_UFFD_WP;
+			pm->out[(addr - pm->start) >> PAGE_SHIFT] =
+				PM_SWAP | PM_UFFD_WP | PM_MARKER_UFFD_WP;
 		return 0;
 	}
 	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK);

@@ -157,7 +157,10 @@ static inline pte_t pte_clear_uffd_wp(pte_t p)
  * write-protected, so that the page comes back protected when it
  * faults in again. It is the uffd-wp bit alone.
  */
-static inline pte_t make_pte_marker_uffd_wp(void) { return __pte(_PAGE_UFFD_WP); }
+static inline pte_t make_pte_marker_uffd_wp(void)
+{
+	return __pte(_PAGE_UFFD_WP);
+}
 static inline bool pte_marker_uffd_wp(pte_t p)
 {
 	return pte_val(p) == _PAGE_UFFD_WP;

@@ -1,6 +1,6 @@
 /* zpk/userfaultfd_k.h — userfaultfd: the uffd file's ABI (Linux's uapi
  * linux/userfaultfd.h) and the hooks of the fault path, fork, mremap and
- * madvise into fs/userfaultfd.c and mm/userfaultfd.c (linux/userfaultfd_k.h). */
+ * madvise into fs/ and mm/userfaultfd.c (Linux's linux/userfaultfd_k.h). */
 #ifndef ZPK_USERFAULTFD_K_H
 #define ZPK_USERFAULTFD_K_H
 
@@ -118,6 +118,7 @@ struct uffdio_copy {
 	u64 dst, src, len, mode;
 	s64 copy;
 };
+/* UFFDIO_ZEROPAGE's, and UFFDIO_CONTINUE's: its result is "mapped". */
 struct uffdio_zeropage {
 	struct uffdio_range range;
 	u64 mode;
@@ -126,11 +127,6 @@ struct uffdio_zeropage {
 struct uffdio_writeprotect {
 	struct uffdio_range range;
 	u64 mode;
-};
-struct uffdio_continue {
-	struct uffdio_range range;
-	u64 mode;
-	s64 mapped;
 };
 
 /* ---- the fault path's questions (Linux's userfaultfd_k.h) ----------- */
