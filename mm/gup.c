@@ -176,15 +176,17 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 	return got < 0 ? (int)got : got < n ? -ENOMEM : 0;
 }
 
+/* vma may be gone after each populate_vma_page_range (a userfault
+ * sleeps): the walk goes on from the address. */
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end = start + len, s, e;
 	struct vm_area_struct *vma;
 	int err;
 
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		s = start > vma->vm_start ? start : vma->vm_start;
+	for (s = start; s < end && (vma = find_vma(mm, s)) &&
+	     vma->vm_start < end; s = e) {
+		s = s > vma->vm_start ? s : vma->vm_start;
 		e = end < vma->vm_end ? end : vma->vm_end;
 		err = populate_vma_page_range(vma, s, e);
 		if (err)

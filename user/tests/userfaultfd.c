@@ -328,6 +328,8 @@ static void exit_child(void *arg)
 	_exit(0);
 }
 
+/* A kernel access of buf: read(fd, buf, 1), or (fd < 0) MADV_POPULATE_READ
+ * of its page, which get_user_pages faults in. */
 struct reader {
 	int fd;
 	char *buf;
@@ -338,14 +340,17 @@ static void *read_into(void *arg)
 {
 	struct reader *rd = arg;
 
-	rd->r = read(rd->fd, rd->buf, 1);
+	if (rd->fd >= 0)
+		rd->r = read(rd->fd, rd->buf, 1);
+	else
+		rd->r = madvise(rd->buf, PAGE_SIZE, 22 /* POPULATE_READ */);
 	return NULL;
 }
 
 static void kernel_faults(void)
 {
 	int fd = uffd_new(FLAGS, 0), kfd = uffd_new(O_CLOEXEC | O_NONBLOCK, 0);
-	char *p = map(2), src[PAGE_SIZE] = { 0 };
+	char *p = map(3), src[PAGE_SIZE] = { 0 };
 	struct reader rd;
 	struct uffd_msg m;
 	pthread_t th;
@@ -372,7 +377,17 @@ static void kernel_faults(void)
 	pthread_join(th, NULL);
 	tap_ok(rd.r == 1 && p[PAGE_SIZE] == 'k', "COPY resolves it: read() "
 	       "returns 1 and the byte landed (%ld)", rd.r);
-	munmap(p, 2 * PAGE_SIZE);
+	uffd_register(kfd, p + 2 * PAGE_SIZE, PAGE_SIZE,
+		      UFFDIO_REGISTER_MODE_MISSING, NULL);
+	rd = (struct reader){ -1, p + 2 * PAGE_SIZE, -1 };
+	pthread_create(&th, NULL, read_into, &rd);
+	r = uffd_read(kfd, &m, 5000);
+	uffd_zeropage(kfd, p + 2 * PAGE_SIZE, PAGE_SIZE, NULL);
+	pthread_join(th, NULL);
+	tap_ok(!r && is_fault(&m, p + 2 * PAGE_SIZE, 0) && rd.r == 0,
+	       "MADV_POPULATE_READ's get_user_pages waits for the reader too, "
+	       "then goes on (%ld)", rd.r);
+	munmap(p, 3 * PAGE_SIZE);
 	close(fd);
 	close(kfd);
 	close(pp[0]);
@@ -383,7 +398,7 @@ int main(void)
 {
 	int st;
 
-	tap_plan(38);
+	tap_plan(39);
 	api();
 	registering();
 	missing();
