@@ -218,7 +218,7 @@ static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 	struct pipe_inode_info *p = f->private_data;
 	unsigned int mask = 0;
 
-	poll_wait(&p->wait, pt);
+	poll_wait(f, &p->wait, pt);
 	if ((f->f_flags & O_ACCMODE) == O_RDONLY) {
 		if (p->nrbufs)
 			mask |= POLLIN | POLLRDNORM;

@@ -19,10 +19,11 @@ struct pollfd {
 	short events, revents;
 };
 
-/* One wait queue a poll sleeps on (Linux's poll_table_entry). */
+/* One wait queue a poll sleeps on (Linux's poll_table_entry), and the
+ * file it belongs to, held: closed meanwhile, it must not go. */
 struct poll_table_entry {
 	struct wait_queue_entry wait;
-	struct wait_queue_head *wq;
+	struct file *filp;
 	struct list_head list;		/* in poll_table.entries */
 };
 
@@ -33,7 +34,8 @@ struct poll_table {
 	int error;
 };
 
-void poll_wait(struct wait_queue_head *wq, struct poll_table *pt)
+void poll_wait(struct file *f, struct wait_queue_head *wq,
+	       struct poll_table *pt)
 {
 	struct poll_table_entry *e;
 
@@ -45,7 +47,7 @@ void poll_wait(struct wait_queue_head *wq, struct poll_table *pt)
 		return;
 	}
 	e->wait.task = current;
-	e->wq = wq;
+	e->filp = get_file(f);
 	list_add_tail(&e->wait.entry, &wq->head);
 	list_add_tail(&e->list, &pt->entries);
 }
@@ -57,6 +59,7 @@ static void poll_freewait(struct poll_table *pt)
 
 	list_for_each_entry_safe(e, n, &pt->entries, list) {
 		list_del(&e->wait.entry);
+		fput(e->filp);
 		kfree(e);
 	}
 }

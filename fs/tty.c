@@ -408,8 +408,7 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 /* Readable once a line (or ^D) is ready; writes never wait. */
 static unsigned int tty_poll(struct file *f, struct poll_table *pt)
 {
-	(void)f;
-	poll_wait(&tty_wait, pt);
+	poll_wait(f, &tty_wait, pt);
 	return POLLOUT | POLLWRNORM |
 	       (cooked_len || eof_pending ? POLLIN | POLLRDNORM : 0);
 }

@@ -433,7 +433,7 @@ static unsigned int userfaultfd_poll(struct file *f, struct poll_table *pt)
 {
 	struct userfaultfd_ctx *ctx = f->private_data;
 
-	poll_wait(&ctx->fd_wqh, pt);
+	poll_wait(f, &ctx->fd_wqh, pt);
 	if (!userfaultfd_is_initialized(ctx) || !(f->f_flags & O_NONBLOCK))
 		return POLLERR;
 	if (!list_empty(&ctx->fault_pending) || !list_empty(&ctx->events))

@@ -321,9 +321,10 @@ void tty_init(void);
 /* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
 void userfaultfd_init(void);
 
-/* A file's poll operation puts the poller on wq (fs/select.c); pt NULL:
- * a pass that does not sleep, nothing to do. */
-void poll_wait(struct wait_queue_head *wq, struct poll_table *pt);
+/* f's poll operation puts the poller on wq, one of f's (fs/select.c),
+ * holding f until the poll ends; pt NULL: a pass that does not sleep. */
+void poll_wait(struct file *f, struct wait_queue_head *wq,
+	       struct poll_table *pt);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);

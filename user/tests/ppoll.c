@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -176,11 +177,49 @@ static void with_mask(void)
 	close(p[1]);
 }
 
+struct poller {
+	int fd;
+	short revents;
+	long r;
+};
+
+static void *poll_forever(void *arg)
+{
+	struct poller *pl = arg;
+	struct pollfd f = { .fd = pl->fd, .events = POLLIN };
+
+	pl->r = poll(&f, 1, 5000);
+	pl->revents = f.revents;
+	return NULL;
+}
+
+/* Another thread closes both ends while poll sleeps on the read end: the
+ * writer's close wakes it, and the fd is gone (the pipe itself lives on
+ * until poll lets go of it). */
+static void closed_while_polled(void)
+{
+	struct poller pl;
+	pthread_t th;
+	int p[2];
+
+	pipe(p);
+	pl = (struct poller){ p[0], 0, -1 };
+	pthread_create(&th, NULL, poll_forever, &pl);
+	usleep(100 * 1000);
+	close(p[0]);
+	close(p[1]);
+	pthread_join(th, NULL);
+	tap_ok(pl.r == 1 && pl.revents == POLLNVAL, "both ends closed while "
+	       "polled: the poll wakes, POLLNVAL (%ld, %#x)", pl.r,
+	       pl.revents);
+}
+
 int main(void)
 {
-	tap_plan(16);
+	tap_plan(17);
 	readiness();
 	sleeping();
 	with_mask();
+	closed_while_polled();
 	tap_done();
 }
