@@ -107,7 +107,7 @@ void mmput(struct mm_struct *mm)
 }
 
 /*
- * Copies every VMA in order (so the list stays sorted) and its PTEs, as
+ * Copies every VMA (vma_link: list and tree) and its PTEs, as
  * Linux: a VM_DONTCOPY VMA is left out (and off the child's *_vm
  * counters), a VM_WIPEONFORK one is copied without its PTEs, so the child
  * faults in zeros there. A VMA registered with a userfaultfd stays so
@@ -138,8 +138,7 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 		}
 		if (new->vm_file)
 			get_file(new->vm_file);
-		list_add_tail(&new->vm_list, &mm->mmap);
-		mm->map_count++;
+		vma_link(mm, new);
 		if (vma->vm_flags & VM_WIPEONFORK)
 			continue;
 		if (copy_page_range(mm, oldmm, vma))

@@ -183,8 +183,9 @@ static long sys_sched_yield(void)
 }
 SYSCALL(__NR_sched_yield, sys_sched_yield);
 
-/* Every return to user mode comes here (entry.asm's trap_return). */
-void prepare_exit_to_usermode(struct pt_regs *regs)
+/* Preemption and signal delivery until neither is left (Linux's
+ * exit_to_user_mode_loop). */
+static __noinline void exit_to_user_mode_loop(struct pt_regs *regs)
 {
 	for (;;) {
 		if (current->need_resched) {
@@ -195,6 +196,14 @@ void prepare_exit_to_usermode(struct pt_regs *regs)
 			continue;
 		return;
 	}
+}
+
+/* Every return to user mode comes here (entry.asm's trap_return); most
+ * have nothing to do. */
+void prepare_exit_to_usermode(struct pt_regs *regs)
+{
+	if (current->need_resched || signal_pending(current))
+		exit_to_user_mode_loop(regs);
 }
 
 /* ---- sleeping for a while ------------------------------------------- */

@@ -282,6 +282,10 @@ void mm_verify_all(void)
 		return;
 	}
 	n = collect_mms(mms, max);
+	/* The VMA list and tree (validate_mm BUGs: not under =warn, which
+	 * promises to go on). */
+	for (int i = 0; i < n && !mm_verify_warn; i++)
+		validate_mm(mms[i]);
 	for (int i = 0; i < n; i++)
 		mm_verify_report(mms[i], &r);
 	mm_verify_pages_report(mms, n, &r);

@@ -107,6 +107,9 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	unsigned long moved;
 	long ret;
 
+	/* Linux's: room for the unmap below to split a VMA into three. */
+	if (mm->map_count >= sysctl_max_map_count - 3)
+		return -ENOMEM;
 	mremap_userfaultfd_prep(vma, &uf);
 	ret = move_vma_region(mm, vma, new_addr, new_len, pgoff, uf);
 	if (ret)
@@ -183,6 +186,10 @@ static long mremap_to(struct mm_struct *mm, unsigned long addr,
 		return -EINVAL;
 	if (addr + old_len > new_addr && new_addr + new_len > addr)
 		return -EINVAL;		/* the ranges overlap */
+	/* Linux's: both unmaps below may split a VMA, and move_vma wants
+	 * its own room after them, so fail before anything is unmapped. */
+	if (mm->map_count + 2 >= sysctl_max_map_count - 3)
+		return -ENOMEM;
 	if (!vma_to_resize(mm, addr, old_len, &err))
 		return err;
 	if (flags & MREMAP_FIXED) {

@@ -168,6 +168,9 @@ static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 
 /* The cache every vm_area_struct comes from (tests count its objects). */
 extern struct kmem_cache *vm_area_cachep;
+/* /proc/sys/vm/max_map_count: the most VMAs a split or a new mapping may
+ * leave (Linux's checks: mmap and brk refuse above it, splits at it). */
+extern int sysctl_max_map_count;
 
 /* An empty address space: no VMAs, counters 0, mmap_base = MMAP_BASE. */
 void mm_init_vmas(struct mm_struct *mm);
@@ -254,10 +257,13 @@ void vm_stat_account(struct mm_struct *mm, unsigned long flags,
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
 
+/* Puts vma, set up and not overlapping any, into mm's list and tree. */
+void vma_link(struct mm_struct *mm, struct vm_area_struct *vma);
 /*
  * Cuts vma in two at addr (page aligned, strictly inside). The new VMA is
  * the part below addr if new_below, else the part above; vma keeps the
- * other. 0 or -ENOMEM.
+ * other. 0, or -ENOMEM if mm already has sysctl_max_map_count VMAs or no
+ * memory.
  */
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	      unsigned long addr, int new_below);
@@ -283,7 +289,8 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address);
 #define STACK_GUARD_GAP	(256UL << PAGE_SHIFT)	/* Linux's default */
 
 /* BUGs unless mm's VMAs are sorted, non-empty, page aligned, in user space,
- * non-overlapping, owned by mm, and map_count and the *_vm counters agree. */
+ * non-overlapping, owned by mm, mm_rb is a valid red-black tree holding
+ * the list's VMAs in its order, and map_count and the *_vm counters agree. */
 void validate_mm(struct mm_struct *mm);
 
 /*

@@ -5,6 +5,7 @@
 
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/rbtree.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -98,6 +99,7 @@ struct vm_area_struct {
 	struct file *vm_file;		/* NULL for anonymous memory */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
 	/* The userfaultfd that VM_UFFD_* hand faults to; NULL iff none of
 	 * them is set. Not a reference: the uffd's release clears it. */
 	struct userfaultfd_ctx *vm_userfaultfd_ctx;
@@ -111,6 +113,7 @@ struct vm_area_struct {
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct rb_root mm_rb;		/* the same VMAs, for find_vma */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	int mm_users;			/* tasks using it: the address space */

@@ -57,6 +57,6 @@
 #define MMAP_BASE		0x00007f0000000000UL	/* top-down below */
 #define TASK_UNMAPPED_BASE	PAGE_ALIGN(TASK_SIZE / 3)	/* bottom-up */
 #define MMAP_MIN_ADDR		0x10000UL	/* Linux's mmap_min_addr */
-#define MAX_MAP_COUNT		65530		/* Linux's max_map_count */
+#define DEFAULT_MAX_MAP_COUNT	65530		/* Linux's max_map_count */
 
 #endif
