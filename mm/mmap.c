@@ -189,16 +189,19 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /*
  * Shared anonymous memory has no file to tell two mappings apart, so its
- * VMAs never merge: two neighbours might be different objects. Soft-dirty
- * does not keep VMAs apart (Linux's is_mergeable_vma): the merged VMA is
- * all soft-dirty if either part was (vma_merge_softdirty). A memory
- * policy does (mbind).
+ * VMAs never merge: two neighbours might be different objects. Nor do
+ * two registered with different userfaultfds, or with different memory
+ * policies (mbind). Soft-dirty does not keep VMAs apart (Linux's
+ * is_mergeable_vma): the merged VMA is all soft-dirty if either part was
+ * (vma_merge_softdirty).
  */
 static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
-		      struct file *file, const struct mempolicy *pol)
+		      struct file *file, const struct mempolicy *pol,
+		      struct userfaultfd_ctx *ctx)
 {
 	if ((vma->vm_flags ^ vm_flags) & ~VM_SOFTDIRTY ||
-	    vma->vm_file != file || !mpol_equal(&vma->vm_policy, pol))
+	    vma->vm_file != file || !mpol_equal(&vma->vm_policy, pol) ||
+	    vma->vm_userfaultfd_ctx != ctx)
 		return false;
 	return file || !(vm_flags & VM_SHARED);
 }
@@ -224,10 +227,10 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 
 	next = prev ? vma_next(mm, prev) : find_vma(mm, addr);
 	with_prev = prev && prev->vm_end == addr &&
-		    can_merge(prev, vm_flags, file, pol) &&
+		    can_merge(prev, vm_flags, file, pol, NULL) &&
 		    prev->vm_pgoff + vma_pages(prev) == pgoff;
 	with_next = next && next->vm_start == end &&
-		    can_merge(next, vm_flags, file, pol) &&
+		    can_merge(next, vm_flags, file, pol, NULL) &&
 		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
 	if (with_prev && with_next) {
 		prev->vm_end = next->vm_end;
@@ -404,6 +407,7 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_mm = mm;
+	vma->vm_userfaultfd_ctx = NULL;
 	vma_link(mm, vma);
 	return addr;
 }
@@ -557,7 +561,8 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	struct vm_area_struct *next = vma_next(mm, vma);
 
 	if (prev && prev->vm_end == vma->vm_start &&
-	    can_merge(prev, vma->vm_flags, vma->vm_file, &vma->vm_policy) &&
+	    can_merge(prev, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
 		prev->vm_end = vma->vm_end;
 		vma_merge_softdirty(prev, vma->vm_flags);
@@ -565,7 +570,8 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 		vma = prev;
 	}
 	if (next && vma->vm_end == next->vm_start &&
-	    can_merge(next, vma->vm_flags, vma->vm_file, &vma->vm_policy) &&
+	    can_merge(next, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
 		vma->vm_end = next->vm_end;
 		vma_merge_softdirty(vma, next->vm_flags);
@@ -573,17 +579,19 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	}
 }
 
-/* Gives [start, end), inside vma, newflags and the memory policy pol:
- * split off, set, merge (mprotect, madvise and mlock's flags, mbind's
- * policy). */
+/* Gives [start, end), inside vma, newflags, the memory policy pol and
+ * the userfaultfd ctx: split off, set, merge (mprotect, madvise and
+ * mlock's flags, mbind's policy, userfaultfd's registration). */
 static int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
 		      unsigned long start, unsigned long end,
-		      unsigned long newflags, struct mempolicy pol)
+		      unsigned long newflags, struct mempolicy pol,
+		      struct userfaultfd_ctx *ctx)
 {
 	bool prot = newflags != vma->vm_flags;
 	int err;
 
-	if (!prot && mpol_equal(&pol, &vma->vm_policy))
+	if (!prot && mpol_equal(&pol, &vma->vm_policy) &&
+	    ctx == vma->vm_userfaultfd_ctx)
 		return 0;
 	if (start > vma->vm_start) {
 		err = split_vma(mm, vma, start, 1);
@@ -598,18 +606,27 @@ static int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
 	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 	vma->vm_flags = newflags;
 	vma->vm_policy = pol;
+	vma->vm_userfaultfd_ctx = ctx;
 	vm_stat_account(mm, newflags, vma_pages(vma));
 	if (prot)
-		change_protection(mm, start, end, newflags);
+		change_protection(mm, start, end, newflags, 0);
 	vma_merge_neighbours(mm, vma);
 	return 0;
+}
+
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags, struct userfaultfd_ctx *ctx)
+{
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy, ctx);
 }
 
 static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long start, unsigned long end,
 			  unsigned long newflags)
 {
-	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy);
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy,
+			  vma->vm_userfaultfd_ctx);
 }
 
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
@@ -691,7 +708,8 @@ int mbind_range(struct mm_struct *mm, unsigned long start,
 			break;
 		nstart = max(nstart, vma->vm_start);
 		tmp = min(vma->vm_end, end);
-		err = vma_modify(mm, vma, nstart, tmp, vma->vm_flags, *pol);
+		err = vma_modify(mm, vma, nstart, tmp, vma->vm_flags, *pol,
+				 vma->vm_userfaultfd_ctx);
 		if (err)
 			return err;
 	}
@@ -825,6 +843,12 @@ void validate_mm(struct mm_struct *mm)
 		if (vma->vm_mm != mm)
 			BUGF("vma [%#lx, %#lx) of another mm", vma->vm_start,
 			     vma->vm_end);
+		if (!vma->vm_userfaultfd_ctx != !(vma->vm_flags &
+						   __VM_UFFD_FLAGS))
+			BUGF("vma [%#lx, %#lx): userfaultfd flags %#lx, ctx %p",
+			     vma->vm_start, vma->vm_end,
+			     vma->vm_flags & __VM_UFFD_FLAGS,
+			     vma->vm_userfaultfd_ctx);
 		prev_end = vma->vm_end;
 		count++;
 		n = vma_pages(vma);

@@ -191,8 +191,10 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_SHARED, "sh" }, { VM_MAYREAD, "mr" },
 		{ VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
+		{ VM_UFFD_MISSING, "um" }, { VM_UFFD_WP, "uw" },
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
 		{ VM_WIPEONFORK, "wf" }, { VM_SOFTDIRTY, "sd" },
+		{ VM_UFFD_MINOR, "ui" },
 	};
 
 	seq_puts(m, "VmFlags: ");
@@ -348,7 +350,11 @@ ssize_t proc_pid_clear_refs_write(struct task_struct *task, const char *buf,
 #define PM_PFRAME_MASK		((1ULL << 55) - 1)
 #define PM_SOFT_DIRTY		(1ULL << 55)
 #define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_UFFD_WP		(1ULL << 57)
 #define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+/* SWP_PTE_MARKER (31 on x86-64) | PTE_MARKER_UFFD_WP << 5, as Linux. */
+#define PM_MARKER_UFFD_WP	(31ULL | 1ULL << 5)
 #define PM_PRESENT		(1ULL << 63)
 
 struct pagemap_walk {
@@ -363,11 +369,20 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 	u64 e;
 
-	if (!pte_present(*pte))
-		return 0;		/* no swap: nothing to tell */
+	/* No swap: only a uffd-wp marker, which Linux shows as a swap
+	 * entry, PM_MARKER_UFFD_WP its swap type and offset. */
+	if (!pte_present(*pte)) {
+		if (pte_marker_uffd_wp(*pte))
+			pm->out[(addr - pm->start) >> PAGE_SHIFT] =
+				PM_SWAP | PM_UFFD_WP | PM_MARKER_UFFD_WP |
+				pm->vma_flags;
+		return 0;
+	}
 	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK) | pm->vma_flags;
 	if (pte_soft_dirty(*pte))
 		e |= PM_SOFT_DIRTY;
+	if (pte_uffd_wp(*pte))
+		e |= PM_UFFD_WP;
 	page = vm_normal_page(NULL, addr, *pte);
 	if (page && !PageAnon(page))
 		e |= PM_FILE;

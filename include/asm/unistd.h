@@ -129,6 +129,7 @@
 #define __NR_memfd_create	319
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311
+#define __NR_userfaultfd	323
 #define __NR_mlock2		325
 #define __NR_statx		332
 #define __NR_rseq		334

@@ -245,6 +245,13 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
 	     unsigned long lock_flags);
+/* [start, end), inside vma, gets newflags and the userfaultfd ctx
+ * (UFFDIO_REGISTER, _UNREGISTER): split off, set, merged with neighbours
+ * that have both the same (Linux's vma_modify_flags_uffd). 0 or -ENOMEM;
+ * vma may be gone after it. */
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags, struct userfaultfd_ctx *ctx);
 /* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
  * set, then clear, over the range. 0 or -ENOMEM. */
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,
@@ -312,7 +319,11 @@ void validate_mm(struct mm_struct *mm);
 struct mmu_gather;
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end);
+/* cp_flags (Linux's): also set, or clear, the uffd-wp bits. */
+#define MM_CP_UFFD_WP		(1U << 2)
+#define MM_CP_UFFD_WP_RESOLVE	(1U << 3)
 void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags);
+		       unsigned long end, unsigned long newflags,
+		       unsigned int cp_flags);
 
 #endif
