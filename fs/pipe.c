@@ -210,9 +210,33 @@ static void pipe_release(struct file *f)
 	kfree(p);
 }
 
+/* Linux's pipe_poll: the read end is readable with data and hung up
+ * once no writer is left; the write end writable while a buffer is free,
+ * in error once no reader is left. */
+static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe_inode_info *p = f->private_data;
+	unsigned int mask = 0;
+
+	poll_wait(f, &p->wait, pt);
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY) {
+		if (p->nrbufs)
+			mask |= POLLIN | POLLRDNORM;
+		if (!p->writers)
+			mask |= POLLHUP;
+	} else {
+		if (!pipe_full(p))
+			mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_operations pipe_fops = {
 	.read = pipe_read,
 	.write = pipe_write,
+	.poll = pipe_poll,
 	.release = pipe_release,
 };
 

@@ -2,7 +2,9 @@
  * through a kernel page, because file operations take kernel buffers. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/gup.h>
 #include <zpk/mm.h>
+#include <zpk/sched.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 #include <zpk/uio.h>
@@ -20,20 +22,23 @@ static bool unseekable(const struct file *f)
 }
 
 /*
- * Makes sure every page of [ubuf, ubuf + n) can be written, by writing
- * back one byte of each: a read must not take data from a pipe or tty it
- * then cannot deliver. (Untouched pages are faulted in, COWed if shared.)
+ * Makes sure every page of [ubuf, ubuf + n) can be written, by faulting
+ * it in for write (Linux's fault_in_writeable): a read must not take
+ * data from a pipe or tty it then cannot deliver. (Untouched pages are
+ * faulted in, COWed if shared.) Takes the mmap_lock for reading.
  */
 static bool writeable(char __user *ubuf, size_t n)
 {
-	unsigned long a = (unsigned long)ubuf, end = a + n;
-	char c;
+	unsigned long a = (unsigned long)ubuf & PAGE_MASK;
+	unsigned long nr = (PAGE_ALIGN((unsigned long)ubuf + n) - a) >>
+			   PAGE_SHIFT;
 
-	for (; a < end; a = (a & PAGE_MASK) + PAGE_SIZE)
-		if (copy_from_user(&c, (char __user *)a, 1) ||
-		    copy_to_user((char __user *)a, &c, 1))
-			return false;
-	return true;
+	long got;
+
+	mmap_read_lock(current->mm);
+	got = get_user_pages(current->mm, a, nr, FOLL_WRITE, NULL);
+	mmap_read_unlock(current->mm);
+	return got == (long)nr;
 }
 
 /*
@@ -50,7 +55,7 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
 		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (write ? !f->f_op->write : !f->f_op->read)
+	if (write ? !f->f_op->write : !f->f_op->read && !f->f_op->read_user)
 		return -EINVAL;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;

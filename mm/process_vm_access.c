@@ -116,10 +116,11 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 
 	if (flags || liovcnt > UIO_MAXIOV || riovcnt > UIO_MAXIOV)
 		return -EINVAL;
-	/* A user of its mm: the target may exit while we sleep. */
-	if (!t || !t->mm || !mmget_not_zero(t->mm))
+	/* Held with mmget (Linux's mm_access): a userfault in either mm
+	 * may sleep, and t may exit meanwhile. */
+	mm = t ? t->mm : NULL;
+	if (!mm || !mmget_not_zero(mm))
 		return -ESRCH;
-	mm = t->mm;
 	liov = copy_iov(lvec, liovcnt);
 	riov = copy_iov(rvec, riovcnt);
 	kbuf = kmalloc(PAGE_SIZE, GFP_KERNEL);

@@ -83,6 +83,17 @@ static void mm_fault_oom(struct pt_regs *regs)
 	current->need_resched = true;
 }
 
+/*
+ * A userfaultfd's reader resolved the fault (or a signal came first):
+ * the access runs again, faulting anew if it must. A uaccess interrupted
+ * by a signal gives -EFAULT instead, as Linux's fault_signal_pending.
+ */
+static void userfault_retry(struct pt_regs *regs)
+{
+	if (!user_mode(regs) && signal_pending(current))
+		kernel_fault(regs);
+}
+
 static unsigned int fault_flags(const struct pt_regs *regs)
 {
 	unsigned int flags = 0;
@@ -124,7 +135,8 @@ static struct vm_area_struct *lock_mm_and_find_vma(struct mm_struct *mm,
 }
 
 /*
- * The fault itself, under mm's mmap_lock for reading. If memory ran out,
+ * The fault itself, under mm's mmap_lock for reading (a userfault gives
+ * it up while it sleeps, and answers VM_FAULT_RETRY). If memory ran out,
  * the lock goes while the OOM killer runs (it may reap another mm), and
  * the fault is tried again while that frees some. *code: SEGV_ACCERR if
  * a VMA covers addr, else SEGV_MAPERR.
@@ -138,8 +150,9 @@ static vm_fault_t mm_fault(struct mm_struct *mm, unsigned long addr,
 	for (;;) {
 		vma = lock_mm_and_find_vma(mm, addr);
 		ret = handle_mm_fault(vma, addr, flags);
-		*code = vma && vma->vm_start <= addr ? SEGV_ACCERR
-						     : SEGV_MAPERR;
+		/* After a VM_FAULT_RETRY vma may be gone: no code needed. */
+		*code = !(ret & VM_FAULT_RETRY) && vma &&
+			vma->vm_start <= addr ? SEGV_ACCERR : SEGV_MAPERR;
 		mmap_read_unlock(mm);
 		if (!(ret & VM_FAULT_OOM) || out_of_memory() != OOM_RETRY)
 			return ret;
@@ -178,6 +191,10 @@ void do_page_fault(struct pt_regs *regs)
 		return;
 	}
 	ret = mm_fault(mm, addr, fault_flags(regs), &code);
+	if (ret & VM_FAULT_RETRY) {
+		userfault_retry(regs);
+		return;
+	}
 	if (!ret) {
 		/* LAB(faults) BEGIN task 3: count the minor fault */
 		current->min_flt++;

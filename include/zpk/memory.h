@@ -18,11 +18,25 @@
  * that is not VM_WRITE (a private copy); FOLL_NOZERO wants a real page. */
 #define FAULT_FLAG_FORCE	0x10000
 #define FAULT_FLAG_NOZERO	0x20000
+/* UFFDIO_ZEROPAGE's read: the userfaultfd's reader fills the page. */
+#define FAULT_FLAG_UFFD_FILL	0x40000
 
 typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040
+/* A userfaultfd's reader resolved the fault, or a signal came first:
+ * nothing is mapped, the caller looks the VMA up again and retries. */
+#define VM_FAULT_RETRY		0x0400
+/* The fault is a userfaultfd reader's to resolve (do_anonymous_page,
+ * do_wp_page, shmem_userfault see it under the PTE lock): nothing is
+ * mapped; handle_mm_fault hands it over (handle_userfault, for the one
+ * VM_UFFD_* reason) once that lock is dropped, since it sleeps. */
+#define VM_FAULT_UFFD_MISSING	0x0800
+#define VM_FAULT_UFFD_WP	0x1000
+#define VM_FAULT_UFFD_MINOR	0x2000
+#define VM_FAULT_USERFAULT	(VM_FAULT_UFFD_MISSING | VM_FAULT_UFFD_WP | \
+				 VM_FAULT_UFFD_MINOR)
 
 /*
  * The one rule for whether an access of kind flags (FAULT_FLAG_WRITE,
@@ -81,6 +95,15 @@ static inline void update_hiwater_rss(struct mm_struct *mm)
 	       !__atomic_compare_exchange_n(&mm->hiwater_rss, &old, rss, false,
 					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		;
+}
+
+/* The peak starts again from now (clear_refs 5, fork's new mm). A fault
+ * on another CPU may have grown the RSS and the peak between our sum and
+ * the store: the second look puts its peak back. */
+static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
+{
+	WRITE_ONCE(mm->hiwater_rss, get_mm_rss(mm));
+	update_hiwater_rss(mm);
 }
 
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
@@ -173,6 +196,20 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
+
+/* UFFDIO_ZEROPAGE (mm/userfaultfd.c): maps at the none PTE pte what a
+ * read fault maps there. 0 or VM_FAULT_OOM. */
+vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
+			      pte_t *pte);
+
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
+ * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. The
+ * mapping has the caller's reference. */
+void page_add_new_anon_rmap(struct page *page);
+/* A file page gets one more mapping (Linux's page_add_file_rmap), with a
+ * reference of its own; the page cache keeps its own, so mapped =
+ * _refcount - 1. */
+void page_add_file_rmap(struct page *page);
 
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
