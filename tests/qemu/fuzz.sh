@@ -55,15 +55,16 @@ fuzz_one() {
 	rm -f "$log.txt"
 }
 
+tapfile=$LOGDIR/fuzz-tap.$$
 i=0
 for policy in "$@"; do
 	i=$((i + 1))
 	fuzz_one "$policy" "${seed:-$i}"
-done | tee "$LOGDIR/fuzz-tap.txt"
+done | tee "$tapfile"
 # The figure make fuzz reports: calls across the policies.
 awk '/^figure: \[/ { n += $3; s = s sep $2 " " $3; sep = ", " }
      END { if (n) printf "figure: %d calls in all (%s)\n", n, s }' \
-	"$LOGDIR/fuzz-tap.txt"
-grep -q '^not ok' "$LOGDIR/fuzz-tap.txt" && status=1 || status=0
-rm -f "$LOGDIR/fuzz-tap.txt"
+	"$tapfile"
+grep -q '^not ok' "$tapfile" && status=1 || status=0
+rm -f "$tapfile"
 exit $status

@@ -399,11 +399,15 @@ static void save_settings(void)
 	memset(rm_path, 1, sizeof(rm_path));
 }
 
+/* After each child: its names gone, the settings back, and (zpk) every
+ * mm and page swept by mm_verify, whose complaint under mm_verify=exit
+ * stops the kernel with the child's number the last line before it. */
 static void restore_world(void)
 {
 	remove_new_names();
 	write_setting("/proc/sys/vm/zero_page", zero_page);
 	write_setting("/proc/sys/kernel/pid_max", pid_max);
+	write_setting("/proc/sys/vm/mm_verify", "1");
 }
 
 /* Child index, announced first: if the kernel stops, the last line
