@@ -216,6 +216,18 @@ static long sys_rt_sigreturn(void)
 }
 SYSCALL(__NR_rt_sigreturn, sys_rt_sigreturn);
 
+/* Sleeps until a signal comes that is not ignored (Linux's sys_pause):
+ * -EINTR, and its handler runs on the way out. */
+static long sys_pause(void)
+{
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	return -EINTR;
+}
+SYSCALL(__NR_pause, sys_pause);
+
 static int kill_one(struct task_struct *t, int sig)
 {
 	struct kernel_siginfo info = { .si_signo = sig, .si_code = SI_USER };

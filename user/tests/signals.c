@@ -1,5 +1,6 @@
 /* user/tests/signals.c — signal delivery: SA_SIGINFO for faults (si_addr,
- * si_code), siglongjmp out, masks, kill() of a child, SIGCHLD, EINTR. */
+ * si_code), siglongjmp out, masks, kill() of a child, SIGCHLD, EINTR,
+ * pause(). */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -111,7 +112,7 @@ int main(void)
 	pid_t pid;
 	char c;
 
-	tap_plan(26);
+	tap_plan(27);
 
 	page = mmap(NULL, 2 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
@@ -227,6 +228,33 @@ int main(void)
 	}
 	tap_ok(i < 500 && st == 0, "a child's handler runs, nanosleep gives "
 	       "EINTR, si_pid is the sender (%s)", status_str(st));
+	if (i == 500) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	close(p[0]);
+	close(p[1]);
+
+	/* pause() sleeps until a handled signal: EINTR, as nanosleep. */
+	pipe(p);
+	pid = fork();
+	if (pid == 0) {
+		got = 0;
+		handle(SIGUSR1, on_usr1, 0);
+		write(p[1], "r", 1);
+		r = pause();
+		err = errno;
+		_exit(r == -1 && err == EINTR && got == 1 ? 0 : 1);
+	}
+	read(p[0], &c, 1);
+	for (i = 0; i < 500; i++) {
+		kill(pid, SIGUSR1);
+		sleep_ms(10);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			break;
+	}
+	tap_ok(i < 500 && st == 0, "pause() returns EINTR once a handler has "
+	       "run (%s)", status_str(st));
 	if (i == 500) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
