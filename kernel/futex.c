@@ -81,11 +81,15 @@ long futex_wake(u32 __user *uaddr, int nr)
 	return woken;
 }
 
+/* Linux's get_futex_key checks first: alignment (-EINVAL), then a user
+ * address (-EFAULT), for WAKE as for WAIT. */
 static long sys_futex(u32 __user *uaddr, int op, u32 val,
 		      const struct __kernel_timespec __user *timeout)
 {
 	if ((unsigned long)uaddr & 3)
 		return -EINVAL;
+	if (!access_ok(uaddr, sizeof(u32)))
+		return -EFAULT;
 	switch (op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME)) {
 	case FUTEX_WAIT:
 		return futex_wait(uaddr, val, timeout);
