@@ -134,6 +134,18 @@ long read_file(const char *path, char *buf, size_t n)
 	return r < 0 ? -1 : (long)got;
 }
 
+int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
 int is_zpk(void)
 {
 	struct utsname u;

@@ -27,6 +27,9 @@ long sysinfo_free_pages(void);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
+/* Write the string s to path (a /proc or /proc/sys file) in one write:
+ * 0, or the errno of the open or the write. */
+int write_file(const char *path, const char *s);
 
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);

@@ -27,22 +27,9 @@
 #define BOMB_PID_MAX	"3000"
 #define BOMB_PAGES	16	/* each bomb process's own memory */
 
-/* Writes s to a /proc file: 0 or an errno. */
-static int proc_write(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static void never_oom_killed(void)
 {
-	proc_write("/proc/self/oom_score_adj", "-1000");
+	write_file("/proc/self/oom_score_adj", "-1000");
 }
 
 static void *map(size_t len, int flags)
@@ -174,7 +161,7 @@ static void __attribute__((noreturn)) bomb_child(int go)
 {
 	char *mem = map(BOMB_PAGES * PAGE_SIZE, 0), c;
 
-	proc_write("/proc/self/oom_score_adj", "1000");
+	write_file("/proc/self/oom_score_adj", "1000");
 	__sync_fetch_and_add(&bomb->made, 1);
 	if (mem)
 		madvise(mem, BOMB_PAGES * PAGE_SIZE, MADV_POPULATE_WRITE);
@@ -226,7 +213,7 @@ static void fork_bomb(void)
 	free0 = sysinfo_free_pages();
 	read_file("/proc/sys/kernel/pid_max", old_max, sizeof(old_max));
 	if (bomb == MAP_FAILED || pipe(go) ||
-	    proc_write("/proc/sys/kernel/pid_max", BOMB_PID_MAX)) {
+	    write_file("/proc/sys/kernel/pid_max", BOMB_PID_MAX)) {
 		tap_ok(0, "a fork bomb: set-up (pid_max %s)", BOMB_PID_MAX);
 		return;
 	}
@@ -243,7 +230,7 @@ static void fork_bomb(void)
 				bomb->made != made));
 	close(go[1]);
 	waitpid(parent, &st, 0);
-	proc_write("/proc/sys/kernel/pid_max", old_max);
+	write_file("/proc/sys/kernel/pid_max", old_max);
 	free1 = sysinfo_free_pages();
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && bomb->made > 100,
 	       "a fork bomb: %d processes until fork said no (EAGAIN %d, "
@@ -287,7 +274,7 @@ static void run_class(const struct class *k)
 		close(hp[0]);
 		handler_pipe = hp[1];
 		/* The victim when memory runs out: not -1000 as we are. */
-		proc_write("/proc/self/oom_score_adj", "1000");
+		write_file("/proc/self/oom_score_adj", "1000");
 		k->body();
 	}
 	close(hp[1]);

@@ -20,14 +20,7 @@ static pid_t kids[MAX_KIDS];
 /* Writes s to pid_max: 0 or the errno. */
 static int write_pid_max(const char *s)
 {
-	int fd = open(PID_MAX_PATH, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return write_file(PID_MAX_PATH, s);
 }
 
 int main(void)
