@@ -236,8 +236,9 @@ static int kill_one(struct task_struct *t, int sig)
 	return sig ? send_signal(t, sig, &info) : 0;
 }
 
-/* pid > 0: that process; 0: the caller (no process groups yet); -1:
- * every process but init and the caller. */
+/* pid > 0: that process; 0: the caller's group; -1: every process but
+ * init and the caller; < -1: the group -pid. Each process is a group of
+ * its own (no process groups yet): a group is one process. */
 static long sys_kill(int pid, int sig)
 {
 	struct task_struct *t;
@@ -245,8 +246,8 @@ static long sys_kill(int pid, int sig)
 
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
-	if (pid > 0) {
-		t = find_task_by_pid(pid);
+	if (pid > 0 || pid < -1) {
+		t = find_task_by_pid(pid > 0 ? pid : -pid);
 		return t ? kill_one(t, sig) : -ESRCH;
 	}
 	if (pid == 0)

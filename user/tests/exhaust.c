@@ -22,7 +22,7 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 
-#define LEFT_PAGES	12288	/* what the ballast leaves: 48 MiB */
+#define LEFT_PAGES	8192	/* what the ballast leaves: 32 MiB */
 #define CHUNK		(4UL << 20)
 #define BOMB_PID_MAX	"3000"
 #define BOMB_PAGES	16	/* each bomb process's own memory */

@@ -157,6 +157,45 @@ static int interrupted(int (*sleep)(void))
 	return st;
 }
 
+/* A child that leads a group of its own, waiting to be killed. */
+static pid_t group_leader(int ready)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);	/* zpk: each process is its own group */
+		write(ready, "r", 1);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* kill(-a) with a and b each leading a group: a dies, b lives (zpk once
+ * killed every process for any pid below -1). 0 if so. */
+static int group_kill(void)
+{
+	int p[2], sa = -1, sb = -1, ok;
+	pid_t a, b;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	a = group_leader(p[1]);
+	b = group_leader(p[1]);
+	read(p[0], &c, 1);
+	read(p[0], &c, 1);
+	ok = kill(-a, SIGTERM) == 0 && waitpid(a, &sa, 0) == a &&
+	     WIFSIGNALED(sa) && WTERMSIG(sa) == SIGTERM;
+	sleep_ms(50);
+	ok &= waitpid(b, &sb, WNOHANG) == 0;
+	kill(b, SIGKILL);
+	waitpid(b, &sb, 0);
+	close(p[0]);
+	close(p[1]);
+	return ok ? 0 : sa;
+}
+
 int main(void)
 {
 	char *page, *gone;
@@ -165,7 +204,7 @@ int main(void)
 	int st, err, r, i;
 	pid_t pid;
 
-	tap_plan(27);
+	tap_plan(28);
 
 	page = mmap(NULL, 2 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
@@ -262,6 +301,10 @@ int main(void)
 	st = interrupted(sleep_pause);
 	tap_ok(st == 0, "pause() returns EINTR once a handler has run (%s)",
 	       status_str(st));
+
+	st = group_kill();
+	tap_ok(st == 0, "kill(-pgid) of a child's own group ends it, and "
+	       "only it (%s)", status_str(st));
 
 	/* SIGCHLD arrives when a child exits. */
 	handle(SIGCHLD, on_usr1, 0);
