@@ -118,7 +118,7 @@ static int sleep_pause(void)
 {
 	int r = pause(), err = errno;
 
-	return r == -1 && err == EINTR && got == 1 ? 0 : 1;
+	return r == -1 && err == EINTR && got >= 1 ? 0 : 1;
 }
 
 /*
