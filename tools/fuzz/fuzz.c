@@ -20,7 +20,7 @@
 
 #include "fuzz.h"
 
-#define STALL_MS	100	/* no call finished for this long: nudged */
+#define STALL_MS	50	/* no call finished for this long: nudged */
 #define HANG_S		20	/* not gone this long after SIGKILL: a hang */
 #define WARMUP		2	/* children before the free-page baseline */
 

@@ -541,12 +541,14 @@ static long value_of(int kind)
 
 /* ---- calls ------------------------------------------------------------- */
 
-/* Calls that end the child whatever their arguments: drawn 1 time in 16,
- * so that a child makes more calls than forks. */
+/* Calls that end the child, or stop it until a signal, whatever their
+ * arguments: drawn 1 time in 16, so that a child makes more calls than
+ * forks and stalls. */
 static int ends_child(long nr)
 {
 	return nr == SYS_exit || nr == SYS_exit_group ||
-	       nr == SYS_rt_sigreturn;
+	       nr == SYS_rt_sigreturn || nr == SYS_pause ||
+	       nr == SYS_rt_sigsuspend;
 }
 
 /* A described call mostly; now and then any number, or one out of
