@@ -11,10 +11,19 @@ long getname(const char __user *upath, char **res);
 /* The directory an *at call starts from: cwd, or dirfd's directory
  * (-EBADF, -ENOTDIR). */
 long at_dir(int dirfd, const char *path, struct inode **dir);
+/* getname and at_dir together: 0 with *path to kfree, or -errno. */
+long getname_at(int dirfd, const char __user *upath, struct inode **dir,
+		char **path);
 /* The user path relative to dirfd; follow: through a last component
  * that is a /proc link. 0 or -errno as the path walk. */
 long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
 		       struct inode **res);
 long user_lookup(int dirfd, const char __user *upath, struct inode **res);
+
+struct iovec;
+/* readv/writev of f at f_pos from cnt user iovecs (cnt checked by the
+ * caller): the bytes moved, or the first -errno if none moved. */
+long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
+	     bool write);
 
 #endif

@@ -30,20 +30,25 @@ struct inode *ramfs_new_inode(u32 mode)
 	return inode;
 }
 
+/* The file lets go of its page at index i, if it has one. */
+static void drop_page(struct inode *inode, unsigned long i)
+{
+	struct page *page = inode->i_pages[i];
+
+	if (!page)
+		return;
+	inode->i_pages[i] = NULL;
+	/* PG_swapbacked stays until the free: a mapping that still holds
+	 * the page keeps counting it as shmem. */
+	if (PageSwapBacked(page))
+		dec_vm_stat(NR_SHMEM);
+	put_page(page);
+}
+
 static void free_pages_from(struct inode *inode, unsigned long first)
 {
-	for (unsigned long i = first; i < inode->i_nr_pages; i++) {
-		struct page *page = inode->i_pages[i];
-
-		if (!page)
-			continue;
-		inode->i_pages[i] = NULL;
-		/* PG_swapbacked stays until the free: a mapping that still
-		 * holds the page keeps counting it as shmem. */
-		if (PageSwapBacked(page))
-			dec_vm_stat(NR_SHMEM);
-		put_page(page);
-	}
+	for (unsigned long i = first; i < inode->i_nr_pages; i++)
+		drop_page(inode, i);
 }
 
 /* Frees an inode nobody names or uses any more; its pages are put back
@@ -147,6 +152,28 @@ static int grow_pages(struct inode *inode, unsigned long pgoff)
 	return 0;
 }
 
+struct page *inode_find_page(struct inode *inode, unsigned long pgoff)
+{
+	return pgoff < inode->i_nr_pages ? inode->i_pages[pgoff] : NULL;
+}
+
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page)
+{
+	if (inode_find_page(inode, pgoff))
+		return -EEXIST;
+	if (pgoff >= RAMFS_MAX_PAGES)
+		return -EFBIG;
+	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
+		return -ENOMEM;
+	if (inode->i_shmem) {
+		page_set_flag(page, PG_swapbacked);
+		inc_vm_stat(NR_SHMEM);
+	}
+	inode->i_pages[pgoff] = page;
+	return 0;
+}
+
 /*
  * The page at pgoff, allocated zeroed on demand (for writable files); the
  * inode holds it, a mapping takes its own get_page(). NULL when out of
@@ -154,23 +181,20 @@ static int grow_pages(struct inode *inode, unsigned long pgoff)
  */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 {
-	struct page *page;
+	struct page *page = inode_find_page(inode, pgoff);
 
-	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
-		return inode->i_pages[pgoff];
+	if (page)
+		return page;
 	if (pgoff >= RAMFS_MAX_PAGES || !S_ISREG(inode->i_mode))
 		return NULL;
 	if (inode->i_readonly &&
 	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
 		return NULL;
-	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
-		return NULL;
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (page && inode->i_shmem) {
-		page_set_flag(page, PG_swapbacked);
-		inc_vm_stat(NR_SHMEM);
+	if (page && inode_add_page(inode, pgoff, page)) {
+		__free_page(page);
+		return NULL;
 	}
-	inode->i_pages[pgoff] = page;
 	return page;
 }
 
@@ -266,6 +290,64 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 			       tail, 0, PAGE_SIZE - tail);
 	}
 	inode->i_size = size;
+	return 0;
+}
+
+/* Zeroes [from, to) of the page at pgoff, if the file has that page. */
+static void zero_part(struct inode *inode, unsigned long pgoff, size_t from,
+		      size_t to)
+{
+	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
+		memset((char *)page_address(inode->i_pages[pgoff]) + from, 0,
+		       to - from);
+}
+
+/*
+ * FALLOC_FL_PUNCH_HOLE: [start, end) reads as zeros. Whole pages go
+ * back, unless a mapping maps them (there is no rmap to unmap them, as
+ * Linux's unmap_mapping_range does): those are zeroed in place, which
+ * every mapping and read then sees, as after Linux's refault. Partial
+ * pages at the ends are zeroed.
+ */
+static void ramfs_punch_hole(struct inode *inode, u64 start, u64 end)
+{
+	unsigned long first = PAGE_ALIGN(start) >> PAGE_SHIFT;
+	unsigned long last = end >> PAGE_SHIFT;	/* first page not whole */
+
+	if (first > last) {		/* inside one page */
+		zero_part(inode, start >> PAGE_SHIFT, start & ~PAGE_MASK,
+			  end & ~PAGE_MASK);
+		return;
+	}
+	if (start & ~PAGE_MASK)
+		zero_part(inode, start >> PAGE_SHIFT, start & ~PAGE_MASK,
+			  PAGE_SIZE);
+	if (end & ~PAGE_MASK)
+		zero_part(inode, last, 0, end & ~PAGE_MASK);
+	for (unsigned long i = first; i < last && i < inode->i_nr_pages; i++) {
+		if (inode->i_pages[i] && page_mapcount(inode->i_pages[i]))
+			clear_page(page_address(inode->i_pages[i]));
+		else
+			drop_page(inode, i);
+	}
+}
+
+int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)
+{
+	u64 end = offset + len;
+
+	if ((u64)end > (RAMFS_MAX_PAGES << PAGE_SHIFT))
+		return -EFBIG;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		ramfs_punch_hole(inode, offset, end);
+		return 0;
+	}
+	for (u64 i = offset >> PAGE_SHIFT; i < PAGE_ALIGN(end) >> PAGE_SHIFT;
+	     i++)
+		if (!inode_get_page(inode, i))
+			return -ENOMEM;
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size)
+		inode->i_size = end;
 	return 0;
 }
 

@@ -2,14 +2,18 @@
  * through a kernel page, because file operations take kernel buffers. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/gup.h>
 #include <zpk/mm.h>
+#include <zpk/sched.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
+#include <zpk/uio.h>
+
+#include "internal.h"
 
 #define SEEK_SET	0
 #define SEEK_CUR	1
 #define SEEK_END	2
-#define UIO_MAXIOV	1024
 #define MAX_RW_COUNT	0x7ffff000L	/* Linux's cap on one transfer */
 
 static bool unseekable(const struct file *f)
@@ -18,20 +22,19 @@ static bool unseekable(const struct file *f)
 }
 
 /*
- * Makes sure every page of [ubuf, ubuf + n) can be written, by writing
- * back one byte of each: a read must not take data from a pipe or tty it
- * then cannot deliver. (Untouched pages are faulted in, COWed if shared.)
+ * Makes sure every page of [ubuf, ubuf + n) can be written, by faulting
+ * it in for write (Linux's fault_in_writeable): a read must not take
+ * data from a pipe or tty it then cannot deliver. (Untouched pages are
+ * faulted in, COWed if shared.)
  */
 static bool writeable(char __user *ubuf, size_t n)
 {
-	unsigned long a = (unsigned long)ubuf, end = a + n;
-	char c;
+	unsigned long a = (unsigned long)ubuf & PAGE_MASK;
+	unsigned long nr = (PAGE_ALIGN((unsigned long)ubuf + n) - a) >>
+			   PAGE_SHIFT;
 
-	for (; a < end; a = (a & PAGE_MASK) + PAGE_SIZE)
-		if (copy_from_user(&c, (char __user *)a, 1) ||
-		    copy_to_user((char __user *)a, &c, 1))
-			return false;
-	return true;
+	return get_user_pages(current->mm, a, nr, FOLL_WRITE, NULL) ==
+	       (long)nr;
 }
 
 /*
@@ -48,7 +51,7 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
 		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (write ? !f->f_op->write : !f->f_op->read)
+	if (write ? !f->f_op->write : !f->f_op->read && !f->f_op->read_user)
 		return -EINVAL;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
@@ -145,22 +148,11 @@ static long sys_pwrite64(int fd, const char __user *buf, size_t n, loff_t pos)
 }
 SYSCALL(__NR_pwrite64, sys_pwrite64);
 
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
-
-static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
-		   bool write)
+long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
+	     bool write)
 {
-	struct file *f;
 	long total = 0, r = 0;
 
-	if (cnt < 0 || cnt > UIO_MAXIOV)
-		return -EINVAL;
-	f = fget(fd);
-	if (!f)
-		return -EBADF;
 	for (int i = 0; i < cnt; i++) {
 		struct iovec v;
 
@@ -181,8 +173,23 @@ static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
 		if ((size_t)r < v.iov_len)
 			break;
 	}
-	fput(f);
 	return total ? total : r;
+}
+
+static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
+		   bool write)
+{
+	struct file *f;
+	long r;
+
+	if (cnt < 0 || cnt > UIO_MAXIOV)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	r = vfs_rwv(f, uiov, cnt, write);
+	fput(f);
+	return r;
 }
 
 static long sys_readv(int fd, const struct iovec __user *iov, int cnt)

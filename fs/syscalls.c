@@ -18,7 +18,7 @@
 
 struct inode *current_cwd(void)
 {
-	return current->cwd;	/* NULL is the root */
+	return current->fs->pwd;	/* NULL is the root */
 }
 
 /* A user path into a new kernel buffer (kfree it); "" is -ENOENT. */
@@ -54,6 +54,21 @@ long at_dir(int dirfd, const char *path, struct inode **dir)
 	return S_ISDIR((*dir)->i_mode) ? 0 : -ENOTDIR;
 }
 
+/* The user path of an *at call and the directory it starts from: 0 with
+ * *path to kfree, or -errno (as getname, at_dir) with nothing to free. */
+long getname_at(int dirfd, const char __user *upath, struct inode **dir,
+		char **path)
+{
+	long err = getname(upath, path);
+
+	if (err)
+		return err;
+	err = at_dir(dirfd, *path, dir);
+	if (err)
+		kfree(*path);
+	return err;
+}
+
 /* Looks up the user path relative to dirfd; follow: through a last
  * component that is a /proc link (else the link itself). */
 long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
@@ -61,14 +76,12 @@ long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = follow ? vfs_lookup(dir, path, res)
-			     : vfs_lookup_nofollow(dir, path, res);
+	err = follow ? vfs_lookup(dir, path, res)
+		     : vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
 }
@@ -86,15 +99,13 @@ static long do_openat(int dirfd, const char __user *upath, int flags,
 	struct inode *dir;
 	struct file *f;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 	int fd;
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_open_at(dir, path, flags,
-				  mode & ~current->umask & 07777, &f);
+	err = vfs_open_at(dir, path, flags, mode & ~current->fs->umask & 07777,
+			  &f);
 	kfree(path);
 	if (err)
 		return err;
@@ -158,7 +169,7 @@ SYSCALL(__NR_access, sys_access);
 
 static long sys_getcwd(char __user *buf, size_t size)
 {
-	const char *cwd = current->cwd_path[0] ? current->cwd_path : "/";
+	const char *cwd = current->fs->pwd_path[0] ? current->fs->pwd_path : "/";
 	size_t len = strlen(cwd) + 1;
 
 	if (size < len)
@@ -204,18 +215,18 @@ static void join_path(char *out, size_t size, const char *cwd,
 
 static long set_cwd(struct inode *inode, const char *path)
 {
-	char newpath[sizeof(current->cwd_path)];
+	char newpath[sizeof(current->fs->pwd_path)];
 
 	if (!S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
 	if (path)
-		join_path(newpath, sizeof(newpath), current->cwd_path, path);
+		join_path(newpath, sizeof(newpath), current->fs->pwd_path, path);
 	ihold(inode);
-	if (current->cwd)
-		iput(current->cwd);
-	current->cwd = inode;
+	if (current->fs->pwd)
+		iput(current->fs->pwd);
+	current->fs->pwd = inode;
 	if (path)
-		strlcpy(current->cwd_path, newpath, sizeof(current->cwd_path));
+		strlcpy(current->fs->pwd_path, newpath, sizeof(current->fs->pwd_path));
 	return 0;
 }
 
@@ -239,13 +250,11 @@ static long sys_mkdirat(int dirfd, const char __user *upath, u32 mode)
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_mkdir(dir, path, mode & ~current->umask);
+	err = vfs_mkdir(dir, path, mode & ~current->fs->umask);
 	kfree(path);
 	return err;
 }
@@ -265,13 +274,11 @@ static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 
 	if (flags & ~AT_REMOVEDIR)
 		return -EINVAL;
-	err = getname(upath, &path);
+	err = getname_at(dirfd, upath, &dir, &path);
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
-					   : vfs_unlink(dir, path);
+	err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
+				   : vfs_unlink(dir, path);
 	kfree(path);
 	return err;
 }
@@ -291,9 +298,9 @@ SYSCALL(__NR_rmdir, sys_rmdir);
 
 static long sys_umask(u32 mask)
 {
-	u32 old = current->umask;
+	u32 old = current->fs->umask;
 
-	current->umask = mask & 0777;
+	current->fs->umask = mask & 0777;
 	return old;
 }
 SYSCALL(__NR_umask, sys_umask);
@@ -313,6 +320,46 @@ static long sys_ftruncate(int fd, loff_t len)
 	return r;
 }
 SYSCALL(__NR_ftruncate, sys_ftruncate);
+
+/* Linux's vfs_fallocate checks, in its order, then shmem's modes. */
+long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len)
+{
+	struct inode *inode = f->f_inode;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_LINUX_MODES)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;
+	if (offset + len < 0)
+		return -EFBIG;
+	if (f->f_op != &ramfs_file_ops ||
+	    (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)))
+		return -EOPNOTSUPP;
+	return ramfs_fallocate(inode, mode, offset, len);
+}
+
+static long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = vfs_fallocate(f, mode, offset, len);
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_fallocate, sys_fallocate);
 
 static long sys_truncate(const char __user *path, loff_t len)
 {

@@ -11,6 +11,7 @@
 #include <zpk/mman.h>
 #include <zpk/mmu.h>
 #include <zpk/string.h>
+#include <zpk/userfaultfd_k.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
 
@@ -96,10 +97,14 @@ void free_pgtables(struct mm_struct *mm)
 /*
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
- * address past the hole, so range loops skip empty tables whole.
+ * address past the hole, so range loops skip empty tables whole. The
+ * fault path inlines it (__walk_pte): there the call and the unused
+ * arguments cost as much as a level of the walk; the range loops call it
+ * (walk_pte), as inlined it costs their per-PTE loops registers.
  */
-static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
-		       unsigned long *next)
+static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
+					 unsigned long addr, bool alloc,
+					 unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
@@ -146,6 +151,12 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	return pte_offset_kernel(pmd, addr);
 }
 
+static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
+		       unsigned long *next)
+{
+	return __walk_pte(mm, addr, alloc, next);
+}
+
 /* The end of the PTE table that maps addr, or end if that comes first:
  * range loops walk once per table and step through it (Linux's
  * pmd_addr_end). */
@@ -172,9 +183,13 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
  * fn stops the walk and is returned. It walks down once per PTE table,
  * then along it. The one range walk: zap, mprotect, /proc, mm_verify (fn
  * may change the PTE); only faults and fork's two-sided copy use walk_pte.
+ * The zap inlines it (__walk_page_range), so that its fn, run for every
+ * PTE of a munmap or an exit, is a direct call the compiler can inline.
  */
-int walk_page_range(struct mm_struct *mm, unsigned long start,
-		    unsigned long end, pte_walk_fn fn, void *priv)
+static __always_inline int __walk_page_range(struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end,
+					     pte_walk_fn fn, void *priv)
 {
 	unsigned long addr, next;
 	int ret;
@@ -196,22 +211,41 @@ int walk_page_range(struct mm_struct *mm, unsigned long start,
 	return 0;
 }
 
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	return __walk_page_range(mm, start, end, fn, priv);
+}
+
 /* ---- pages behind PTEs ---------------------------------------------- */
 
-/* The PTE bits for a VMA's flags. PROT_NONE is not present to the CPU
- * (_PAGE_PROTNONE): a supervisor-only PTE would still be readable by
- * uaccess, which runs at CPL 0. */
+#define PAGE_USER_RO	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED | _PAGE_NX)
+#define PAGE_USER_RW	(PAGE_USER_RO | _PAGE_RW)
+#define PAGE_USER_RX	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED)
+#define PAGE_USER_RWX	(PAGE_USER_RX | _PAGE_RW)
+
+/*
+ * The PTE bits for each combination of VM_READ, VM_WRITE and VM_EXEC
+ * (Linux's protection_map): x86 cannot map a page writable or executable
+ * but not readable. PROT_NONE is not present to the CPU (_PAGE_PROTNONE):
+ * a supervisor-only PTE would still be readable by uaccess, which runs at
+ * CPL 0.
+ */
+static const pgprot_t protection_map[8] = {
+	[0]					= { _PAGE_PROTNONE |
+						    _PAGE_ACCESSED | _PAGE_NX },
+	[VM_READ]				= { PAGE_USER_RO },
+	[VM_WRITE]				= { PAGE_USER_RW },
+	[VM_READ | VM_WRITE]			= { PAGE_USER_RW },
+	[VM_EXEC]				= { PAGE_USER_RX },
+	[VM_READ | VM_EXEC]			= { PAGE_USER_RX },
+	[VM_WRITE | VM_EXEC]			= { PAGE_USER_RWX },
+	[VM_READ | VM_WRITE | VM_EXEC]		= { PAGE_USER_RWX },
+};
+
 pgprot_t vm_get_page_prot(unsigned long vm_flags)
 {
-	u64 prot = _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED;
-
-	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return __pgprot(_PAGE_PROTNONE | _PAGE_ACCESSED | _PAGE_NX);
-	if (vm_flags & VM_WRITE)
-		prot |= _PAGE_RW;
-	if (!(vm_flags & VM_EXEC))
-		prot |= _PAGE_NX;
-	return __pgprot(prot);
+	return protection_map[vm_flags & (VM_READ | VM_WRITE | VM_EXEC)];
 }
 
 struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
@@ -241,27 +275,27 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
-static void page_add_new_anon_rmap(struct page *page)
+void page_add_new_anon_rmap(struct page *page)
 {
 	page->_mapcount = 0;
 	page_set_flag(page, PG_anon);
+	page_set_flag(page, PG_anon_exclusive);
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
-/* A file page gets one more mapping (Linux's page_add_file_rmap); the
- * page cache keeps its own reference, so mapped = _refcount - 1. */
-static void page_add_file_rmap(struct page *page)
+void page_add_file_rmap(struct page *page)
 {
 	get_page(page);
 	if (++page->_mapcount == 0)
 		inc_vm_stat(NR_FILE_MAPPED);
 }
 
-/* One more PTE maps page (fork). */
+/* One more PTE maps page (fork): an anonymous page is then shared, no
+ * longer exclusive to either side (Linux's page_try_dup_anon_rmap). */
 static void page_dup_rmap(struct page *page)
 {
 	page->_mapcount++;
+	page_clear_flag(page, PG_anon_exclusive);
 }
 
 /* One PTE less; the last one makes the page unmapped again. */
@@ -274,6 +308,7 @@ static void page_remove_rmap(struct page *page)
 		return;
 	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
+		page_clear_flag(page, PG_anon_exclusive);
 		dec_vm_stat(NR_ANON_PAGES);
 	} else {
 		dec_vm_stat(NR_FILE_MAPPED);
@@ -287,7 +322,7 @@ static bool is_zero_pte(pte_t pte)
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static void zero_pte_add(struct mm_struct *mm, pte_t entry)
+static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
 {
 	inc_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
@@ -299,7 +334,7 @@ static void zero_pte_add(struct mm_struct *mm, pte_t entry)
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
+static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
 	dec_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
@@ -359,6 +394,16 @@ static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
 	return vma->vm_flags & VM_WRITE ? pte_mkwrite(entry) : entry;
 }
 
+/*
+ * A read fault's PTE for a page the VMA lets it write: read-only while
+ * the VMA tracks soft-dirty, so that the first write faults and marks it
+ * (Linux's vma_wants_writenotify takes the write bit out of vm_page_prot
+ * for the same reason). The reuse on that fault copies nothing.
+ */
+static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
+{
+	return vma_soft_dirty_enabled(vma) ? pte_wrprotect(entry) : entry;
+}
 
 /* ---- faults --------------------------------------------------------- */
 
@@ -387,7 +432,9 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 /* LAB(zero-page) END */
 
 /* First touch of a private anonymous page: the zero page for a read
- * (unless zero_page=off), else a zeroed page of its own. */
+ * (unless zero_page=off), else a zeroed page of its own. In a range a
+ * userfaultfd registered for missing pages, its reader supplies the page
+ * instead (FAULT_FLAG_UFFD_FILL: the reader's UFFDIO_ZEROPAGE). */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 				    unsigned long address, pte_t *pte,
 				    unsigned int flags)
@@ -395,6 +442,8 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	struct page *page;
 	pte_t entry;
 
+	if (userfaultfd_missing(vma) && !(flags & FAULT_FLAG_UFFD_FILL))
+		return handle_userfault(vma, address, flags, VM_UFFD_MISSING);
 	/* LAB(zero-page) BEGIN task 1: a read maps the zero page */
 	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
 	    zero_page_policy != ZERO_PAGE_OFF)
@@ -408,9 +457,17 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else	/* read under off: stands for the zero page, not written */
+		entry = soft_dirty_wrprotect(entry, vma);
 	/* No need to invalidate: it was non-present before. */
 	set_pte(pte, entry);
 	return 0;
+}
+
+vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
+			      pte_t *pte)
+{
+	return do_anonymous_page(vma, address, pte, FAULT_FLAG_UFFD_FILL);
 }
 
 /* The page-cache page behind address in a file VMA, or NULL past EOF. */
@@ -453,10 +510,14 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 			   pte_t *pte, unsigned int flags)
 {
-	struct page *page = file_page(vma, address);
 	bool shared = vma->vm_flags & VM_SHARED;
+	vm_fault_t ret = shmem_userfault(vma, address, flags);
+	struct page *page;
 	pte_t entry;
 
+	if (ret)
+		return ret;
+	page = file_page(vma, address);
 	if (!page)
 		return VM_FAULT_SIGBUS;
 	if ((flags & FAULT_FLAG_WRITE) && !shared)
@@ -468,6 +529,8 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 		entry = pte_wrprotect(entry);
 	else if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else
+		entry = soft_dirty_wrprotect(entry, vma);
 	set_pte(pte, entry);	/* was none: nothing cached to flush */
 	return 0;
 }
@@ -483,13 +546,35 @@ static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
 }
 
 /*
- * Write to a present read-only PTE. Sole mapper of an anonymous page:
- * reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
- * wp_page_copy does for the zero pfn).
+ * May a write fault reuse this anonymous page rather than copy it?
+ * (Linux's wp_can_reuse_anon_folio.) Yes if it is exclusive to this mm.
+ * Otherwise (fork shared it) only if no one else holds it at all: its
+ * one reference is this PTE's. Another mapping is not all that counts:
+ * a pipe's vmsplice or a get_user_pages holds a reference without one,
+ * and must keep seeing the page as it was. A reused page is exclusive.
+ */
+static bool wp_can_reuse_anon_page(struct page *page)
+{
+	/* LAB(cow-fork) BEGIN task 2: reuse a page no one else holds */
+	if (PageAnonExclusive(page))
+		return true;
+	if (page_count(page) != 1)
+		return false;
+	page_set_flag(page, PG_anon_exclusive);
+	return true;
+	/* LAB(cow-fork) END: (void)page; return false; */
+}
+
+/*
+ * Write to a present read-only PTE. A PTE a userfaultfd write-protected:
+ * its reader's to resolve. An anonymous page no one else holds
+ * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed
+ * page, no copy (as Linux's wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
 static vm_fault_t do_wp_page(struct vm_area_struct *vma,
-			     unsigned long address, pte_t *pte)
+			     unsigned long address, pte_t *pte,
+			     unsigned int flags)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t orig = *pte;
@@ -498,14 +583,14 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	struct page *new;
 	pte_t entry;
 
+	if (userfaultfd_pte_wp(vma, orig))
+		return handle_userfault(vma, address, flags, VM_UFFD_WP);
 	address &= PAGE_MASK;
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) BEGIN task 2: reuse a page mapped only here */
-	if (old && PageAnon(old) && page_mapcount(old) == 1)
+	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -529,10 +614,32 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	return 0;
 }
 
+/*
+ * A none PTE of shmem that remembers a userfaultfd write protection (a
+ * uffd-wp marker, left by a zap): the page faults in as from none, and
+ * comes back protected (Linux's handle_pte_marker). A marker outside a
+ * uffd-wp VMA has nothing left to remember: it just goes.
+ */
+static vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
+				    unsigned long address, pte_t *pte,
+				    unsigned int flags)
+{
+	vm_fault_t ret;
+
+	if (!userfaultfd_wp(vma) || !vma->vm_file) {
+		pte_clear(pte);
+		return 0;
+	}
+	ret = do_fault(vma, address, pte, flags);
+	if (!ret)	/* mapped just now: nothing cached to flush */
+		set_pte(pte, pte_mkuffd_wp(*pte));
+	return ret;
+}
+
 static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 				   unsigned long address, unsigned int flags)
 {
-	pte_t *pte = pte_alloc_map(vma->vm_mm, address);
+	pte_t *pte = __walk_pte(vma->vm_mm, address, true, NULL);
 	pte_t entry;
 
 	if (!pte)
@@ -542,10 +649,12 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		return vma->vm_file ? do_fault(vma, address, pte, flags)
 				    : do_anonymous_page(vma, address, pte,
 							flags);
+	if (pte_marker_uffd_wp(entry))
+		return handle_pte_marker(vma, address, pte, flags);
 	if (!pte_present(entry))
 		return VM_FAULT_SIGBUS;		/* no swap yet */
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
-		return do_wp_page(vma, address, pte);
+		return do_wp_page(vma, address, pte, flags);
 	/* Present and allowed: a spurious fault (stale TLB); refresh. The
 	 * fault dropped the stale entry: x86's flush_tlb_fix_spurious_fault
 	 * is a no-op. */
@@ -554,26 +663,6 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		entry = pte_mkdirty(entry);
 	set_pte(pte, entry);
 	return 0;
-}
-
-bool access_error(const struct vm_area_struct *vma, unsigned int flags)
-{
-	unsigned long vm_flags = vma->vm_flags;
-	bool force = flags & FAULT_FLAG_FORCE;
-
-	/* FOLL_FORCE may write a private mapping it could make writable:
-	 * the write lands in a private copy, never in the file. */
-	if (flags & FAULT_FLAG_WRITE)
-		return !(vm_flags & VM_WRITE) &&
-		       !(force && is_cow_mapping(vm_flags));
-	if (flags & FAULT_FLAG_INSTRUCTION)
-		return !(vm_flags & VM_EXEC);
-	/* The CPU reads any accessible VMA (x86 has no write- or exec-only
-	 * PTEs); get_user_pages wants VM_READ, or FOLL_FORCE and VM_MAYREAD. */
-	if (vm_flags & (flags & FAULT_FLAG_REMOTE ? VM_READ :
-			VM_READ | VM_WRITE | VM_EXEC))
-		return false;
-	return !(force && (vm_flags & VM_MAYREAD));
 }
 
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
@@ -599,6 +688,21 @@ struct zap_details {
 	struct mmu_gather *tlb;
 };
 
+/*
+ * A zap of a shmem VMA that userfaultfd write-protects (MADV_DONTNEED,
+ * not munmap: zd->vma set) keeps the protection of the PTE it clears as
+ * a marker, for when the page faults back in (Linux's
+ * pte_install_uffd_wp_if_needed). Returns true if entry stays.
+ */
+static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
+{
+	if (!zd->vma || !zd->vma->vm_file || !userfaultfd_wp(zd->vma) ||
+	    !pte_uffd_wp(entry))
+		return false;
+	set_pte(pte, make_pte_marker_uffd_wp());
+	return pte_marker_uffd_wp(entry);
+}
+
 /* Clears one PTE and gives back what it held (a walk_page_range fn): the
  * counters and rmap at once, the page itself after the gather's flush. */
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
@@ -609,6 +713,8 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 
 	pte_clear(pte);
+	if (zap_keeps_uffd_wp(zd, pte, entry))
+		return 0;
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(zd->tlb, pte, addr);
 	if (is_zero_pte(entry)) {
@@ -631,7 +737,7 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 {
 	struct zap_details zd = { .mm = mm, .vma = vma, .tlb = tlb };
 
-	walk_page_range(mm, start, end, zap_one_pte, &zd);
+	__walk_page_range(mm, start, end, zap_one_pte, &zd);
 }
 
 /* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
@@ -652,10 +758,13 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
 }
 
-/* change_protection's walk: the new protection bits, and the range of
- * the PTEs it changed, flushed once at the end. */
+/* change_protection's walk: the new protection bits, whether the VMA
+ * tracks soft-dirty, what it does to the uffd-wp bits (MM_CP_*), and the
+ * range of the PTEs it changed, flushed once at the end. */
 struct change_prot {
 	u64 prot;
+	bool soft_dirty;
+	unsigned int cp_flags;
 	unsigned long start, end;
 };
 
@@ -669,21 +778,34 @@ static void changed_range_add(unsigned long *start, unsigned long *end,
 }
 
 /* The PTE for the new protection (cp->prot), keeping pfn and state
- * bits (a walk_page_range fn). Only a page this PTE alone maps may be
- * written in place: shared (COW) pages and the zero page stay read-only. */
+ * bits (a walk_page_range fn). Only an exclusive anonymous page may be
+ * written in place (Linux's can_change_pte_writable): shared (COW) pages,
+ * even ones fork's other side has let go, and the zero page stay
+ * read-only, and their next write is a do_wp_page. So does a page not
+ * soft-dirty in a VMA that tracks it (its next write must fault), and a
+ * PTE a userfaultfd write-protects, whose next write is its reader's.
+ * Clearing the uffd-wp bits drops the markers too. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SPECIAL;
+			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY | _PAGE_UFFD_WP;
 	struct change_prot *cp = priv;
 	struct page *page;
 	pte_t entry;
 
+	if (pte_marker_uffd_wp(*pte) &&
+	    (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE))
+		pte_clear(pte);		/* not present: nothing to flush */
 	if (!pte_present(*pte))
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
 	entry = __pte((pte_val(*pte) & keep) | cp->prot);
-	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
+	if (cp->cp_flags & MM_CP_UFFD_WP)
+		entry = pte_mkuffd_wp(entry);
+	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
+		entry = pte_clear_uffd_wp(entry);
+	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
+	    (cp->soft_dirty && !pte_soft_dirty(entry)))
 		entry = pte_wrprotect(entry);
 	if (pte_val(entry) == pte_val(*pte))
 		return 0;
@@ -696,10 +818,13 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
  * the ones it changed with one flush_tlb_mm_range (Linux's
  * change_protection_range: flush_tlb_range if any page changed). */
 void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags)
+		       unsigned long end, unsigned long newflags,
+		       unsigned int cp_flags)
 {
 	struct change_prot cp = {
 		.prot = pgprot_val(vm_get_page_prot(newflags)),
+		.soft_dirty = !(newflags & VM_SOFTDIRTY),
+		.cp_flags = cp_flags,
 	};
 
 	walk_page_range(mm, start, end, change_pte_prot, &cp);
@@ -725,7 +850,7 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 		set_pte(src_pte, entry);
 		wrprotected = true;
 	}
-	/* LAB(cow-fork) END */
+	/* LAB(cow-fork) END: if (is_cow_mapping(vma->vm_flags)) return false; */
 	page = vm_normal_page(vma, addr, entry);
 	if (page) {
 		get_page(page);

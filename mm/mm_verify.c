@@ -7,11 +7,13 @@
 #include <zpk/mm_verify.h>
 #include <zpk/mman.h>
 #include <zpk/param.h>
+#include <zpk/pipe_fs_i.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/userfaultfd_k.h>
 #include <zpk/zero_page.h>
 
 bool mm_verify_on_exit;
@@ -100,6 +102,15 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (!vma)
 		report(c->r, "PTE %#lx at %#lx outside every VMA",
 		       (unsigned long)pte_val(pte), addr);
+	/* A userfaultfd write protection where the PTE is not the VMA's. */
+	if (pte_uffd_wp(pte) && vma && (!userfaultfd_wp(vma) ||
+					(pte_present(pte) && pte_write(pte)) ||
+					(!pte_present(pte) && !vma->vm_file)))
+		report(c->r, "uffd-wp PTE %#lx at %#lx: VMA not uffd-wp, "
+		       "writable, or a marker in anonymous memory",
+		       (unsigned long)pte_val(pte), addr);
+	if (pte_marker_uffd_wp(pte))
+		return 0;
 	if (!pte_present(pte)) {
 		report(c->r, "non-present PTE %#lx at %#lx (zpk has no swap)",
 		       (unsigned long)pte_val(pte), addr);
@@ -110,6 +121,11 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		   !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		report(c->r, "PTE %#lx at %#lx: PROT_NONE bit disagrees with "
 		       "its VMA", (unsigned long)pte_val(pte), addr);
+	/* Soft-dirty sees a write only through its fault. */
+	if (vma && pte_write(pte) && !pte_soft_dirty(pte) &&
+	    vma_soft_dirty_enabled(vma))
+		report(c->r, "PTE at %#lx writable but not soft-dirty in a VMA "
+		       "that tracks soft-dirty", addr);
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (pte_write(pte))
 			report(c->r, "zero page mapped writable at %#lx", addr);
@@ -130,6 +146,12 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (pte_write(pte) && PageAnon(page) && page_mapcount(page) > 1)
 		report(c->r, "COW-shared pfn %#lx writable at %#lx",
 		       page_to_pfn(page), addr);
+	else if (pte_write(pte) && PageAnon(page) && !PageAnonExclusive(page))
+		report(c->r, "pfn %#lx writable at %#lx but not "
+		       "PageAnonExclusive", page_to_pfn(page), addr);
+	if (PageAnonExclusive(page) && page_mapcount(page) > 1)
+		report(c->r, "PageAnonExclusive pfn %#lx has %d mappings",
+		       page_to_pfn(page), page_mapcount(page));
 	c->rss[mm_counter(page)]++;
 	return 0;
 }
@@ -207,6 +229,7 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 	unsigned long pfn;
 
 	tally(mms, n, -1);
+	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
 	for (pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -217,6 +240,7 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 	tally(mms, n, +1);
 	for (pfn = 0; pfn < max_pfn; pfn++)
 		check_page_refs(r, pfn_to_page(pfn));
+	pipe_tally_pages(+1);
 	return r->errors - errors;
 }
 
@@ -253,7 +277,9 @@ int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r)
 	tally(&mm, 1, -1);
 	walk_page_range(mm, 0, TASK_SIZE, mapcount_below_own, r);
 	tally(&mm, 1, +1);
+	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
 	walk_page_range(mm, 0, TASK_SIZE, refs_cover_maps, r);
+	pipe_tally_pages(+1);
 	check_page_refs(r, pfn_to_page(zero_pfn));
 	return r->errors - errors;
 }
@@ -313,6 +339,10 @@ int mm_verify_all(void)
 		return 0;
 	}
 	n = collect_mms(mms, max);
+	/* The VMA list and tree (validate_mm BUGs: not under =warn, which
+	 * promises to go on). */
+	for (int i = 0; i < n && !mm_verify_warn; i++)
+		validate_mm(mms[i]);
 	for (int i = 0; i < n; i++)
 		mm_verify_report(mms[i], &r);
 	mm_verify_pages_report(mms, n, &r);

@@ -1,5 +1,6 @@
-/* mm/mmap.c — a process's VMAs: the sorted mm->mmap list, mmap, munmap,
- * mprotect and brk on it, with splitting, merging and the *_vm counters. */
+/* mm/mmap.c — a process's VMAs: the sorted mm->mmap list and the mm_rb
+ * tree, mmap, munmap, mprotect and brk on them, with splitting, merging
+ * and the *_vm counters. */
 #include <asm/tlb.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
@@ -10,6 +11,7 @@
 #include <zpk/slab.h>
 
 struct kmem_cache *vm_area_cachep;
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 
 static inline struct vm_area_struct *vma_of(struct list_head *l)
 {
@@ -60,6 +62,7 @@ void mm_init_vmas(struct mm_struct *mm)
 				sizeof(struct vm_area_struct), 0);
 	BUG_ON(!vm_area_cachep);
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = RB_ROOT;
 	mm->mmap_cache = NULL;
 	mm->map_count = 0;
 	mm->mmap_base = MMAP_BASE;
@@ -67,24 +70,40 @@ void mm_init_vmas(struct mm_struct *mm)
 	mm->exec_vm = mm->stack_vm = 0;
 }
 
+static inline struct vm_area_struct *vma_of_rb(struct rb_node *n)
+{
+	return rb_entry(n, struct vm_area_struct, vm_rb);
+}
+
 /*
- * A list walk, O(n), behind a one-entry cache as Linux had until 3.14: a
- * run of faults in one VMA finds it at once. The cache is checked against
+ * A one-entry cache, then a walk down mm_rb: O(log n), as Linux until 6.0.
+ * A run of faults in one VMA finds it at once. The cache is checked against
  * the VMA's current bounds, so splits and merges cannot make it lie; only
  * freeing the VMA (remove_vma) must clear it.
  */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
+	struct vm_area_struct *vma = mm->mmap_cache, *v;
+	struct rb_node *n;
 
 	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
 		return vma;
-	list_for_each_entry(vma, &mm->mmap, vm_list)
-		if (vma->vm_end > addr) {
-			mm->mmap_cache = vma;
-			return vma;
+	vma = NULL;
+	n = mm->mm_rb.rb_node;
+	while (n) {
+		v = vma_of_rb(n);
+		if (v->vm_end > addr) {
+			vma = v;	/* a candidate: is one lower still? */
+			if (v->vm_start <= addr)
+				break;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
 		}
-	return NULL;
+	}
+	if (vma)
+		mm->mmap_cache = vma;
+	return vma;
 }
 
 struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
@@ -110,12 +129,47 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
 	return NULL;
 }
 
-/* Puts vma into the list at its place by address; it must not overlap. */
-static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+/*
+ * Where a VMA starting at addr goes in mm_rb: returns the NULL link to
+ * hang it on, *rb_parent the node that link belongs to, and *pnext the
+ * first VMA above addr (NULL if none), which it goes before in the list.
+ */
+static struct rb_node **find_vma_links(struct mm_struct *mm,
+				       unsigned long addr,
+				       struct rb_node **rb_parent,
+				       struct vm_area_struct **pnext)
 {
-	struct vm_area_struct *next = find_vma(mm, vma->vm_start);
+	struct rb_node **link = &mm->mm_rb.rb_node, *parent = NULL;
 
+	*pnext = NULL;
+	while (*link) {
+		parent = *link;
+		if (addr < vma_of_rb(parent)->vm_start) {
+			*pnext = vma_of_rb(parent);
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+		}
+	}
+	*rb_parent = parent;
+	return link;
+}
+
+/*
+ * Only vma_link and remove_vma change the tree. Elsewhere a VMA's
+ * vm_start moves in place (merges, splits, stack growth) only within the
+ * gap beside it, so it keeps its place in the order and the tree stays
+ * sorted without re-linking.
+ */
+void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *next;
+	struct rb_node *parent, **link;
+
+	link = find_vma_links(mm, vma->vm_start, &parent, &next);
 	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
+	rb_link_node(&vma->vm_rb, parent, link);
+	rb_insert_color(&vma->vm_rb, &mm->mm_rb);
 	mm->map_count++;
 }
 
@@ -124,6 +178,7 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
+	rb_erase(&vma->vm_rb, &mm->mm_rb);
 	mm->map_count--;
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
@@ -134,58 +189,78 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /*
  * Shared anonymous memory has no file to tell two mappings apart, so its
- * VMAs never merge: two neighbours might be different objects.
+ * VMAs never merge: two neighbours might be different objects. Nor do
+ * two registered with different userfaultfds, or with different memory
+ * policies (mbind). Soft-dirty does not keep VMAs apart (Linux's
+ * is_mergeable_vma): the merged VMA is all soft-dirty if either part was
+ * (vma_merge_softdirty).
  */
 static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
-		      struct file *file)
+		      struct file *file, const struct mempolicy *pol,
+		      struct userfaultfd_ctx *ctx)
 {
-	if (vma->vm_flags != vm_flags || vma->vm_file != file)
+	if ((vma->vm_flags ^ vm_flags) & ~VM_SOFTDIRTY ||
+	    vma->vm_file != file || !mpol_equal(&vma->vm_policy, pol) ||
+	    vma->vm_userfaultfd_ctx != ctx)
 		return false;
 	return file || !(vm_flags & VM_SHARED);
+}
+
+/* vma took in a range with vm_flags. A part that was soft-dirty keeps its
+ * pages' writes unseen (writable PTEs not soft-dirty), so the whole VMA
+ * must report soft-dirty from now on. */
+static void vma_merge_softdirty(struct vm_area_struct *vma,
+				unsigned long vm_flags)
+{
+	vma->vm_flags |= vm_flags & VM_SOFTDIRTY;
 }
 
 struct vm_area_struct *vma_merge(struct mm_struct *mm,
 				 struct vm_area_struct *prev,
 				 unsigned long addr, unsigned long end,
 				 unsigned long vm_flags, struct file *file,
-				 unsigned long pgoff)
+				 unsigned long pgoff,
+				 const struct mempolicy *pol)
 {
 	struct vm_area_struct *next;
 	bool with_prev, with_next;
 
 	next = prev ? vma_next(mm, prev) : find_vma(mm, addr);
 	with_prev = prev && prev->vm_end == addr &&
-		    can_merge(prev, vm_flags, file) &&
+		    can_merge(prev, vm_flags, file, pol, NULL) &&
 		    prev->vm_pgoff + vma_pages(prev) == pgoff;
 	with_next = next && next->vm_start == end &&
-		    can_merge(next, vm_flags, file) &&
+		    can_merge(next, vm_flags, file, pol, NULL) &&
 		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
 	if (with_prev && with_next) {
 		prev->vm_end = next->vm_end;
+		vma_merge_softdirty(prev, vm_flags | next->vm_flags);
 		remove_vma(mm, next);
 		return prev;
 	}
 	if (with_prev) {
 		prev->vm_end = end;
+		vma_merge_softdirty(prev, vm_flags);
 		return prev;
 	}
 	if (with_next) {
 		next->vm_start = addr;
 		next->vm_pgoff = pgoff;
+		vma_merge_softdirty(next, vm_flags);
 		return next;
 	}
 	return NULL;
 }
 
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
-	      unsigned long addr, int new_below)
+/* split_vma without the max_map_count check: munmap's, which checks
+ * only where its result has more VMAs than before (Linux's). */
+static int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+		       unsigned long addr, int new_below)
 {
 	struct vm_area_struct *new;
 
 	BUG_ON(addr <= vma->vm_start || addr >= vma->vm_end ||
 	       (addr & ~PAGE_MASK));
-	if (mm->map_count >= MAX_MAP_COUNT)
-		return -ENOMEM;
 	new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
@@ -203,6 +278,14 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vma_link(mm, new);
 	return 0;
+}
+
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+	      unsigned long addr, int new_below)
+{
+	if (mm->map_count >= sysctl_max_map_count)
+		return -ENOMEM;
+	return __split_vma(mm, vma, addr, new_below);
 }
 
 /* The highest gap of len bytes in [low, high), or -ENOMEM. */
@@ -283,11 +366,15 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
+ * mremap's new VMA comes from here too (Linux's copy_vma), with the old
+ * one's memory policy (pol; NULL: MPOL_DEFAULT).
  */
-static long mmap_region(struct mm_struct *mm, unsigned long addr,
+long mmap_region(struct mm_struct *mm, unsigned long addr,
 			unsigned long len, unsigned long vm_flags,
-			struct file *file, unsigned long pgoff)
+			struct file *file, unsigned long pgoff,
+			const struct mempolicy *pol)
 {
+	static const struct mempolicy default_policy;
 	unsigned long end = addr + len;
 	struct vm_area_struct *vma, *prev;
 	int err;
@@ -305,22 +392,22 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 		kmem_cache_free(vm_area_cachep, vma);
 		return err;
 	}
-	if (mm->map_count >= MAX_MAP_COUNT) {
-		kmem_cache_free(vm_area_cachep, vma);
-		return -ENOMEM;
-	}
+	if (!pol)
+		pol = &default_policy;
 	find_vma_prev(mm, addr, &prev);
 	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
-	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff)) {
+	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff, pol)) {
 		kmem_cache_free(vm_area_cachep, vma);
 		return addr;
 	}
 	vma->vm_start = addr;
 	vma->vm_end = end;
 	vma->vm_flags = vm_flags;
+	vma->vm_policy = *pol;
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_mm = mm;
+	vma->vm_userfaultfd_ctx = NULL;
 	vma_link(mm, vma);
 	return addr;
 }
@@ -342,7 +429,7 @@ static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
 
 	if (!file)
 		return -ENOMEM;
-	ret = mmap_region(mm, addr, len, vm_flags, file, 0);
+	ret = mmap_region(mm, addr, len, vm_flags, file, 0, NULL);
 	fput(file);		/* the VMA holds its own reference */
 	return ret;
 }
@@ -364,6 +451,10 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		return -ENOMEM;		/* it wrapped: bigger than anything */
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
+	/* Linux's historical ">": a mapping at the limit may still be made
+	 * (it might merge), leaving map_count one above it. */
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;
 	if (flags & MAP_ANONYMOUS)
 		file = NULL;
 
@@ -393,6 +484,9 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (flags & MAP_LOCKED)
 		vm_flags |= VM_LOCKED;
 	vm_flags |= mm->def_flags;	/* mlockall(MCL_FUTURE) */
+	/* New memory is all soft-dirty, also where an old mapping stood
+	 * (Linux's mmap_region): a tracker must not take it for the old. */
+	vm_flags |= VM_SOFTDIRTY;
 
 	addr = get_unmapped_area(mm, addr, len, flags);
 	if (IS_ERR_VALUE(addr))
@@ -408,7 +502,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		pgoff = addr >> PAGE_SHIFT;
 	if (!file && (vm_flags & VM_SHARED))
 		return mmap_shared_anon(mm, addr, len, vm_flags);
-	return mmap_region(mm, addr, len, vm_flags, file, pgoff);
+	return mmap_region(mm, addr, len, vm_flags, file, pgoff, NULL);
 }
 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
@@ -429,18 +523,19 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start >= end)
 		return 0;	/* a hole: nothing to do, not an error */
-	/* Cutting a hole in the middle needs one VMA more: check first. */
+	/* Cutting a hole in the middle needs one VMA more: check first.
+	 * Other splits here end with no more VMAs than before. */
 	if (start > vma->vm_start && end < vma->vm_end &&
-	    mm->map_count >= MAX_MAP_COUNT)
+	    mm->map_count >= sysctl_max_map_count)
 		return -ENOMEM;
 	if (start > vma->vm_start) {
-		err = split_vma(mm, vma, start, 1);
+		err = __split_vma(mm, vma, start, 1);
 		if (err)
 			return err;
 	}
 	last = find_vma(mm, end);
 	if (last && last->vm_start < end) {
-		err = split_vma(mm, last, end, 1);
+		err = __split_vma(mm, last, end, 1);
 		if (err)
 			return err;	/* only split so far: still valid */
 	}
@@ -466,28 +561,37 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	struct vm_area_struct *next = vma_next(mm, vma);
 
 	if (prev && prev->vm_end == vma->vm_start &&
-	    can_merge(prev, vma->vm_flags, vma->vm_file) &&
+	    can_merge(prev, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
 		prev->vm_end = vma->vm_end;
+		vma_merge_softdirty(prev, vma->vm_flags);
 		remove_vma(mm, vma);
 		vma = prev;
 	}
 	if (next && vma->vm_end == next->vm_start &&
-	    can_merge(next, vma->vm_flags, vma->vm_file) &&
+	    can_merge(next, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
 		vma->vm_end = next->vm_end;
+		vma_merge_softdirty(vma, next->vm_flags);
 		remove_vma(mm, next);
 	}
 }
 
-/* Gives [start, end), inside vma, newflags: split off, set, merge. */
-static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
-			  unsigned long start, unsigned long end,
-			  unsigned long newflags)
+/* Gives [start, end), inside vma, newflags, the memory policy pol and
+ * the userfaultfd ctx: split off, set, merge (mprotect, madvise and
+ * mlock's flags, mbind's policy, userfaultfd's registration). */
+static int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end,
+		      unsigned long newflags, struct mempolicy pol,
+		      struct userfaultfd_ctx *ctx)
 {
+	bool prot = newflags != vma->vm_flags;
 	int err;
 
-	if (newflags == vma->vm_flags)
+	if (!prot && mpol_equal(&pol, &vma->vm_policy) &&
+	    ctx == vma->vm_userfaultfd_ctx)
 		return 0;
 	if (start > vma->vm_start) {
 		err = split_vma(mm, vma, start, 1);
@@ -501,10 +605,28 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 	vma->vm_flags = newflags;
+	vma->vm_policy = pol;
+	vma->vm_userfaultfd_ctx = ctx;
 	vm_stat_account(mm, newflags, vma_pages(vma));
-	change_protection(mm, start, end, newflags);
+	if (prot)
+		change_protection(mm, start, end, newflags, 0);
 	vma_merge_neighbours(mm, vma);
 	return 0;
+}
+
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags, struct userfaultfd_ctx *ctx)
+{
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy, ctx);
+}
+
+static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags)
+{
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy,
+			  vma->vm_userfaultfd_ctx);
 }
 
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
@@ -573,11 +695,32 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 	return 0;
 }
 
-int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock)
+int mbind_range(struct mm_struct *mm, unsigned long start,
+		unsigned long end, const struct mempolicy *pol)
 {
-	return vma_modify_flags(mm, start, len, lock ? VM_LOCKED : 0,
-				lock ? 0 : VM_LOCKED);
+	unsigned long nstart, tmp;
+	struct vm_area_struct *vma;
+	int err;
+
+	for (nstart = start; nstart < end; nstart = tmp) {
+		vma = find_vma(mm, nstart);
+		if (!vma || vma->vm_start >= end)
+			break;
+		nstart = max(nstart, vma->vm_start);
+		tmp = min(vma->vm_end, end);
+		err = vma_modify(mm, vma, nstart, tmp, vma->vm_flags, *pol,
+				 vma->vm_userfaultfd_ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
+	     unsigned long lock_flags)
+{
+	return vma_modify_flags(mm, start, len, lock_flags,
+				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */
@@ -585,10 +728,13 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			unsigned long len)
 {
 	unsigned long flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-			      VM_MAYEXEC | mm->def_flags;
+			      VM_MAYEXEC | VM_SOFTDIRTY | mm->def_flags;
 	long ret;
 
-	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;		/* as do_mmap's */
+	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT,
+			  NULL);
 	return IS_ERR_VALUE(ret) ? (int)ret : 0;
 }
 
@@ -656,6 +802,26 @@ void exit_mmap_vmas(struct mm_struct *mm)
 	mm->exec_vm = mm->stack_vm = 0;
 }
 
+/* mm_rb is a valid red-black tree and its in-order walk is the list. */
+static void validate_mm_rb(struct mm_struct *mm)
+{
+	struct rb_node *n = rb_first(&mm->mm_rb);
+	struct vm_area_struct *vma;
+	const char *why;
+
+	if (rb_check(&mm->mm_rb, &why) < 0)
+		BUGF("mm_rb: %s", why);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (n != &vma->vm_rb)
+			BUGF("mm_rb in order is not the list at vma [%#lx, %#lx)",
+			     vma->vm_start, vma->vm_end);
+		n = rb_next(n);
+	}
+	if (n)
+		BUGF("mm_rb holds vma [%#lx, %#lx) that the list does not",
+		     vma_of_rb(n)->vm_start, vma_of_rb(n)->vm_end);
+}
+
 void validate_mm(struct mm_struct *mm)
 {
 	unsigned long prev_end = 0, total = 0, locked = 0, data = 0;
@@ -677,6 +843,12 @@ void validate_mm(struct mm_struct *mm)
 		if (vma->vm_mm != mm)
 			BUGF("vma [%#lx, %#lx) of another mm", vma->vm_start,
 			     vma->vm_end);
+		if (!vma->vm_userfaultfd_ctx != !(vma->vm_flags &
+						   __VM_UFFD_FLAGS))
+			BUGF("vma [%#lx, %#lx): userfaultfd flags %#lx, ctx %p",
+			     vma->vm_start, vma->vm_end,
+			     vma->vm_flags & __VM_UFFD_FLAGS,
+			     vma->vm_userfaultfd_ctx);
 		prev_end = vma->vm_end;
 		count++;
 		n = vma_pages(vma);
@@ -693,6 +865,7 @@ void validate_mm(struct mm_struct *mm)
 	}
 	if (count != mm->map_count)
 		BUGF("map_count %d but %d vmas", mm->map_count, count);
+	validate_mm_rb(mm);
 	if (mm->mmap_cache && !cached)
 		BUGF("mmap_cache %p is not a vma of this mm", mm->mmap_cache);
 	if (total != mm->total_vm || locked != mm->locked_vm ||

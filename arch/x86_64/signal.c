@@ -6,6 +6,7 @@
 #include <zpk/errno.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
+#include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
 /* Linux's struct sigcontext (64-bit), inside ucontext's uc_mcontext. */
@@ -79,8 +80,8 @@ int setup_rt_frame(int sig, const struct k_sigaction *ka,
 	f.pretcode = (u64)ka->restorer;
 	save_sigcontext(&f.uc.uc_mcontext, regs);
 	f.uc.uc_mcontext.fpstate = fp;
-	f.uc.uc_mcontext.oldmask = current->blocked;
-	f.uc.uc_sigmask = current->blocked;
+	f.uc.uc_mcontext.oldmask = sigmask_to_save();
+	f.uc.uc_sigmask = sigmask_to_save();
 	f.info = *info;
 	fpu_save_to(current);
 	if (copy_to_user((void __user *)fp, current->fpu, sizeof(current->fpu)) ||
@@ -119,4 +120,39 @@ int restore_rt_frame(struct pt_regs *regs)
 	current->blocked = f.uc.uc_sigmask &
 			   ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return 0;
+}
+
+void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (!current->in_syscall)
+		return;
+	current->in_syscall = false;
+	switch ((long)regs->rax) {
+	case -ERESTART_RESTARTBLOCK:
+		if (ka) {
+			regs->rax = -EINTR;
+			return;
+		}
+		regs->rax = __NR_restart_syscall;
+		regs->rip -= 2;		/* the syscall instruction again */
+		return;
+	case -ERESTARTNOHAND:
+		if (ka) {
+			regs->rax = -EINTR;
+			return;
+		}
+		break;
+	case -ERESTARTSYS:
+		if (ka && !(ka->flags & SA_RESTART)) {
+			regs->rax = -EINTR;
+			return;
+		}
+		break;
+	case -ERESTARTNOINTR:
+		break;
+	default:
+		return;
+	}
+	regs->rax = regs->vector;	/* the entry left the number there */
+	regs->rip -= 2;
 }

@@ -1,5 +1,6 @@
 /* fs/proc/base.c — the directories of /proc: the root (its stored
- * files, then "self" and one entry per live pid), /proc/PID, /proc/PID/mem. */
+ * files, then "self" and one entry per live process), /proc/PID,
+ * /proc/PID/task/TID (one per thread), /proc/PID/mem. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/gup.h>
@@ -39,7 +40,7 @@ static int proc_oom_score(struct seq_file *m, struct task_struct *task)
 
 static int proc_oom_score_adj(struct seq_file *m, struct task_struct *task)
 {
-	seq_printf(m, "%d\n", task->oom_score_adj);
+	seq_printf(m, "%d\n", task->signal->oom_score_adj);
 	return 0;
 }
 
@@ -48,30 +49,26 @@ static int proc_oom_score_adj(struct seq_file *m, struct task_struct *task)
 static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 					const char *buf, size_t n, loff_t pos)
 {
-	char num[13], *s = num, *e;
+	char num[PROC_NUMBUF];
 	long v;
 	int err;
 
 	(void)pos;
 	memcpy(num, buf, min(n, sizeof(num) - 1));
 	num[min(n, sizeof(num) - 1)] = 0;
-	while (*s == ' ' || *s == '\t' || *s == '\n')
-		s++;
-	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' ||
-					  e[-1] == '\n'); e--)
-		;
-	*e = 0;
-	err = kstrtol(s, 0, &v);
+	err = kstrtol(strstrip(num), 0, &v);
 	if (err)
 		return err;
 	if (v < OOM_SCORE_ADJ_MIN || v > OOM_SCORE_ADJ_MAX)
 		return -EINVAL;
-	task->oom_score_adj = (short)v;
+	task->signal->oom_score_adj = (short)v;
 	return (ssize_t)n;
 }
 
-/* The files of every /proc/PID, in Linux's readdir order. */
+/* The files of every /proc/PID, in Linux's readdir order; "task" (the
+ * first) is not in /proc/PID/task/TID. */
 static const struct proc_entry pid_entries[] = {
+	{ .name = "task", .mode = S_IFDIR | 0555 },
 	{ .name = "comm", .mode = S_IFREG | 0644,
 	  .show = proc_pid_comm, .write = proc_pid_comm_write },
 	{ .name = "cmdline", .mode = R, .show = proc_pid_cmdline },
@@ -79,6 +76,8 @@ static const struct proc_entry pid_entries[] = {
 	  .mm_read = proc_pid_mem_read, .mm_write = proc_pid_mem_write },
 	{ .name = "exe", .mode = L },
 	{ .name = "maps", .mode = R, .show = proc_pid_maps },
+	{ .name = "clear_refs", .mode = S_IFREG | 0200,
+	  .write = proc_pid_clear_refs_write },
 	{ .name = "smaps", .mode = R, .show = proc_pid_smaps },
 	{ .name = "smaps_rollup", .mode = R, .show = proc_pid_smaps_rollup },
 	{ .name = "pagemap", .mode = S_IFREG | 0400,
@@ -91,11 +90,16 @@ static const struct proc_entry pid_entries[] = {
 	  .show = proc_oom_score_adj, .write = proc_oom_score_adj_write },
 };
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
+/* /proc/PID/stat adds up the threads; /proc/PID/task/TID/stat is one's. */
+static const struct proc_entry tid_stat_entry = {
+	.name = "stat", .mode = R, .show = proc_tid_stat };
+
+#define TASK_ENTRY	(&pid_entries[0])
 
 static struct inode *proc_root;
 static struct inode *proc_self;	/* the link /proc/self */
-static const struct inode_operations pid_dir_iops, proc_exe_iops,
-	pid_file_iops;
+static const struct inode_operations pid_dir_iops, tid_dir_iops,
+	task_dir_iops, proc_exe_iops, pid_file_iops;
 /*
  * Per-pid inodes are made on the first lookup and kept here while their
  * process lives (their i_nlink is this list's), so that a path walk gets
@@ -119,7 +123,7 @@ static void free_pid_inode(struct inode *inode)
 	struct proc_inode *pi = PROC_I(inode);
 
 	list_del_init(&pi->cache);
-	if (pi->entry)
+	if (inode->i_parent != proc_root)
 		iput(inode->i_parent);
 	put_task_struct(pi->task);
 	kfree(pi);
@@ -146,14 +150,30 @@ void proc_flush_task(struct task_struct *task)
 	}
 }
 
-/* The inode of (task, entry), entry NULL for the /proc/PID directory. */
+/* The inode operations of (entry, in parent): a /proc/PID or TID
+ * directory, the task directory, exe, or a file. */
+static const struct inode_operations *pid_inode_ops(const struct proc_entry *e,
+						   struct inode *parent)
+{
+	if (!e)
+		return parent == proc_root ? &pid_dir_iops : &tid_dir_iops;
+	if (e == TASK_ENTRY)
+		return &task_dir_iops;
+	if (S_ISLNK(e->mode))
+		return &proc_exe_iops;	/* the only link */
+	return &pid_file_iops;
+}
+
+/* The inode of (task, entry) in parent, entry NULL for the /proc/PID and
+ * /proc/PID/task/TID directories; each holds its parent but the root. */
 static struct inode *pid_inode(struct task_struct *task,
 			       const struct proc_entry *e, struct inode *parent)
 {
 	struct proc_inode *pi;
 
 	list_for_each_entry(pi, &pid_inodes, cache)
-		if (pi->task == task && pi->entry == e)
+		if (pi->task == task && pi->entry == e &&
+		    pi->vfs_inode.i_parent == parent)
 			return &pi->vfs_inode;
 	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, task->pid, e);
 	if (!pi)
@@ -161,16 +181,11 @@ static struct inode *pid_inode(struct task_struct *task,
 	get_task_struct(task);
 	pi->task = task;
 	pi->vfs_inode.i_count = 0;
-	pi->vfs_inode.i_nlink = e ? 1 : 2;
+	pi->vfs_inode.i_nlink = e && !S_ISDIR(e->mode) ? 1 : 2;
 	pi->vfs_inode.i_parent = parent;
-	if (e)
+	if (parent != proc_root)
 		ihold(parent);
-	if (!e)
-		pi->vfs_inode.i_op = &pid_dir_iops;
-	else if (S_ISLNK(e->mode))
-		pi->vfs_inode.i_op = &proc_exe_iops;	/* the only link */
-	else
-		pi->vfs_inode.i_op = &pid_file_iops;
+	pi->vfs_inode.i_op = pid_inode_ops(e, parent);
 	list_add_tail(&pi->cache, &pid_inodes);
 	return &pi->vfs_inode;
 }
@@ -190,6 +205,13 @@ static int name_to_pid(const char *name, size_t len)
 	return (int)v;
 }
 
+/* The first entry a directory lists: /proc/PID has "task", a thread's
+ * /proc/PID/task/TID does not. */
+static size_t first_entry(struct inode *dir)
+{
+	return dir->i_op == &tid_dir_iops;
+}
+
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 			  struct inode **res)
 {
@@ -197,10 +219,12 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 
 	if (!task)
 		return -ESRCH;	/* a held-open /proc/PID of a reaped one */
-	for (size_t i = 0; i < NR_PID_ENTRIES; i++) {
+	for (size_t i = first_entry(dir); i < NR_PID_ENTRIES; i++) {
 		const struct proc_entry *e = &pid_entries[i];
 
 		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
+			if (first_entry(dir) && e->show == proc_pid_stat)
+				e = &tid_stat_entry;	/* the thread's own */
 			*res = pid_inode(task, e, dir);
 			return *res ? 0 : -ENOMEM;
 		}
@@ -210,6 +234,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 
 static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 {
+	idx += first_entry(dir);
 	if (idx < 0 || (size_t)idx >= NR_PID_ENTRIES ||
 	    !proc_inode_task(dir))
 		return false;
@@ -223,6 +248,51 @@ static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 static const struct inode_operations pid_dir_iops = {
 	.lookup = pid_dir_lookup,
 	.readdir = pid_dir_readdir,
+	.evict = free_pid_inode,
+};
+
+static const struct inode_operations tid_dir_iops = {
+	.lookup = pid_dir_lookup,
+	.readdir = pid_dir_readdir,
+	.evict = free_pid_inode,
+};
+
+/* /proc/PID/task: one directory per thread of the process, by tid. */
+static int task_dir_lookup(struct inode *dir, const char *name, size_t len,
+			   struct inode **res)
+{
+	struct task_struct *task = proc_inode_task(dir), *t;
+	int tid = name_to_pid(name, len);
+
+	if (!task)
+		return -ESRCH;
+	t = tid > 0 ? find_task_by_pid(tid) : NULL;
+	if (!t || !same_thread_group(t, task))
+		return -ENOENT;
+	*res = pid_inode(t, NULL, dir);
+	return *res ? 0 : -ENOMEM;
+}
+
+static bool task_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	struct task_struct *task = proc_inode_task(dir), *t;
+
+	if (!task || idx < 0)
+		return false;
+	for_each_thread(task, t) {
+		if (t->state == EXIT_DEAD || idx-- > 0)
+			continue;
+		de->len = snprintf(de->name, sizeof(de->name), "%d", t->pid);
+		de->ino = 0x60000000UL + t->pid;
+		de->mode = S_IFDIR | 0555;
+		return true;
+	}
+	return false;
+}
+
+static const struct inode_operations task_dir_iops = {
+	.lookup = task_dir_lookup,
+	.readdir = task_dir_readdir,
 	.evict = free_pid_inode,
 };
 
@@ -260,7 +330,7 @@ static bool root_readdir(struct inode *dir, long idx, struct dir_entry *de)
 		de->mode = L;
 		return true;
 	}
-	list_for_each_entry(t, &task_list, tasks) {
+	for_each_process(t) {
 		if (t->pid <= 0 || t->state == EXIT_DEAD || --idx > 0)
 			continue;
 		de->len = snprintf(de->name, sizeof(de->name), "%d", t->pid);
@@ -282,14 +352,14 @@ static const struct inode_operations proc_root_iops = {
 static int self_get_link(struct inode *link, struct inode **res)
 {
 	(void)link;
-	*res = pid_inode(current, NULL, proc_root);
+	*res = pid_inode(current->group_leader, NULL, proc_root);
 	return *res ? 0 : -ENOMEM;
 }
 
 static int self_readlink(struct inode *link, char *buf, size_t size)
 {
 	(void)link;
-	return snprintf(buf, size, "%d", current->pid);
+	return snprintf(buf, size, "%d", current->tgid);
 }
 
 static const struct inode_operations proc_self_iops = {

@@ -212,6 +212,8 @@ static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		return proc_mm_rw(f, buf, n, pos, false);
 	if (r)
 		return r;
+	if (!e->read && !e->show)
+		return -EINVAL;		/* write-only: clear_refs */
 	if (!e->read)
 		return seq_read(f, task, buf, n, pos);
 	r = e->read(task, buf, n, *pos);
@@ -301,7 +303,10 @@ static int proc_parent(const char *path, struct inode **dir,
 	return vfs_lookup(NULL, full, dir);
 }
 
-static int proc_add(const char *path, struct proc_entry *e)
+/* A new /proc name at path for entry e (NULL for a directory); in
+ * /proc/sys a directory's fixed names are -EACCES (sysctl's permission
+ * check) to remove, elsewhere -EPERM. */
+static int proc_add(const char *path, u32 mode, struct proc_entry *e)
 {
 	struct proc_inode *pi;
 	struct inode *dir;
@@ -312,9 +317,12 @@ static int proc_add(const char *path, struct proc_entry *e)
 		return err;
 	if (ramfs_find(dir, name, strlen(name)))
 		return -EEXIST;
-	pi = proc_new_inode(e->mode, PROC_NO_PID, e);
+	pi = proc_new_inode(mode, PROC_NO_PID, e);
 	if (!pi)
 		return -ENOMEM;
+	if (S_ISDIR(mode) && !strncmp(path, "sys", 3) &&
+	    (path[3] == '/' || !path[3]))
+		pi->vfs_inode.i_fixed = -EACCES;
 	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
 	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
 	return err;
@@ -333,7 +341,7 @@ static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
 	e->show = show;
 	e->read = read;
 	e->write = write;
-	err = proc_add(path, e);
+	err = proc_add(path, e->mode, e);
 	if (err)
 		kfree(e);
 	return err;
@@ -351,25 +359,7 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 	return proc_add_entry(path, mode, NULL, read, write);
 }
 
-/* The directory is fixed as the rest of /proc: in /proc/sys, removing
- * its names is -EACCES (sysctl's permission check), elsewhere -EPERM. */
 int proc_mkdir(const char *path)
 {
-	struct proc_inode *pi;
-	struct inode *dir;
-	const char *name;
-	int err = proc_parent(path, &dir, &name);
-
-	if (err)
-		return err;
-	if (ramfs_find(dir, name, strlen(name)))
-		return -EEXIST;
-	pi = proc_new_inode(S_IFDIR | 0555, PROC_NO_PID, NULL);
-	if (!pi)
-		return -ENOMEM;
-	if (!strncmp(path, "sys", 3) && (path[3] == '/' || !path[3]))
-		pi->vfs_inode.i_fixed = -EACCES;
-	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
-	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
-	return err;
+	return proc_add(path, S_IFDIR | 0555, NULL);
 }

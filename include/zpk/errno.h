@@ -37,6 +37,14 @@
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define EOVERFLOW	75
+#define EOPNOTSUPP	95
 #define ETIMEDOUT	110
+
+/* Never seen by user programs: the signal code turns them into EINTR or
+ * restarts the call (Linux's include/linux/errno.h). */
+#define ERESTARTSYS		512	/* restart if no handler or SA_RESTART */
+#define ERESTARTNOINTR		513	/* always restart */
+#define ERESTARTNOHAND		514	/* restart if no handler */
+#define ERESTART_RESTARTBLOCK	516	/* restart_syscall with restart_block */
 
 #endif

@@ -43,9 +43,20 @@ typedef s64 loff_t;
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 
+/* poll(2)'s events, Linux's values. */
+#define POLLIN		0x0001
+#define POLLPRI		0x0002
+#define POLLOUT		0x0004
+#define POLLERR		0x0008
+#define POLLHUP		0x0010
+#define POLLNVAL	0x0020
+#define POLLRDNORM	0x0040
+#define POLLWRNORM	0x0100
+
 struct file;
 struct inode;
 struct page;
+struct poll_table;
 
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
@@ -57,6 +68,10 @@ struct file_operations {
 	 * whose refcount-policy read maps pages instead of copying). */
 	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
 			     loff_t *pos);
+	/* Optional: the POLL* events f has now, after poll_wait() on each
+	 * wait queue that is woken when they change (fs/select.c). Without
+	 * it a file is always readable and writable. */
+	unsigned int (*poll)(struct file *f, struct poll_table *pt);
 	/* Optional: called once the file is made (0 or -errno, then the
 	 * open fails); /proc binds its files to their process here. */
 	int (*open)(struct file *f);
@@ -205,7 +220,19 @@ int ramfs_truncate(struct inode *inode, loff_t size);
  * a page) on, private copies of them too: truncate's first step, so that
  * those addresses SIGBUS or find the new pages (mm/truncate.c). */
 void unmap_mapping_range(struct inode *inode, loff_t holebegin);
+/* fallocate(2)'s modes, Linux's values. */
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_LINUX_MODES	0x7f	/* every mode Linux knows */
+/* fallocate of a ramfs or shmem file, as Linux's shmem_fallocate: mode
+ * 0 allocates the pages of [offset, offset + len) and grows the size to
+ * its end, FALLOC_FL_KEEP_SIZE only allocates, FALLOC_FL_PUNCH_HOLE
+ * zeroes the range (giving back whole pages). 0, -EFBIG, -ENOMEM. */
+int ramfs_fallocate(struct inode *inode, int mode, loff_t offset,
+		    loff_t len);
 int vfs_truncate(struct inode *inode, loff_t size);
+/* fallocate(2) of f, with Linux's checks and errnos (fs/syscalls.c). */
+long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
@@ -271,6 +298,12 @@ int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
+/* The page at pgoff if the file has one: no allocation. */
+struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
+/* page (with the caller's reference) becomes the file's at pgoff:
+ * 0, -EEXIST (it has one), -EFBIG (past the size limit), -ENOMEM. */
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page);
 
 /* The unnamed file behind a shared anonymous mapping of len bytes (Linux's
  * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
@@ -289,6 +322,13 @@ void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
+/* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
+void userfaultfd_init(void);
+
+/* f's poll operation puts the poller on wq, one of f's (fs/select.c),
+ * holding f until the poll ends; pt NULL: a pass that does not sleep. */
+void poll_wait(struct file *f, struct wait_queue_head *wq,
+	       struct poll_table *pt);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);

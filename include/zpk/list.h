@@ -53,9 +53,31 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* Moves e from its list to the end of head. */
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add_tail(e, head);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;
+}
+
+/* Exactly one entry on the list. */
+static inline bool list_is_singular(const struct list_head *head)
+{
+	return !list_empty(head) && head->next == head->prev;
+}
+
+/* n takes old's place on its list; old is left pointing nowhere. */
+static inline void list_replace(struct list_head *old, struct list_head *n)
+{
+	n->next = old->next;
+	n->next->prev = n;
+	n->prev = old->prev;
+	n->prev->next = n;
 }
 
 #define list_entry(ptr, type, member) container_of(ptr, type, member)

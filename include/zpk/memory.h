@@ -5,6 +5,7 @@
 #define ZPK_MEMORY_H
 
 #include <asm/pgtable.h>
+#include <zpk/mm.h>
 #include <zpk/mm_types.h>
 
 /* handle_mm_fault's flags and results: Linux's values. */
@@ -16,19 +17,46 @@
  * that is not VM_WRITE (a private copy); FOLL_NOZERO wants a real page. */
 #define FAULT_FLAG_FORCE	0x10000
 #define FAULT_FLAG_NOZERO	0x20000
+/* UFFDIO_ZEROPAGE's read: the userfaultfd's reader fills the page. */
+#define FAULT_FLAG_UFFD_FILL	0x40000
 
 typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040
+/* A userfaultfd's reader resolved the fault, or a signal came first:
+ * nothing is mapped, the caller looks the VMA up again and retries. */
+#define VM_FAULT_RETRY		0x0400
 
 /*
  * The one rule for whether an access of kind flags (FAULT_FLAG_WRITE,
  * _INSTRUCTION, else a read; _FORCE, _REMOTE) may use vma at all: true
  * means refuse it. Linux codes it twice, as x86's access_error() and
- * GUP's check_vma_flags(); the fault path and mm/gup.c both call this.
+ * GUP's check_vma_flags(); the fault path and mm/gup.c both call this
+ * (inline: it is on every fault).
  */
-bool access_error(const struct vm_area_struct *vma, unsigned int flags);
+static inline bool access_error(const struct vm_area_struct *vma,
+				unsigned int flags)
+{
+	unsigned long vm_flags = vma->vm_flags;
+	bool force = flags & FAULT_FLAG_FORCE;
+
+	/* FOLL_FORCE may write a private mapping it could make writable:
+	 * the write lands in a private copy, never in the file. */
+	if (flags & FAULT_FLAG_WRITE)
+		return !(vm_flags & VM_WRITE) &&
+		       !(force && is_cow_mapping(vm_flags));
+	if (flags & FAULT_FLAG_INSTRUCTION)
+		return !(vm_flags & VM_EXEC);
+	/* The CPU reads any accessible VMA (x86 has no write- or exec-only
+	 * PTEs); get_user_pages wants VM_READ, or FOLL_FORCE and VM_MAYREAD. */
+	if (!(flags & FAULT_FLAG_REMOTE) &&
+	    (vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return false;
+	if (vm_flags & VM_READ)
+		return false;
+	return !(force && (vm_flags & VM_MAYREAD));
+}
 
 /* ---- RSS counters: the one API; every change updates hiwater_rss ---- */
 
@@ -45,6 +73,12 @@ static inline void update_hiwater_rss(struct mm_struct *mm)
 
 	if (mm->hiwater_rss < rss)
 		mm->hiwater_rss = rss;
+}
+
+/* The peak starts again from now (clear_refs 5, fork's new mm). */
+static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
+{
+	mm->hiwater_rss = get_mm_rss(mm);
 }
 
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
@@ -106,8 +140,9 @@ typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv);
 
-/* The PTE protection bits for vm_flags (user, RW iff VM_WRITE, NX unless
- * VM_EXEC; no VM_READ/WRITE/EXEC: present but not user-accessible). */
+/* The PTE protection bits for vm_flags: user, RW iff VM_WRITE, NX unless
+ * VM_EXEC; with none of VM_READ/WRITE/EXEC, _PAGE_PROTNONE (not present to
+ * the CPU). Linux's protection_map lookup. */
 pgprot_t vm_get_page_prot(unsigned long vm_flags);
 
 /*
@@ -128,6 +163,20 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
+
+/* UFFDIO_ZEROPAGE (mm/userfaultfd.c): maps at the none PTE pte what a
+ * read fault maps there. 0 or VM_FAULT_OOM. */
+vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
+			      pte_t *pte);
+
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
+ * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. The
+ * mapping has the caller's reference. */
+void page_add_new_anon_rmap(struct page *page);
+/* A file page gets one more mapping (Linux's page_add_file_rmap), with a
+ * reference of its own; the page cache keeps its own, so mapped =
+ * _refcount - 1. */
+void page_add_file_rmap(struct page *page);
 
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);

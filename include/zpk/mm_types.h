@@ -5,6 +5,8 @@
 
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/mempolicy.h>
+#include <zpk/rbtree.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -19,6 +21,8 @@ enum pageflags {
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
 	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
+	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
+				 * one else: a write may reuse it */
 	NR_PAGEFLAGS
 };
 
@@ -75,12 +79,19 @@ enum {
 #define VM_MAYEXEC	0x00000040UL
 #define VM_MAYSHARE	0x00000080UL
 #define VM_GROWSDOWN	0x00000100UL
+#define VM_UFFD_MISSING	0x00000200UL	/* userfaultfd: missing pages */
+#define VM_UFFD_WP	0x00001000UL	/* userfaultfd: write protection */
 #define VM_LOCKED	0x00002000UL
+#define VM_LOCKONFAULT	0x00080000UL	/* mlock2(MLOCK_ONFAULT): not populated */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
+#define VM_SOFTDIRTY	0x08000000UL	/* new since clear_refs: all dirty */
+#define VM_UFFD_MINOR	(1UL << 38)	/* userfaultfd: minor faults */
+#define __VM_UFFD_FLAGS	(VM_UFFD_MISSING | VM_UFFD_WP | VM_UFFD_MINOR)
 
 struct mm_struct;
 struct file;
+struct userfaultfd_ctx;
 
 /* One contiguous range of a process's address space with one protection. */
 struct vm_area_struct {
@@ -88,8 +99,13 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
 	struct file *vm_file;		/* NULL for anonymous memory */
+	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
+	/* The userfaultfd that VM_UFFD_* hand faults to; NULL iff none of
+	 * them is set. Not a reference: the uffd's release clears it. */
+	struct userfaultfd_ctx *vm_userfaultfd_ctx;
 };
 
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
@@ -100,6 +116,7 @@ struct vm_area_struct {
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct rb_root mm_rb;		/* the same VMAs, for find_vma */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	int mm_users;			/* tasks using it: the address space */
@@ -111,7 +128,8 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long total_vm, locked_vm, data_vm, exec_vm, stack_vm;
 	unsigned long hiwater_rss, hiwater_vm;
-	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
+	unsigned long def_flags;	/* VM_LOCKED (| VM_LOCKONFAULT) after
+					 * mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
 	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
@@ -125,5 +143,6 @@ struct mm_struct {
 #define PageAnon(p)	page_test_flag(p, PG_anon)
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
+#define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)
 
 #endif

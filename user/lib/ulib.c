@@ -136,12 +136,17 @@ long read_file(const char *path, char *buf, size_t n)
 
 int write_file(const char *path, const char *s)
 {
+	size_t n = strlen(s);
 	int fd = open(path, O_WRONLY), err = 0;
+	ssize_t r;
 
 	if (fd < 0)
 		return errno;
-	if (write(fd, s, strlen(s)) < 0)
+	r = write(fd, s, n);
+	if (r < 0)
 		err = errno;
+	else if ((size_t)r != n)
+		err = EIO;
 	close(fd);
 	return err;
 }

@@ -31,6 +31,9 @@ long read_file(const char *path, char *buf, size_t n);
  * 0, or the errno of the open or the write. */
 int write_file(const char *path, const char *s);
 
+/* Writes s to path in one write(): 0, or the errno (EIO if short). */
+int write_file(const char *path, const char *s);
+
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);
 
