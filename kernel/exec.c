@@ -151,7 +151,7 @@ static int check_interp(struct linux_binprm *b, const Elf64_Phdr *ph)
 	if (!err && path[ph->p_filesz - 1])
 		err = -ENOEXEC;
 	if (!err)
-		err = vfs_lookup(current->cwd, path, &inode);
+		err = vfs_lookup(current_cwd(), path, &inode);
 	if (!err) {
 		pr_info("zpk: %s: dynamically linked programs are not supported (link with -static)\n",
 			b->filename);
