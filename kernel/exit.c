@@ -21,10 +21,11 @@
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
 
-/* mm_verify=exit's check. It takes long and needs no big kernel lock
- * (it holds every mm's mmap_lock): do_exit's level of it goes meanwhile,
- * so that the other CPUs' system calls are not held up. */
-static void exit_mm_verify(void)
+/* mm_verify=exit's check of mm. It waits for every mm's mmap_lock and
+ * needs no big kernel lock of do_exit's (it takes it for the pipes
+ * itself): that goes meanwhile, so that the other CPUs' system calls are
+ * not held up. */
+static void exit_mm_verify(struct mm_struct *mm)
 {
 	bool bkl = kernel_locked();
 
@@ -32,7 +33,7 @@ static void exit_mm_verify(void)
 		return;
 	if (bkl)
 		unlock_kernel();
-	mm_verify_all();
+	mm_verify_exit(mm);
 	if (bkl)
 		lock_kernel();
 }
@@ -45,16 +46,16 @@ static void exit_mm(void)
 	if (!mm)
 		return;
 	task_update_maxrss(current, mm);
-	/* mm_verify=exit: the counters before the teardown, then that the
-	 * teardown left every other page's counts right. */
-	exit_mm_verify();
+	/* mm_verify=exit: the counters and pages of this mm before the
+	 * teardown, in time linear in it; all of them are swept on demand
+	 * (/proc/sys/vm/mm_verify: the test runner, after each test). */
+	exit_mm_verify(mm);
 	mm_release(current, mm);
 	local_irq_disable();	/* a flush IPI sees both or neither */
 	switch_mm(NULL);
 	current->mm = NULL;
 	local_irq_enable();
 	mmput(mm);
-	exit_mm_verify();
 }
 
 static void exit_files(void)

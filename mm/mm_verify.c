@@ -1,5 +1,6 @@
 /* mm/mm_verify.c — the invariant checker: recomputes every RSS counter and
- * every mapped page's _mapcount/_refcount from the page tables themselves. */
+ * every mapped page's _mapcount/_refcount from the page tables themselves:
+ * an exiting mm and its pages at each exit, every mm on demand. */
 #include <zpk/bug.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -34,8 +35,9 @@ static int __used setup_mm_verify(const char *val)
 	return 0;
 }
 early_param("mm_verify", setup_mm_verify,
-	    "exit: check every mm's counters and page counts at each exit "
-	    "(warn: the same, printing differences instead of BUG)");
+	    "exit: check each exiting mm's counters and pages, and all of "
+	    "them when /proc/sys/vm/mm_verify is written (warn: the same, "
+	    "printing differences instead of BUG)");
 
 static const char *const counter_name[NR_MM_COUNTERS] = {
 	[MM_FILEPAGES] = "MM_FILEPAGES", [MM_ANONPAGES] = "MM_ANONPAGES",
@@ -205,6 +207,24 @@ static int base_refs(struct page *page)
 	return PageAnon(page) ? 0 : 1;
 }
 
+/* One page's _refcount against its _mapcount (the zero page's too):
+ * right once the _mapcounts are. */
+static void check_page_refs(struct mm_verify_report *r, struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+	int maps = page_mapcount(page);
+
+	if (maps > 0 && page_count(page) < maps + base_refs(page))
+		report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
+		       pfn, page_count(page), maps, base_refs(page));
+	if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
+		report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
+		       page_count(page), maps);
+	if (maps > 0 && PageAnon(page) && page_count(page) != maps)
+		report(r, "anon pfn %#lx: _refcount %d but %d mappings",
+		       pfn, page_count(page), maps);
+}
+
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r)
 {
@@ -222,70 +242,129 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 			       pfn, page_mapcount(page));
 	}
 	tally(mms, n, +1);
-	for (pfn = 0; pfn < max_pfn; pfn++) {
-		struct page *page = pfn_to_page(pfn);
-		int maps = page_mapcount(page);
-
-		if (maps > 0 && page_count(page) < maps + base_refs(page))
-			report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
-			       pfn, page_count(page), maps, base_refs(page));
-		if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
-			report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
-			       page_count(page), maps);
-		if (maps > 0 && PageAnon(page) &&
-		    page_count(page) != maps)
-			report(r, "anon pfn %#lx: _refcount %d but %d mappings",
-			       pfn, page_count(page), maps);
-	}
+	for (pfn = 0; pfn < max_pfn; pfn++)
+		check_page_refs(r, pfn_to_page(pfn));
 	pipe_tally_pages(+1);
 	unlock_kernel();
 	return r->errors - errors;
 }
 
+/*
+ * Every mm there is is on the mmlist (kernel/fork.c), which holds an mm
+ * from mm_alloc until its pages are gone: a dying mm's mappings still
+ * count. The checks hold mmlist_lock, then every mm's mmap_lock for
+ * writing, in list order: no fault, zap, fork or get_user_pages is half
+ * done anywhere meanwhile, on any CPU, so every count must add up
+ * exactly. No allocation: the exit check runs when memory has run out.
+ */
+static void lock_all_mms(void)
+{
+	struct mm_struct *mm;
+
+	down_write(&mmlist_lock);
+	list_for_each_entry(mm, &mmlist, mmlist)
+		mmap_write_lock(mm);
+}
+
+static void unlock_all_mms(void)
+{
+	struct mm_struct *mm;
+
+	list_for_each_entry(mm, &mmlist, mmlist)
+		mmap_write_unlock(mm);
+	up_write(&mmlist_lock);
+}
+
+/* ---- the exiting mm: its pages, without the other mms ---------------- */
+
+/* The pages mm maps whose _mapcount, once mm's own PTEs are taken off,
+ * is below -1: fewer mappings than mm alone holds (a walk fn). */
+static int mapcount_below_own(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct page *page = counted_page(NULL, addr, *ptep);
+
+	if (page && atomic_read(&page->_mapcount) < -1)
+		report(priv, "pfn %#lx: _mapcount is %d short of the mappings "
+		       "the exiting mm alone holds", page_to_pfn(page),
+		       -1 - atomic_read(&page->_mapcount));
+	return 0;
+}
+
+/* A page mm maps: its references cover its mappings (a walk fn). */
+static int refs_cover_maps(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct page *page = counted_page(NULL, addr, *ptep);
+
+	if (page && !is_zero_pfn(page_to_pfn(page)))
+		check_page_refs(priv, page);
+	return 0;
+}
+
+int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r)
+{
+	int errors = r->errors;
+
+	mm_verify_report(mm, r);
+	tally(&mm, 1, -1);
+	walk_page_range(mm, 0, TASK_SIZE, mapcount_below_own, r);
+	tally(&mm, 1, +1);
+	lock_kernel();		/* the pipes' references (vmsplice) hold */
+	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
+	walk_page_range(mm, 0, TASK_SIZE, refs_cover_maps, r);
+	pipe_tally_pages(+1);
+	unlock_kernel();
+	check_page_refs(r, pfn_to_page(zero_pfn));
+	return r->errors - errors;
+}
+
+/* The exit check holds every mm's mmap_lock too (lock_all_mms): another
+ * CPU's fault, zap or get_user_pages on a page this mm shares (a COW
+ * page, the zero page under refcount) changes its counts one at a time,
+ * and the exact checks (an anonymous page's references, the zero page's)
+ * would see it half done. The locks cost a step per mm; the check stays
+ * linear in this one. */
+void mm_verify_exit(struct mm_struct *mm)
+{
+	struct mm_verify_report r = { 0 };
+
+	lock_all_mms();
+	mm_verify_exit_report(mm, &r);
+	unlock_all_mms();
+	mm_verify_bug(&r);
+}
+
 void mm_verify_bug(struct mm_verify_report *r)
 {
-	if (r->errors && mm_verify_warn)
-		pr_err("mm_verify: %d difference%s (mm_verify=warn: going on)\n",
-		       r->errors, r->errors == 1 ? "" : "s");
+	if (r->errors && (mm_verify_warn || !mm_verify_on_exit))
+		pr_err("mm_verify: %d difference%s (mm_verify=%s: going on)\n",
+		       r->errors, r->errors == 1 ? "" : "s", mm_verify_mode());
 	else if (r->errors)
 		BUGF("mm_verify: %d difference%s, first: %s", r->errors,
 		     r->errors == 1 ? "" : "s", r->first);
 }
 
-void mm_verify(struct mm_struct *mm)
+const char *mm_verify_mode(void)
 {
-	struct mm_verify_report r = { 0 };
-
-	mm_verify_report(mm, &r);
-	mm_verify_bug(&r);
+	return !mm_verify_on_exit ? "off" : mm_verify_warn ? "warn" : "exit";
 }
 
-/*
- * Every mm there is, from the mmlist (kernel/fork.c), which holds an mm
- * from mm_alloc until its pages are gone: a dying mm's mappings still
- * count. The check holds mmlist_lock, then every mm's mmap_lock for
- * writing, in list order: no fault, zap or fork is half done anywhere
- * meanwhile, on any CPU, so every count must add up exactly.
- */
-void mm_verify_all(void)
+int mm_verify_all(void)
 {
 	struct mm_verify_report r = { 0 };
 	struct mm_struct *mm, **mms;
 	int max = 0, n = 0;
 
-	down_write(&mmlist_lock);
+	lock_all_mms();
 	list_for_each_entry(mm, &mmlist, mmlist)
 		max++;
 	mms = kmalloc(max * sizeof(*mms) + 1, GFP_KERNEL);
 	if (!mms) {
-		up_write(&mmlist_lock);
+		unlock_all_mms();
 		pr_warn("mm_verify: no memory for the check, skipped\n");
-		return;
+		return 0;
 	}
-	list_for_each_entry(mm, &mmlist, mmlist) {
-		mmap_write_lock(mm);
+	list_for_each_entry(mm, &mmlist, mmlist)
 		mms[n++] = mm;
-	}
 	/* The VMA list and tree (validate_mm BUGs: not under =warn, which
 	 * promises to go on). */
 	for (int i = 0; i < n && !mm_verify_warn; i++)
@@ -293,9 +372,8 @@ void mm_verify_all(void)
 	for (int i = 0; i < n; i++)
 		mm_verify_report(mms[i], &r);
 	mm_verify_pages_report(mms, n, &r);
-	while (n--)
-		mmap_write_unlock(mms[n]);
-	up_write(&mmlist_lock);
+	unlock_all_mms();
 	kfree(mms);
 	mm_verify_bug(&r);
+	return r.errors;
 }

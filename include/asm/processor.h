@@ -11,6 +11,8 @@ struct task_struct;
 void fpu_init(void);
 /* The same CR0/CR4 bits and a clean FPU on another CPU. */
 void fpu_init_cpu(void);
+/* The MXCSR bits FXRSTOR accepts; any other #GPs (a hostile frame's). */
+extern u32 mxcsr_feature_mask;
 /* current's live FPU registers into t's area (fork: the child's copy). */
 void fpu_save_to(struct task_struct *t);
 /* exec: current starts with the clean FPU image. */

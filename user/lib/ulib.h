@@ -41,6 +41,9 @@ void spin_barrier(int *arrived, int *generation, int n);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
+/* Write the string s to path (a /proc or /proc/sys file) in one write:
+ * 0, or the errno of the open or the write. */
+int write_file(const char *path, const char *s);
 
 /* Writes s to path in one write(): 0, or the errno (EIO if short). */
 int write_file(const char *path, const char *s);
