@@ -1,5 +1,6 @@
 /* fs/cpio.c — unpacks the initrd, a cpio "newc" archive, into the
- * ramfs: directories and regular files (read-only); bad archives -EINVAL. */
+ * ramfs: directories, regular files (read-only) and symbolic links; bad
+ * archives -EINVAL. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/string.h>
@@ -65,7 +66,7 @@ static int unpack_dir(const char *name, u32 mode)
 /*
  * Unpacks the archive at cpio[0..len) under the root: names with or
  * without "./" or "/"; directories first (an existing one is fine).
- * Other types (symlinks, devices) are skipped. 0, -EINVAL for a
+ * Other types (devices, fifos) are skipped. 0, -EINVAL for a
  * malformed archive (bad magic or digits, sizes past the end, no
  * TRAILER!!!), or the error creating a file.
  */
@@ -109,6 +110,8 @@ int initrd_unpack(const void *cpio, size_t len)
 			err = unpack_dir(name, mode);
 		else if (name[0] && S_ISREG(mode))
 			err = unpack_file(name, mode, data, filesize);
+		else if (name[0] && S_ISLNK(mode))
+			err = vfs_symlink(NULL, data, filesize, name);
 		if (err)
 			return err;
 		if (next > len)

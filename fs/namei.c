@@ -1,7 +1,9 @@
 /* fs/namei.c — path names to inodes: walks from the root or a cwd,
- * ".", "..", repeated slashes; mkdir, mknod, unlink, rmdir. */
+ * ".", "..", repeated slashes, symbolic links; mkdir, mknod, symlink,
+ * unlink, rmdir; d_path, inodes back to names. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/slab.h>
 #include <zpk/string.h>
 
 struct inode *vfs_root;
@@ -34,36 +36,29 @@ static int step(struct inode *dir, const char *name, size_t len,
 	return -ENOENT;
 }
 
-/* step, and on through a /proc link (whose targets are no links). */
-static int step_follow(struct inode *dir, const char *name, size_t len,
-		       struct inode **res)
+/* A /proc link leads straight to an inode (whose targets are no links);
+ * it counts against MAXSYMLINKS as a ramfs link. */
+static int follow_magic(struct nameidata *nd, struct inode **inode)
 {
-	int err = step(dir, name, len, res);
-
-	if (!err && (*res)->i_op && (*res)->i_op->get_link)
-		err = (*res)->i_op->get_link(*res, res);
-	return err;
+	if (!(*inode)->i_op || !(*inode)->i_op->get_link)
+		return 0;
+	if (++nd->total > MAXSYMLINKS)
+		return -ELOOP;
+	return (*inode)->i_op->get_link(*inode, inode);
 }
 
 /*
- * Walks all of path but its last component, which is left in nd (""
- * for "/"). Errors as Linux: -ENOENT (missing or empty path), -ENOTDIR
- * (a file used as a directory), -ENAMETOOLONG.
+ * Walks p from dir up to its last component, which is left in nd. A
+ * ramfs link on the way is replaced by its text (from the root if it
+ * starts with '/', else from the link's directory) and what followed it
+ * waits on nd->stack; a /proc link leads to its inode.
  */
-int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
+static int link_path_walk(struct nameidata *nd, struct inode *dir,
+			  const char *p)
 {
-	struct inode *dir;
-	const char *p = path;
-
-	if (!vfs_root)
-		return -ENOENT;
-	if (!*path)
-		return -ENOENT;
-	if (strnlen(path, PATH_MAX) >= PATH_MAX)
-		return -ENAMETOOLONG;
-	dir = *p == '/' || !cwd ? vfs_root : cwd;
 	for (;;) {
 		const char *name, *q;
+		struct inode *inode;
 		size_t len;
 		int err;
 
@@ -75,11 +70,9 @@ int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
 		len = p - name;
 		if (len > NAME_MAX)
 			return -ENAMETOOLONG;
-		/* Last component: nothing but slashes after it. */
-		q = p;
-		while (*q == '/')
-			q++;
-		if (!*q) {
+		for (q = p; *q == '/'; q++)
+			;
+		if (!*q && !nd->depth) {	/* the path's last component */
 			if (!S_ISDIR(dir->i_mode))
 				return -ENOTDIR;
 			nd->dir = dir;
@@ -88,18 +81,69 @@ int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
 			nd->slash = *p == '/';
 			return 0;
 		}
-		err = step_follow(dir, name, len, &dir);
+		err = step(dir, name, len, &inode);
 		if (err)
 			return err;
+		if (inode->i_link) {
+			/* Each push is a link followed: depth <= total. */
+			if (++nd->total > MAXSYMLINKS)
+				return -ELOOP;
+			if (*q)
+				nd->stack[nd->depth++] = q;
+			p = inode->i_link;
+			if (*p == '/')
+				dir = vfs_root;
+			continue;
+		}
+		err = follow_magic(nd, &inode);
+		if (err)
+			return err;
+		dir = inode;
+		p = *q ? q : nd->stack[--nd->depth];
 	}
 }
 
-/* The inode nd names; a trailing slash demands a directory. */
+/*
+ * Walks all of path but its last component, which is left in nd (""
+ * for "/"). Errors as Linux: -ENOENT (missing or empty path), -ENOTDIR
+ * (a file used as a directory), -ENAMETOOLONG, -ELOOP.
+ */
+int path_parent(struct inode *cwd, const char *path, struct nameidata *nd)
+{
+	if (!vfs_root || !*path)
+		return -ENOENT;
+	if (strnlen(path, PATH_MAX) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	nd->total = nd->depth = 0;
+	return link_path_walk(nd, *path == '/' || !cwd ? vfs_root : cwd, path);
+}
+
+/* The inode nd names, through links; a trailing slash (of the path or
+ * of a link's text) demands a directory. */
 int nd_final(struct nameidata *nd, struct inode **res)
 {
-	int err = step_follow(nd->dir, nd->last, nd->len, res);
+	bool slash = nd->slash;
+	int err;
 
-	if (!err && nd->slash && !S_ISDIR((*res)->i_mode))
+	for (;;) {
+		const char *text;
+
+		err = step(nd->dir, nd->last, nd->len, res);
+		if (err || !(*res)->i_link)
+			break;
+		if (++nd->total > MAXSYMLINKS)
+			return -ELOOP;
+		text = (*res)->i_link;
+		err = link_path_walk(nd, *text == '/' ? vfs_root : nd->dir,
+				     text);
+		if (err)
+			return err;
+		slash |= nd->slash;
+		nd->slash = slash;
+	}
+	if (!err)
+		err = follow_magic(nd, res);
+	if (!err && slash && !S_ISDIR((*res)->i_mode))
 		return -ENOTDIR;
 	return err;
 }
@@ -191,6 +235,34 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 		return err;
 	inode->i_rdev = rdev;
 	inode->i_fop = fop;
+	iput(inode);
+	return 0;
+}
+
+/* symlink(2) of target[0..len): -EEXIST for any name already there (a
+ * dangling link too: the last name is not followed), -ENOENT for an
+ * empty target, the walk's errors, -ENOMEM. */
+int vfs_symlink(struct inode *cwd, const char *target, size_t len,
+		const char *path)
+{
+	char *text;
+	struct inode *inode;
+	int err;
+
+	if (!len)
+		return -ENOENT;
+	text = kmalloc(len + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, target, len);
+	text[len] = '\0';
+	err = create_at(cwd, path, S_IFLNK | 0777, &inode);
+	if (err) {
+		kfree(text);
+		return err;
+	}
+	inode->i_link = text;
+	inode->i_size = len;
 	iput(inode);
 	return 0;
 }
@@ -297,7 +369,7 @@ static int path_below(struct inode *dir, struct inode *inode, char *buf,
 		buf[n] = '\0';
 		if (d->d_inode == inode)
 			return (int)n;
-		if (S_ISDIR(d->d_inode->i_mode) && !d->d_inode->i_op) {
+		if (S_ISDIR(d->d_inode->i_mode)) {
 			r = path_below(d->d_inode, inode, buf, size, n);
 			if (r > 0)
 				return r;
@@ -308,13 +380,36 @@ static int path_below(struct inode *dir, struct inode *inode, char *buf,
 
 /*
  * Files do not know their parent (hard links may give them several), so
- * /proc/PID/maps finds a mapped file's name by searching the tree: the
- * first name found wins. Cheap for a RAM file system of a few hundred
- * files, and only /proc asks.
+ * a file's name is found by searching the tree: the first name found
+ * wins. Cheap for a RAM file system of a few hundred files, and only
+ * /proc asks. Directories (and /proc/PID's entries) have one name each,
+ * i_dentry, and d_path goes up from them through i_parent, building the
+ * path backwards from the end of buf.
  */
-int inode_path(struct inode *inode, char *buf, size_t size)
+int d_path(struct inode *inode, char *buf, size_t size)
 {
+	char *end = buf + size;
+	size_t len;
+
 	if (!vfs_root || size < 2)
-		return -ENOENT;
-	return path_below(vfs_root, inode, buf, size, 0);
+		return -ENAMETOOLONG;
+	if (!inode->i_dentry && !S_ISDIR(inode->i_mode))
+		return path_below(vfs_root, inode, buf, size, 0);
+	*--end = '\0';
+	for (; inode != vfs_root; inode = inode->i_parent) {
+		struct dentry *d = inode->i_dentry;
+
+		if (!d || !inode->i_parent)
+			return -ENOENT;
+		if ((size_t)(end - buf) < d->d_len + 2)
+			return -ENAMETOOLONG;
+		end -= d->d_len;
+		memcpy(end, d->d_name, d->d_len);
+		*--end = '/';
+	}
+	if (!*end)
+		*--end = '/';
+	len = buf + size - 1 - end;
+	memmove(buf, end, len + 1);
+	return (int)len;
 }

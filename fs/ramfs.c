@@ -11,6 +11,7 @@
 #define RAMFS_MAX_PAGES	(64UL << 20 >> PAGE_SHIFT)	/* 64 MiB */
 
 static unsigned long next_ino = 1;
+static const struct inode_operations ramfs_symlink_iops;
 
 /* A fresh inode of mode; i_count 1 (the caller's), i_nlink 0. */
 struct inode *ramfs_new_inode(u32 mode)
@@ -27,6 +28,8 @@ struct inode *ramfs_new_inode(u32 mode)
 		inode->i_fop = &ramfs_dir_ops;
 	else if (S_ISREG(mode))
 		inode->i_fop = &ramfs_file_ops;
+	else if (S_ISLNK(mode))
+		inode->i_op = &ramfs_symlink_iops;
 	return inode;
 }
 
@@ -57,6 +60,7 @@ static void evict(struct inode *inode)
 	}
 	free_pages_from(inode, 0);
 	kfree(inode->i_pages);
+	kfree(inode->i_link);
 	kfree(inode);
 }
 
@@ -105,6 +109,7 @@ int ramfs_link(struct inode *dir, const char *name, size_t len,
 	inode->i_nlink++;
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_parent = dir;
+		inode->i_dentry = d;
 		inode->i_nlink++;	/* its own "." */
 		dir->i_nlink++;		/* its ".." */
 	}
@@ -121,6 +126,7 @@ void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 	kfree(d);
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_nlink = 0;
+		inode->i_dentry = NULL;
 		dir->i_nlink--;
 	} else {
 		inode->i_nlink--;
@@ -318,6 +324,19 @@ static ssize_t dir_read(struct file *f, char *buf, size_t n, loff_t *pos)
 	(void)f, (void)buf, (void)n, (void)pos;
 	return -EISDIR;
 }
+
+/* A symbolic link's text is i_link, which the path walk reads itself. */
+static int symlink_readlink(struct inode *link, char *buf, size_t size)
+{
+	size_t n = min((size_t)link->i_size, size);
+
+	memcpy(buf, link->i_link, n);
+	return (int)n;
+}
+
+static const struct inode_operations ramfs_symlink_iops = {
+	.readlink = symlink_readlink,
+};
 
 const struct file_operations ramfs_file_ops = {
 	.read = file_read,

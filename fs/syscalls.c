@@ -1,6 +1,6 @@
 /* fs/syscalls.c — the path system calls: open, close, access, cwd,
- * mkdir/unlink/rmdir, umask, truncate, sync; and the user-path helpers
- * (getname, user_lookup) the other files' calls share. */
+ * mkdir/symlink/unlink/rmdir, umask, truncate, sync; and the user-path
+ * helpers (getname, user_lookup) the other files' calls share. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/sched.h>
@@ -156,66 +156,36 @@ static long sys_access(const char __user *path, int mode)
 }
 SYSCALL(__NR_access, sys_access);
 
+/* Linux's getcwd: the cwd's path now (renames included), -ENOENT once
+ * it is removed, -ERANGE if size is short. */
 static long sys_getcwd(char __user *buf, size_t size)
 {
-	const char *cwd = current->cwd_path[0] ? current->cwd_path : "/";
-	size_t len = strlen(cwd) + 1;
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct inode *cwd = current_cwd() ? current_cwd() : vfs_root;
+	long len;
 
-	if (size < len)
-		return -ERANGE;
-	return copy_to_user(buf, cwd, len) ? -EFAULT : (long)len;
+	if (!path)
+		return -ENOMEM;
+	len = d_path(cwd, path, PATH_MAX);
+	if (len >= 0 && size < (size_t)len + 1)
+		len = -ERANGE;
+	else if (len >= 0 && copy_to_user(buf, path, len + 1))
+		len = -EFAULT;
+	else if (len >= 0)
+		len++;
+	kfree(path);
+	return len;
 }
 SYSCALL(__NR_getcwd, sys_getcwd);
 
-/* cwd_path joined with path, with ".", ".." and "//" resolved. */
-static void join_path(char *out, size_t size, const char *cwd,
-		      const char *path)
+static long set_cwd(struct inode *inode)
 {
-	char tmp[512];
-	const char *s;
-	size_t n = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s", path[0] == '/' ? "" : cwd, path);
-	out[0] = '\0';
-	for (s = tmp; *s;) {
-		const char *e;
-		size_t len;
-
-		while (*s == '/')
-			s++;
-		for (e = s; *e && *e != '/'; e++)
-			;
-		len = (size_t)(e - s);
-		if (len == 2 && s[0] == '.' && s[1] == '.') {
-			while (n && out[n - 1] != '/')
-				n--;
-			if (n)
-				n--;
-		} else if (len && !(len == 1 && s[0] == '.') &&
-			   n + len + 2 < size) {
-			out[n++] = '/';
-			memcpy(out + n, s, len);
-			n += len;
-		}
-		out[n] = '\0';
-		s = e;
-	}
-}
-
-static long set_cwd(struct inode *inode, const char *path)
-{
-	char newpath[sizeof(current->cwd_path)];
-
 	if (!S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
-	if (path)
-		join_path(newpath, sizeof(newpath), current->cwd_path, path);
 	ihold(inode);
 	if (current->cwd)
 		iput(current->cwd);
 	current->cwd = inode;
-	if (path)
-		strlcpy(current->cwd_path, newpath, sizeof(current->cwd_path));
 	return 0;
 }
 
@@ -229,7 +199,7 @@ static long sys_chdir(const char __user *upath)
 		return err;
 	err = vfs_lookup(current_cwd(), path, &inode);
 	if (!err)
-		err = set_cwd(inode, path);
+		err = set_cwd(inode);
 	kfree(path);
 	return err;
 }
@@ -256,6 +226,34 @@ static long sys_mkdir(const char __user *path, u32 mode)
 	return sys_mkdirat(AT_FDCWD, path, mode);
 }
 SYSCALL(__NR_mkdir, sys_mkdir);
+
+static long sys_symlinkat(const char __user *utarget, int dirfd,
+			  const char __user *upath)
+{
+	struct inode *dir;
+	char *target, *path;
+	long err = getname(utarget, &target);
+
+	if (err)
+		return err;
+	err = getname(upath, &path);
+	if (!err) {
+		err = at_dir(dirfd, path, &dir);
+		if (!err)
+			err = vfs_symlink(dir, target, strlen(target),
+					  path);
+		kfree(path);
+	}
+	kfree(target);
+	return err;
+}
+SYSCALL(__NR_symlinkat, sys_symlinkat);
+
+static long sys_symlink(const char __user *target, const char __user *path)
+{
+	return sys_symlinkat(target, AT_FDCWD, path);
+}
+SYSCALL(__NR_symlink, sys_symlink);
 
 static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 {

@@ -253,7 +253,6 @@ static void copy_task_fields(struct task_struct *t)
 	t->cwd = current->cwd;
 	if (t->cwd)
 		ihold(t->cwd);
-	strlcpy(t->cwd_path, current->cwd_path, sizeof(t->cwd_path));
 	t->umask = current->umask;
 	t->oom_score_adj = current->oom_score_adj;
 	t->ngroups = current->ngroups;

@@ -316,7 +316,7 @@ static int exe_readlink(struct inode *link, char *buf, size_t size)
 	struct inode *inode;
 	int err = exe_file_of(link, &inode);
 
-	return err ? err : inode_path(inode, buf, size);
+	return err ? err : d_path(inode, buf, size);
 }
 
 static const struct inode_operations proc_exe_iops = {

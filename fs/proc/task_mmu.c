@@ -46,7 +46,7 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 			       inode ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
 			       inode ? 1 : 0, inode ? inode->i_ino : 0);
 	if (inode) {
-		if (inode_path(inode, path, sizeof(path)) > 0)
+		if (d_path(inode, path, sizeof(path)) > 0)
 			name = path;
 	} else if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk) {
 		name = "[heap]";

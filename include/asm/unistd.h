@@ -63,6 +63,7 @@
 #define __NR_creat		85
 #define __NR_link		86
 #define __NR_unlink		87
+#define __NR_symlink		88
 #define __NR_readlink		89
 #define __NR_chmod		90
 #define __NR_umask		95
@@ -111,6 +112,7 @@
 #define __NR_mkdirat		258
 #define __NR_newfstatat		262
 #define __NR_unlinkat		263
+#define __NR_symlinkat		266
 #define __NR_readlinkat		267
 #define __NR_faccessat		269
 #define __NR_pselect6		270

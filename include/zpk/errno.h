@@ -19,6 +19,7 @@
 #define EFAULT		14
 #define EBUSY		16
 #define EEXIST		17
+#define EXDEV		18
 #define ENODEV		19
 #define ENOTDIR		20
 #define EISDIR		21
@@ -36,6 +37,7 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define ELOOP		40
 #define EOVERFLOW	75
 #define ETIMEDOUT	110
 

@@ -24,6 +24,7 @@ typedef s64 loff_t;
 #define O_APPEND	00002000
 #define O_NONBLOCK	00004000
 #define O_DIRECTORY	00200000
+#define O_NOFOLLOW	00400000
 #define O_CLOEXEC	02000000
 #define AT_FDCWD	(-100)
 #define AT_SYMLINK_NOFOLLOW	0x100
@@ -79,10 +80,11 @@ struct inode_operations {
 		      struct inode **res);
 	/* Dynamic entry number idx (from 0) into *de; false past the end. */
 	bool (*readdir)(struct inode *dir, long idx, struct dir_entry *de);
-	/* /proc's links (Linux's magic links: /proc/self, /proc/PID/exe):
-	 * get_link gives the inode a path walk goes on to (0 or -errno),
-	 * readlink the link's text into buf, without NUL (length or
-	 * -errno). ramfs has no symbolic links. */
+	/* Links. readlink puts the link's text into buf, without NUL
+	 * (length or -errno). /proc's (Linux's magic links: /proc/self,
+	 * /proc/PID/exe) have get_link, which gives the inode a path walk
+	 * goes on to (0 or -errno); ramfs's symbolic links have i_link, the
+	 * text the walk goes on through. */
 	int (*get_link)(struct inode *link, struct inode **res);
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* /proc's per-pid inodes (Linux's evict_inode): frees the inode and
@@ -114,6 +116,11 @@ struct inode {
 	int i_fixed;
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
+	/* The one name of a directory or of a /proc/PID entry (d_path goes
+	 * up through these); NULL for other files (d_path searches) and for
+	 * a directory once removed. */
+	struct dentry *i_dentry;
+	char *i_link;			/* a symbolic link's text (kmalloc) */
 };
 
 struct file {
@@ -169,6 +176,7 @@ struct files_struct {
 
 #define NAME_MAX	255		/* bytes in a path component */
 #define PATH_MAX	4096		/* bytes in a path, with its NUL */
+#define MAXSYMLINKS	40		/* links one path walk follows */
 #define MKDEV(ma, mi)	(((ma) << 8) | (mi))
 
 /* A name in a directory: ramfs directories are lists of these. */
@@ -205,15 +213,26 @@ int vfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
- * inode without a reference: nothing can free it until we sleep. */
+ * inode without a reference: nothing can free it until we sleep (nor
+ * the link texts a walk is reading). */
 struct nameidata {
 	struct inode *dir;		/* holds the last component */
 	const char *last;		/* "" for "/", may be "." or ".." */
 	size_t len;
 	bool slash;			/* the path ended in '/' */
+	int total;			/* links followed: -ELOOP past 40 */
+	int depth;			/* entries in stack */
+	const char *stack[MAXSYMLINKS];	/* the rest of each path a link
+					 * interrupted, resumed after it */
 };
+/* Walks all of path but its last component (following links on the
+ * way), which is left in nd. -ENOENT (missing or empty path), -ENOTDIR,
+ * -ENAMETOOLONG, -ELOOP. */
 int path_parent(struct inode *cwd, const char *path, struct nameidata *nd);
-/* The inode nd->last names in nd->dir, or -ENOENT/-ENOTDIR. */
+/* The inode nd->last names in nd->dir, through links, or -ENOENT,
+ * -ENOTDIR, -ELOOP. A link followed moves nd to its target's last
+ * component (so O_CREAT makes a dangling link's target); a walk that
+ * failed inside a link leaves nd at the link. */
 int nd_final(struct nameidata *nd, struct inode **res);
 /* nd_final and vfs_lookup, but a link as the last component is itself
  * the result (lstat, readlink); links before it are followed. */
@@ -226,9 +245,13 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 	      const struct file_operations *fop);
 int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_rmdir(struct inode *cwd, const char *path);
-/* The absolute path of a non-directory found under the root (not in
- * dynamic directories) into buf: its length, or -ENOENT (unlinked). */
-int inode_path(struct inode *inode, char *buf, size_t size);
+/* symlink(2): a link at path whose text is target[0..len). */
+int vfs_symlink(struct inode *cwd, const char *target, size_t len,
+		const char *path);
+/* The absolute path of inode into buf, NUL-terminated (Linux's
+ * d_path): its length, or -ENOENT (a removed directory, a file without a name),
+ * -ENAMETOOLONG. */
+int d_path(struct inode *inode, char *buf, size_t size);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);
 

@@ -46,7 +46,6 @@ struct task_struct {
 
 	struct files_struct *files;
 	struct inode *cwd;
-	char cwd_path[256];
 	unsigned int umask;
 	short oom_score_adj;		/* -1000..1000; fork copies it */
 	unsigned int ngroups;		/* supplementary groups (setgroups) */

@@ -122,12 +122,13 @@ static void read_all(const char *path, char *buf, size_t n, size_t want)
 
 /* ---- cpio ------------------------------------------------------------ */
 
-/* Nested directories, "./" and bare names, a file of three pages. */
+/* Nested directories, "./" and bare names, a file of three pages,
+ * symbolic links. */
 static void test_cpio_unpack(void **state)
 {
 	static struct cpio c;
 	static char big[3 * 4096 + 5], got[sizeof(big) + 10];
-	struct inode *inode;
+	struct inode *inode, *link;
 	struct file *f;
 
 	(void)state;
@@ -140,7 +141,8 @@ static void test_cpio_unpack(void **state)
 	cpio_add(&c, "bin/sub", S_IFDIR | 0755, "", 0);
 	cpio_add(&c, "./bin/sub/big", S_IFREG | 0755, big, sizeof(big));
 	cpio_add(&c, "./bin/sub/empty", S_IFREG | 0644, "", 0);
-	cpio_add(&c, "./link", 0120777, "etc", 3);	/* skipped */
+	cpio_add(&c, "./link", 0120777, "etc", 3);
+	cpio_add(&c, "bin/motd", 0120777, "/etc/motd", 9);
 	cpio_trailer(&c);
 	assert_int_equal(initrd_unpack(c.buf, c.len), 0);
 
@@ -153,7 +155,12 @@ static void test_cpio_unpack(void **state)
 	assert_true(inode->i_readonly);
 	assert_int_equal(inode->i_mode, S_IFREG | 0755);
 	assert_true(S_ISDIR(lookup("/bin/sub")->i_mode));
-	assert_int_equal(lookup_err("/link"), -ENOENT);
+	/* Links: followed by a lookup, the link itself without. */
+	assert_ptr_equal(lookup("/link/motd"), lookup("/etc/motd"));
+	read_all("/bin/motd", got, sizeof(got), 6);
+	assert_int_equal(vfs_lookup_nofollow(NULL, "/link", &link), 0);
+	assert_true(S_ISLNK(link->i_mode));
+	assert_int_equal(link->i_size, 3);
 	/* Read-only: no writing, no truncation; beyond EOF no page. */
 	assert_int_equal(open_err("/etc/motd", O_WRONLY), -EROFS);
 	assert_int_equal(open_err("/etc/motd", O_RDONLY | O_TRUNC), -EROFS);
