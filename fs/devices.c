@@ -53,6 +53,26 @@ static const struct file_operations console_fops = {
 	.write = console_dev_write,
 };
 
+/* /dev is a file system of its own, as Linux's devtmpfs. */
+struct super_block devtmpfs_sb = {
+	.s_dev = 5,
+	.s_magic = 0x01021994,		/* TMPFS_MAGIC */
+	.s_type = "devtmpfs",
+};
+
+static int mount_devtmpfs(void)
+{
+	struct inode *dev = ramfs_new_inode(&devtmpfs_sb, S_IFDIR | 0755);
+	int err;
+
+	if (!dev)
+		return -ENOMEM;
+	err = ramfs_link(vfs_root, "dev", 3, dev);
+	iput(dev);	/* the name holds it */
+	devtmpfs_sb.s_root = dev;
+	return err;
+}
+
 /*
  * An empty root with /dev (null, zero, console) and /tmp. Idempotent, so
  * that tests may call it; BUGs if memory runs out this early.
@@ -63,11 +83,12 @@ void vfs_init(void)
 
 	if (vfs_root)
 		return;
-	vfs_root = ramfs_new_inode(S_IFDIR | 0755);
+	vfs_root = ramfs_new_inode(&rootfs_sb, S_IFDIR | 0755);
 	BUG_ON(!vfs_root);
+	rootfs_sb.s_root = vfs_root;
 	/* Named by nobody, held forever by the i_count of its creation. */
 	vfs_root->i_nlink = 2;
-	err |= vfs_mkdir(NULL, "/dev", 0755);
+	err |= mount_devtmpfs();
 	err |= vfs_mkdir(NULL, "/tmp", 01777);
 	err |= vfs_mknod(NULL, "/dev/null", S_IFCHR | 0666, MKDEV(1, 3),
 			 &null_fops);

@@ -11,10 +11,11 @@ long getname(const char __user *upath, char **res);
 /* The directory an *at call starts from: cwd, or dirfd's directory
  * (-EBADF, -ENOTDIR). */
 long at_dir(int dirfd, const char *path, struct inode **dir);
-/* The user path relative to dirfd; follow: through a last component
- * that is a /proc link. 0 or -errno as the path walk. */
-long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
-		       struct inode **res);
+/* The user path relative to dirfd: 0 or -errno as the path walk. */
+#define LOOKUP_FOLLOW	0x1	/* through a last link */
+#define LOOKUP_EMPTY	0x2	/* "" is dirfd's own file (AT_EMPTY_PATH) */
+long user_lookup_flags(int dirfd, const char __user *upath,
+		       unsigned int lookup, struct inode **res);
 long user_lookup(int dirfd, const char __user *upath, struct inode **res);
 
 #endif

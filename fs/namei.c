@@ -182,35 +182,35 @@ static bool is_dot_or_empty(const struct nameidata *nd)
 }
 
 /*
- * Makes a new inode of mode at path, which must not exist (-EEXIST).
- * Only directories may be named with a trailing slash (-ENOENT, as
- * Linux's mknod says).
+ * Walks to a name path would create (Linux's filename_create): nd at
+ * it, or -EEXIST if it exists (made-up names too), -ENOENT for a trailing
+ * slash unless a directory is made (as Linux's mknod says) and in /proc.
  */
+static int lookup_create(struct inode *cwd, const char *path, bool is_dir,
+			 struct nameidata *nd)
+{
+	struct inode *inode;
+	int err = path_parent(cwd, path, nd);
+
+	if (err)
+		return err;
+	if (is_dot_or_empty(nd) || ramfs_find(nd->dir, nd->last, nd->len))
+		return -EEXIST;
+	if (nd->dir->i_fixed)	/* made-up names exist too */
+		return nd_final(nd, &inode) ? -ENOENT : -EEXIST;
+	if (nd->slash && !is_dir)
+		return -ENOENT;
+	return 0;
+}
+
+/* Makes a new inode of mode at path, which must not exist. */
 static int create_at(struct inode *cwd, const char *path, u32 mode,
 		     struct inode **res)
 {
 	struct nameidata nd;
-	struct inode *inode;
-	int err = path_parent(cwd, path, &nd);
+	int err = lookup_create(cwd, path, S_ISDIR(mode), &nd);
 
-	if (err)
-		return err;
-	if (is_dot_or_empty(&nd) || ramfs_find(nd.dir, nd.last, nd.len))
-		return -EEXIST;
-	if (nd.dir->i_fixed)	/* made-up names exist too */
-		return nd_final(&nd, &inode) ? -ENOENT : -EEXIST;
-	if (nd.slash && !S_ISDIR(mode))
-		return -ENOENT;
-	inode = ramfs_new_inode(mode);
-	if (!inode)
-		return -ENOMEM;
-	err = ramfs_link(nd.dir, nd.last, nd.len, inode);
-	if (err) {
-		iput(inode);
-		return err;
-	}
-	*res = inode;
-	return 0;
+	return err ? err : ramfs_create(nd.dir, nd.last, nd.len, mode, res);
 }
 
 /* mkdir(2): 0 or -EEXIST/-ENOENT/-ENOTDIR/-ENAMETOOLONG/-ENOMEM. */
@@ -265,6 +265,27 @@ int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 	inode->i_size = len;
 	iput(inode);
 	return 0;
+}
+
+/*
+ * link(2): errors in Linux's order: the new name's (-EEXIST, -ENOENT,
+ * the walk's), -EXDEV to another file system, -EPERM for a directory,
+ * -ENOENT for a file whose last name is gone (open, unlinked).
+ */
+int vfs_link(struct inode *old, struct inode *cwd, const char *path)
+{
+	struct nameidata nd;
+	int err = lookup_create(cwd, path, false, &nd);
+
+	if (err)
+		return err;
+	if (old->i_sb != nd.dir->i_sb)
+		return -EXDEV;
+	if (S_ISDIR(old->i_mode))
+		return -EPERM;
+	if (!old->i_nlink)
+		return -ENOENT;
+	return ramfs_link(nd.dir, nd.last, nd.len, old);
 }
 
 /* Finds the entry path names, for unlink/rmdir. */

@@ -47,13 +47,11 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 		return err;
 	if (nd.dir->i_fixed)
 		return -ENOENT;		/* /proc: no new names */
-	inode = ramfs_new_inode(S_IFREG | (mode & 07777));
-	if (!inode)
-		return -ENOMEM;
-	err = ramfs_link(nd.dir, nd.last, nd.len, inode);
-	iput(inode);	/* the name holds it now (or it is gone) */
+	err = ramfs_create(nd.dir, nd.last, nd.len, S_IFREG | (mode & 07777),
+			   &inode);
 	if (err)
 		return err;
+	iput(inode);	/* the name holds it now */
 	*res = inode;
 	return 0;
 }

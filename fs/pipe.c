@@ -127,7 +127,7 @@ static const struct file_operations pipe_fops = {
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 {
 	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	struct inode *inode = ramfs_new_inode(S_IFIFO | 0600);
+	struct inode *inode = ramfs_new_inode(&rootfs_sb, S_IFIFO | 0600);
 	int err = -ENOMEM;
 
 	*rd = *wr = NULL;

@@ -13,13 +13,22 @@
 static unsigned long next_ino = 1;
 static const struct inode_operations ramfs_symlink_iops;
 
-/* A fresh inode of mode; i_count 1 (the caller's), i_nlink 0. */
-struct inode *ramfs_new_inode(u32 mode)
+/* The root file system, Linux's rootfs (shmem-backed there as here). */
+struct super_block rootfs_sb = {
+	.s_dev = 1,
+	.s_magic = 0x01021994,		/* TMPFS_MAGIC */
+	.s_type = "rootfs",
+};
+
+/* A fresh inode of mode on sb; i_count 1 (the caller's), i_nlink 0. */
+struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 {
 	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 
 	if (!inode)
 		return NULL;
+	inode->i_sb = sb;
+	sb->s_inodes++;
 	inode->i_ino = next_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;
@@ -59,6 +68,7 @@ static void evict(struct inode *inode)
 		return;
 	}
 	free_pages_from(inode, 0);
+	inode->i_sb->s_inodes--;
 	kfree(inode->i_pages);
 	kfree(inode->i_link);
 	kfree(inode);
@@ -113,6 +123,23 @@ int ramfs_link(struct inode *dir, const char *name, size_t len,
 		inode->i_nlink++;	/* its own "." */
 		dir->i_nlink++;		/* its ".." */
 	}
+	return 0;
+}
+
+int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
+		 struct inode **res)
+{
+	struct inode *inode = ramfs_new_inode(dir->i_sb, mode);
+	int err;
+
+	if (!inode)
+		return -ENOMEM;
+	err = ramfs_link(dir, name, len, inode);
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	*res = inode;
 	return 0;
 }
 
@@ -351,7 +378,7 @@ const struct file_operations ramfs_dir_ops = {
  * as Linux backs it with shmem: fork shares its pages like a file's. */
 struct file *shmem_file_setup(unsigned long len)
 {
-	struct inode *inode = ramfs_new_inode(S_IFREG | 0600);
+	struct inode *inode = ramfs_new_inode(&rootfs_sb, S_IFREG | 0600);
 	struct file *f;
 
 	if (!inode)

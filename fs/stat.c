@@ -1,5 +1,5 @@
 /* fs/stat.c — what a name or descriptor is: stat, fstat, newfstatat,
- * lstat, and readlink of /proc's links. */
+ * lstat, and readlink of links. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/sched.h>
@@ -28,7 +28,7 @@ static long put_stat(const struct inode *inode, struct stat __user *ust)
 	s64 nsec = (s64)(inode->i_mtime_ns % 1000000000ULL);
 
 	memset(&st, 0, sizeof(st));
-	st.st_dev = 1;
+	st.st_dev = inode->i_sb->s_dev;
 	st.st_ino = inode->i_ino;
 	st.st_nlink = inode->i_nlink;
 	st.st_mode = inode->i_mode;
@@ -58,17 +58,13 @@ static long sys_newfstatat(int dirfd, const char __user *path,
 			   struct stat __user *st, int flags)
 {
 	struct inode *inode;
-	char c;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, path, 1) && !c)
-		return dirfd == AT_FDCWD ? put_stat(current_cwd() ? current_cwd()
-						      : vfs_root, st)
-					 : sys_fstat(dirfd, st);
-	err = user_lookup_flags(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW),
-				&inode);
+	err = user_lookup_flags(dirfd, path,
+			(flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &inode);
 	return err ? err : put_stat(inode, st);
 }
 SYSCALL(__NR_newfstatat, sys_newfstatat);
@@ -79,7 +75,6 @@ static long sys_stat(const char __user *path, struct stat __user *st)
 }
 SYSCALL(__NR_stat, sys_stat);
 
-/* Only /proc has links (ramfs has none), so elsewhere lstat is stat. */
 static long sys_lstat(const char __user *path, struct stat __user *st)
 {
 	return sys_newfstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
@@ -100,7 +95,7 @@ static long sys_readlinkat(int dirfd, const char __user *path,
 
 	if (bufsiz <= 0)
 		return -EINVAL;
-	n = user_lookup_flags(dirfd, path, false, &inode);
+	n = user_lookup_flags(dirfd, path, 0, &inode);
 	if (n)
 		return n;
 	if (!inode->i_op || !inode->i_op->readlink)

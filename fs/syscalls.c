@@ -54,28 +54,48 @@ long at_dir(int dirfd, const char *path, struct inode **dir)
 	return S_ISDIR((*dir)->i_mode) ? 0 : -ENOTDIR;
 }
 
-/* Looks up the user path relative to dirfd; follow: through a last
- * component that is a /proc link (else the link itself). */
-long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
-		       struct inode **res)
+/* The inode of dirfd itself (AT_FDCWD: the cwd), without a reference:
+ * the descriptor table keeps it while we do not sleep. */
+static long fd_inode(int dirfd, struct inode **res)
+{
+	struct file *f;
+
+	if (dirfd == AT_FDCWD) {
+		*res = current_cwd() ? current_cwd() : vfs_root;
+		return 0;
+	}
+	f = fget(dirfd);
+	if (!f)
+		return -EBADF;
+	*res = f->f_inode;
+	fput(f);
+	return 0;
+}
+
+/* Looks up the user path relative to dirfd. LOOKUP_FOLLOW: through a
+ * last link (else the link itself); LOOKUP_EMPTY: "" is dirfd's file. */
+long user_lookup_flags(int dirfd, const char __user *upath,
+		       unsigned int lookup, struct inode **res)
 {
 	struct inode *dir;
 	char *path;
 	long err = getname(upath, &path);
 
+	if (err == -ENOENT && (lookup & LOOKUP_EMPTY))
+		return fd_inode(dirfd, res);	/* getname's "" */
 	if (err)
 		return err;
 	err = at_dir(dirfd, path, &dir);
 	if (!err)
-		err = follow ? vfs_lookup(dir, path, res)
-			     : vfs_lookup_nofollow(dir, path, res);
+		err = lookup & LOOKUP_FOLLOW ? vfs_lookup(dir, path, res)
+					     : vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
 }
 
 long user_lookup(int dirfd, const char __user *upath, struct inode **res)
 {
-	return user_lookup_flags(dirfd, upath, true, res);
+	return user_lookup_flags(dirfd, upath, LOOKUP_FOLLOW, res);
 }
 
 /* ---- open and close ------------------------------------------------- */
@@ -254,6 +274,41 @@ static long sys_symlink(const char __user *target, const char __user *path)
 	return sys_symlinkat(target, AT_FDCWD, path);
 }
 SYSCALL(__NR_symlink, sys_symlink);
+
+#define AT_SYMLINK_FOLLOW	0x400
+
+/* linkat(2): the old name's last link is followed only with
+ * AT_SYMLINK_FOLLOW; AT_EMPTY_PATH links olddirfd's own file. */
+static long sys_linkat(int olddirfd, const char __user *oldpath,
+		       int newdirfd, const char __user *upath, int flags)
+{
+	struct inode *old, *dir;
+	char *path;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_lookup_flags(olddirfd, oldpath,
+				(flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
+				(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
+	if (err)
+		return err;
+	err = getname(upath, &path);
+	if (err)
+		return err;
+	err = at_dir(newdirfd, path, &dir);
+	if (!err)
+		err = vfs_link(old, dir, path);
+	kfree(path);
+	return err;
+}
+SYSCALL(__NR_linkat, sys_linkat);
+
+static long sys_link(const char __user *oldpath, const char __user *newpath)
+{
+	return sys_linkat(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+SYSCALL(__NR_link, sys_link);
 
 static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 {

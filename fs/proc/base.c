@@ -390,6 +390,7 @@ void proc_root_init(void)
 	BUG_ON(!pi);
 	proc_root = &pi->vfs_inode;
 	proc_root->i_op = &proc_root_iops;
+	proc_sb.s_root = proc_root;
 	pi = proc_new_inode(L, PROC_NO_PID, NULL);
 	BUG_ON(!pi);
 	proc_self = &pi->vfs_inode;	/* kept: its i_count of 1 is ours */

@@ -13,6 +13,12 @@
 
 static unsigned long next_proc_ino = 0xf0000000UL;
 
+struct super_block proc_sb = {
+	.s_dev = 4,
+	.s_magic = 0x9fa0,		/* PROC_SUPER_MAGIC */
+	.s_type = "proc",
+};
+
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	size_t room = m->size - m->count;
@@ -272,6 +278,7 @@ struct proc_inode *proc_new_inode(u32 mode, int pid,
 	if (!pi)
 		return NULL;
 	inode = &pi->vfs_inode;
+	inode->i_sb = &proc_sb;
 	inode->i_ino = next_proc_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;

@@ -44,7 +44,8 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 
 	show_vma_header_prefix(m, vma->vm_start, vma->vm_end, vma->vm_flags,
 			       inode ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
-			       inode ? 1 : 0, inode ? inode->i_ino : 0);
+			       inode ? inode->i_sb->s_dev : 0,
+			       inode ? inode->i_ino : 0);
 	if (inode) {
 		if (d_path(inode, path, sizeof(path)) > 0)
 			name = path;

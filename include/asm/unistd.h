@@ -112,6 +112,8 @@
 #define __NR_mkdirat		258
 #define __NR_newfstatat		262
 #define __NR_unlinkat		263
+#define __NR_renameat		264
+#define __NR_linkat		265
 #define __NR_symlinkat		266
 #define __NR_readlinkat		267
 #define __NR_faccessat		269
@@ -121,6 +123,7 @@
 #define __NR_dup3		292
 #define __NR_pipe2		293
 #define __NR_prlimit64		302
+#define __NR_renameat2		316
 #define __NR_getrandom		318
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311

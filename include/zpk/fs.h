@@ -48,6 +48,20 @@ struct file;
 struct inode;
 struct page;
 
+/*
+ * A file system (Linux's super_block, the part zpk uses). The RAM root,
+ * /dev and /proc are three, so that st_dev tells them apart and link and
+ * rename between them are -EXDEV.
+ */
+struct super_block {
+	u32 s_dev;			/* st_dev */
+	unsigned long s_magic;		/* statfs's f_type */
+	const char *s_type;		/* /proc/mounts' source and type */
+	struct inode *s_root;		/* where it is mounted */
+	unsigned long s_inodes;		/* inodes alive on it */
+};
+extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb;
+
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
 	ssize_t (*read)(struct file *f, char *buf, size_t n, loff_t *pos);
@@ -93,6 +107,7 @@ struct inode_operations {
 };
 
 struct inode {
+	struct super_block *i_sb;
 	unsigned long i_ino;
 	u32 i_mode;			/* S_IF* | permission bits */
 	u32 i_nlink;
@@ -194,8 +209,13 @@ extern struct inode *vfs_root;
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
 
-/* ramfs (fs/ramfs.c). A new inode has i_count 1, i_nlink 0. */
-struct inode *ramfs_new_inode(u32 mode);
+/* ramfs (fs/ramfs.c). A new inode on sb has i_count 1, i_nlink 0;
+ * unnamed ones (pipes, shared memory) are on rootfs_sb. */
+struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
+/* A new inode of mode named name[0..len) in dir, on dir's file system;
+ * i_count 1 (the caller's). 0 or -ENOMEM. */
+int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
+		 struct inode **res);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
@@ -245,6 +265,8 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 	      const struct file_operations *fop);
 int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_rmdir(struct inode *cwd, const char *path);
+/* link(2): a new name at path for old (found by the caller). */
+int vfs_link(struct inode *old, struct inode *cwd, const char *path);
 /* symlink(2): a link at path whose text is target[0..len). */
 int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 		const char *path);
