@@ -1,6 +1,6 @@
 /* fs/namei.c — path names to inodes: walks from the root or a cwd,
  * ".", "..", repeated slashes, symbolic links; mkdir, mknod, symlink,
- * unlink, rmdir; d_path, inodes back to names. */
+ * link, unlink, rmdir, rename; d_path, inodes back to names. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/slab.h>
@@ -288,6 +288,116 @@ int vfs_link(struct inode *old, struct inode *cwd, const char *path)
 	return ramfs_link(nd.dir, nd.last, nd.len, old);
 }
 
+/* A file system's root, where it is mounted: rmdir and rename say
+ * -EBUSY, as Linux for a mount point. */
+static bool is_mountpoint(const struct inode *inode)
+{
+	return inode == inode->i_sb->s_root;
+}
+
+/* dir is inode or below it (inode a directory). */
+static bool is_ancestor(const struct inode *inode, const struct inode *dir)
+{
+	for (; dir; dir = dir->i_parent) {
+		if (dir == inode)
+			return true;
+		if (dir == vfs_root)
+			break;
+	}
+	return false;
+}
+
+/*
+ * The checks of Linux's do_renameat2 after both walks, in its order:
+ * the old name must exist, the new one not with RENAME_NOREPLACE and
+ * must with RENAME_EXCHANGE; trailing slashes only on directories; a
+ * directory not into itself (-EINVAL) nor over one of its ancestors
+ * (-ENOTEMPTY).
+ */
+static int rename_names(struct nameidata *o, struct dentry *old,
+			struct nameidata *n, struct dentry *new,
+			unsigned int flags)
+{
+	bool exchange = flags & RENAME_EXCHANGE;
+
+	if (!old)
+		return -ENOENT;
+	if ((flags & RENAME_NOREPLACE) && new)
+		return -EEXIST;
+	if (exchange && !new)
+		return -ENOENT;
+	if (exchange && !S_ISDIR(new->d_inode->i_mode) && n->slash)
+		return -ENOTDIR;
+	if (!S_ISDIR(old->d_inode->i_mode) && (o->slash ||
+					       (!exchange && n->slash)))
+		return -ENOTDIR;
+	if (o->dir == n->dir)
+		return 0;
+	if (is_ancestor(old->d_inode, n->dir))
+		return -EINVAL;
+	if (new && is_ancestor(new->d_inode, o->dir))
+		return exchange ? -EINVAL : -ENOTEMPTY;
+	return 0;
+}
+
+/* Linux's vfs_rename: the kinds must agree (unless exchanged), a
+ * directory replaced must be empty, no mount point moves. */
+static int rename_inodes(struct inode *old, struct inode *new,
+			 unsigned int flags)
+{
+	if (new && !(flags & RENAME_EXCHANGE)) {
+		if (S_ISDIR(old->i_mode) && !S_ISDIR(new->i_mode))
+			return -ENOTDIR;
+		if (!S_ISDIR(old->i_mode) && S_ISDIR(new->i_mode))
+			return -EISDIR;
+	}
+	if (is_mountpoint(old) || (new && is_mountpoint(new)))
+		return -EBUSY;
+	if (new && !(flags & RENAME_EXCHANGE) && S_ISDIR(new->i_mode) &&
+	    !list_empty(&new->i_children))
+		return -ENOTEMPTY;
+	return 0;
+}
+
+/*
+ * renameat2(2): errors in Linux's order: each walk's, -EXDEV between file
+ * systems, -EBUSY for ".", ".." or "/" (-EEXIST as the new name with
+ * RENAME_NOREPLACE), /proc's -EPERM, then rename_names, then
+ * rename_inodes. Two names of one inode: nothing to do.
+ */
+int vfs_rename(struct inode *ocwd, const char *oldpath, struct inode *ncwd,
+	       const char *newpath, unsigned int flags)
+{
+	struct nameidata o, n;
+	struct dentry *old, *new;
+	int err = path_parent(ocwd, oldpath, &o);
+
+	if (!err)
+		err = path_parent(ncwd, newpath, &n);
+	if (err)
+		return err;
+	if (o.dir->i_sb != n.dir->i_sb)
+		return -EXDEV;
+	if (is_dot_or_empty(&o))
+		return -EBUSY;
+	if (is_dot_or_empty(&n))
+		return flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY;
+	if (o.dir->i_fixed || n.dir->i_fixed)
+		return o.dir->i_fixed ? o.dir->i_fixed : n.dir->i_fixed;
+	old = ramfs_find(o.dir, o.last, o.len);
+	new = ramfs_find(n.dir, n.last, n.len);
+	err = rename_names(&o, old, &n, new, flags);
+	if (err)
+		return err;
+	if (new && new->d_inode == old->d_inode)
+		return 0;
+	err = rename_inodes(old->d_inode, new ? new->d_inode : NULL, flags);
+	if (err)
+		return err;
+	return ramfs_rename(o.dir, old, n.dir, n.last, n.len, new,
+			    flags & RENAME_EXCHANGE);
+}
+
 /* Finds the entry path names, for unlink/rmdir. */
 static int find_entry(struct inode *cwd, const char *path,
 		      struct nameidata *nd, struct dentry **res)
@@ -365,8 +475,8 @@ int vfs_rmdir(struct inode *cwd, const char *path)
 		return err;
 	if (!S_ISDIR(d->d_inode->i_mode))
 		return -ENOTDIR;
-	if (d->d_inode->i_fixed)
-		return -EBUSY;	/* /proc itself, where Linux mounts it */
+	if (is_mountpoint(d->d_inode))
+		return -EBUSY;
 	if (!list_empty(&d->d_inode->i_children))
 		return -ENOTEMPTY;
 	ramfs_unlink_dentry(nd.dir, d);

@@ -100,6 +100,21 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 	return NULL;
 }
 
+/* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
+static struct dentry *d_alloc(struct inode *inode, const char *name,
+			      size_t len)
+{
+	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
+
+	if (!d)
+		return NULL;
+	memcpy(d->d_name, name, len);
+	d->d_name[len] = '\0';
+	d->d_len = len;
+	d->d_inode = inode;
+	return d;
+}
+
 /*
  * Names inode in dir (which must not have that name yet): +1 i_nlink;
  * a directory gets dir as its "..". 0 or -ENOMEM.
@@ -107,14 +122,10 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode)
 {
-	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
+	struct dentry *d = d_alloc(inode, name, len);
 
 	if (!d)
 		return -ENOMEM;
-	memcpy(d->d_name, name, len);
-	d->d_name[len] = '\0';
-	d->d_len = len;
-	d->d_inode = inode;
 	list_add_tail(&d->d_list, &dir->i_children);
 	inode->i_nlink++;
 	if (S_ISDIR(inode->i_mode)) {
@@ -160,6 +171,51 @@ void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 	}
 	if (inode->i_nlink == 0 && inode->i_count == 0)
 		evict(inode);
+}
+
+/* inode, named by d, has moved from odir to ndir: a directory's ".."
+ * and both parents' link counts follow. */
+static void reparent(struct inode *inode, struct dentry *d,
+		     struct inode *odir, struct inode *ndir)
+{
+	if (!S_ISDIR(inode->i_mode))
+		return;
+	inode->i_parent = ndir;
+	inode->i_dentry = d;
+	odir->i_nlink--;
+	ndir->i_nlink++;
+}
+
+/*
+ * rename's change to the tree, its checks done (fs/namei.c): entry old
+ * of odir becomes name[0..len) in ndir, replacing entry victim there (if
+ * not NULL), whose inode goes if unused. With exchange, old and victim
+ * trade inodes instead. 0, or -ENOMEM with nothing changed.
+ */
+int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
+		 const char *name, size_t len, struct dentry *victim,
+		 bool exchange)
+{
+	struct inode *inode = old->d_inode;
+	struct dentry *d;
+
+	if (exchange) {
+		old->d_inode = victim->d_inode;
+		victim->d_inode = inode;
+		reparent(inode, victim, odir, ndir);
+		reparent(old->d_inode, old, ndir, odir);
+		return 0;
+	}
+	d = d_alloc(inode, name, len);
+	if (!d)
+		return -ENOMEM;
+	if (victim)
+		ramfs_unlink_dentry(ndir, victim);
+	list_add_tail(&d->d_list, &ndir->i_children);
+	list_del(&old->d_list);
+	kfree(old);
+	reparent(inode, d, odir, ndir);
+	return 0;
 }
 
 /* Makes room for page index pgoff in i_pages, doubling it. */

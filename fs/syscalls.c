@@ -1,6 +1,7 @@
 /* fs/syscalls.c — the path system calls: open, close, access, cwd,
- * mkdir/symlink/unlink/rmdir, umask, truncate, sync; and the user-path
- * helpers (getname, user_lookup) the other files' calls share. */
+ * mkdir/symlink/link/unlink/rmdir/rename, umask, truncate, sync; and
+ * the user-path helpers (getname, user_lookup) the other files' calls
+ * share. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/sched.h>
@@ -309,6 +310,47 @@ static long sys_link(const char __user *oldpath, const char __user *newpath)
 	return sys_linkat(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
 }
 SYSCALL(__NR_link, sys_link);
+
+static long sys_renameat2(int olddirfd, const char __user *uold,
+			  int newdirfd, const char __user *unew,
+			  unsigned int flags)
+{
+	struct inode *odir, *ndir;
+	char *old, *new = NULL;
+	long err;
+
+	if ((flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
+	    flags == (RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	err = getname(uold, &old);
+	if (err)
+		return err;
+	err = getname(unew, &new);
+	if (!err)
+		err = at_dir(olddirfd, old, &odir);
+	if (!err)
+		err = at_dir(newdirfd, new, &ndir);
+	if (!err)
+		err = vfs_rename(odir, old, ndir, new, flags);
+	kfree(new);
+	kfree(old);
+	return err;
+}
+SYSCALL(__NR_renameat2, sys_renameat2);
+
+static long sys_renameat(int olddirfd, const char __user *oldpath,
+			 int newdirfd, const char __user *newpath)
+{
+	return sys_renameat2(olddirfd, oldpath, newdirfd, newpath, 0);
+}
+SYSCALL(__NR_renameat, sys_renameat);
+
+static long sys_rename(const char __user *oldpath,
+		       const char __user *newpath)
+{
+	return sys_renameat2(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+SYSCALL(__NR_rename, sys_rename);
 
 static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 {

@@ -221,6 +221,12 @@ int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
 /* Removes d from dir; the inode goes if unused. Dirs must be empty. */
 void ramfs_unlink_dentry(struct inode *dir, struct dentry *d);
+/* rename's change to the tree: old (in odir) becomes name[0..len) in
+ * ndir, replacing victim there, or trades places with it (exchange).
+ * 0 or -ENOMEM. */
+int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
+		 const char *name, size_t len, struct dentry *victim,
+		 bool exchange);
 /* Data of regular files at any offset; holes read as zeros. */
 ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos);
 ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
@@ -267,6 +273,11 @@ int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_rmdir(struct inode *cwd, const char *path);
 /* link(2): a new name at path for old (found by the caller). */
 int vfs_link(struct inode *old, struct inode *cwd, const char *path);
+/* renameat2(2) with RENAME_NOREPLACE and RENAME_EXCHANGE. */
+#define RENAME_NOREPLACE	0x1
+#define RENAME_EXCHANGE		0x2
+int vfs_rename(struct inode *ocwd, const char *oldpath, struct inode *ncwd,
+	       const char *newpath, unsigned int flags);
 /* symlink(2): a link at path whose text is target[0..len). */
 int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 		const char *path);
