@@ -4,6 +4,7 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/slab.h>
+#include <zpk/sprintf.h>
 #include <zpk/string.h>
 
 struct inode *vfs_root;
@@ -515,7 +516,8 @@ static int path_below(struct inode *dir, struct inode *inode, char *buf,
  * wins. Cheap for a RAM file system of a few hundred files, and only
  * /proc asks. Directories (and /proc/PID's entries) have one name each,
  * i_dentry, and d_path goes up from them through i_parent, building the
- * path backwards from the end of buf.
+ * path backwards from the end of buf. An unlinked inode in use has the
+ * path it had, with " (deleted)".
  */
 int d_path(struct inode *inode, char *buf, size_t size)
 {
@@ -524,6 +526,18 @@ int d_path(struct inode *inode, char *buf, size_t size)
 
 	if (!vfs_root || size < 2)
 		return -ENAMETOOLONG;
+	if (inode->i_dentry && inode->i_dentry->d_name[0] == '/') {
+		len = inode->i_dentry->d_len;	/* unlinked: ramfs's d_deleted */
+		if (len >= size)
+			return -ENAMETOOLONG;
+		memcpy(buf, inode->i_dentry->d_name, len + 1);
+		return (int)len;
+	}
+	/* Unnamed ones: Linux's pipefs and sockfs d_dname. */
+	if (S_ISFIFO(inode->i_mode) && !inode->i_nlink)
+		return snprintf(buf, size, "pipe:[%lu]", inode->i_ino);
+	if (S_ISSOCK(inode->i_mode))
+		return snprintf(buf, size, "socket:[%lu]", inode->i_ino);
 	if (!inode->i_dentry && !S_ISDIR(inode->i_mode))
 		return path_below(vfs_root, inode, buf, size, 0);
 	*--end = '\0';

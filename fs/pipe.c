@@ -103,22 +103,44 @@ static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
 	return (ssize_t)done;
 }
 
+static bool reads(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) != O_WRONLY;
+}
+
+static bool writes(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* Another file on a pipe's inode (open of /proc/PID/fd/N): it joins the
+ * pipe as a reader, a writer or both (O_RDWR), as Linux's fifo_open. */
+static int pipe_open(struct file *f)
+{
+	struct pipe *p = f->f_inode->i_private;
+
+	f->private_data = p;
+	p->readers += reads(f);
+	p->writers += writes(f);
+	return 0;
+}
+
 static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->private_data;
 
-	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
-		p->readers--;
-	else
-		p->writers--;
+	p->readers -= reads(f);
+	p->writers -= writes(f);
 	wake_up(&p->wait);
 	if (!p->readers && !p->writers) {
+		f->f_inode->i_private = NULL;
 		free_page((unsigned long)p->buf);
 		kfree(p);
 	}
 }
 
 static const struct file_operations pipe_fops = {
+	.open = pipe_open,
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
@@ -134,6 +156,7 @@ int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 	if (!p || !inode || !(p->buf = (char *)__get_free_page(GFP_KERNEL)))
 		goto fail;
 	inode->i_fop = &pipe_fops;
+	inode->i_private = p;
 	init_waitqueue_head(&p->wait);
 	*rd = alloc_file(inode, O_RDONLY | (flags & O_NONBLOCK));
 	*wr = alloc_file(inode, O_WRONLY | (flags & O_NONBLOCK));

@@ -4,6 +4,7 @@
 #include <zpk/fs.h>
 #include <zpk/mm.h>
 #include <zpk/slab.h>
+#include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 
@@ -71,6 +72,7 @@ static void evict(struct inode *inode)
 	inode->i_sb->s_inodes--;
 	kfree(inode->i_pages);
 	kfree(inode->i_link);
+	kfree(inode->i_dentry);		/* d_deleted's, if any */
 	kfree(inode);
 }
 
@@ -101,7 +103,7 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 }
 
 /* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
-static struct dentry *d_alloc(struct inode *inode, const char *name,
+struct dentry *d_alloc(struct inode *inode, const char *name,
 			      size_t len)
 {
 	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
@@ -154,21 +156,51 @@ int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
 	return 0;
 }
 
+/*
+ * The path d names, with " (deleted)": an inode still in use keeps it as
+ * its i_dentry when its last name goes, and d_path gives it from then on,
+ * as Linux's d_path of an unlinked dentry. The text starts with '/', as
+ * no name does. NULL if memory runs out (d_path then says -ENOENT).
+ */
+static struct dentry *d_deleted(struct inode *dir, struct dentry *d)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct dentry *res = NULL;
+	int n;
+
+	if (!buf)
+		return NULL;
+	n = d_path(dir, buf, PATH_MAX);
+	if (n == 1)
+		n = 0;			/* the root: no "//" */
+	if (n >= 0 && n + d->d_len + 12 < PATH_MAX) {
+		n += snprintf(buf + n, PATH_MAX - n, "/%s (deleted)",
+			      d->d_name);
+		res = d_alloc(d->d_inode, buf, n);
+	}
+	kfree(buf);
+	return res;
+}
+
 /* Removes entry d of dir; the inode goes if unused. Directories must be
  * empty (the caller checks). */
 void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 {
 	struct inode *inode = d->d_inode;
+	struct dentry *keep = NULL;
 
+	if (inode->i_count && (S_ISDIR(inode->i_mode) || inode->i_nlink == 1))
+		keep = d_deleted(dir, d);
 	list_del(&d->d_list);
 	kfree(d);
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_nlink = 0;
-		inode->i_dentry = NULL;
 		dir->i_nlink--;
 	} else {
 		inode->i_nlink--;
 	}
+	if (!inode->i_nlink)
+		inode->i_dentry = keep;
 	if (inode->i_nlink == 0 && inode->i_count == 0)
 		evict(inode);
 }

@@ -187,7 +187,7 @@ static long sys_getcwd(char __user *buf, size_t size)
 
 	if (!path)
 		return -ENOMEM;
-	len = d_path(cwd, path, PATH_MAX);
+	len = cwd->i_nlink ? d_path(cwd, path, PATH_MAX) : -ENOENT;
 	if (len >= 0 && size < (size_t)len + 1)
 		len = -ERANGE;
 	else if (len >= 0 && copy_to_user(buf, path, len + 1))

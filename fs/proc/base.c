@@ -70,14 +70,19 @@ static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 	return (ssize_t)n;
 }
 
+static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops,
+	proc_cwd_iops, proc_exe_iops;
+
 /* The files of every /proc/PID, in Linux's readdir order. */
 static const struct proc_entry pid_entries[] = {
+	{ .name = "fd", .mode = S_IFDIR | 0500, .iops = &proc_fd_dir_iops },
 	{ .name = "comm", .mode = S_IFREG | 0644,
 	  .show = proc_pid_comm, .write = proc_pid_comm_write },
 	{ .name = "cmdline", .mode = R, .show = proc_pid_cmdline },
 	{ .name = "mem", .mode = S_IFREG | 0600,
 	  .mm_read = proc_pid_mem_read, .mm_write = proc_pid_mem_write },
-	{ .name = "exe", .mode = L },
+	{ .name = "cwd", .mode = L, .iops = &proc_cwd_iops },
+	{ .name = "exe", .mode = L, .iops = &proc_exe_iops },
 	{ .name = "maps", .mode = R, .show = proc_pid_maps },
 	{ .name = "smaps", .mode = R, .show = proc_pid_smaps },
 	{ .name = "smaps_rollup", .mode = R, .show = proc_pid_smaps_rollup },
@@ -92,10 +97,14 @@ static const struct proc_entry pid_entries[] = {
 };
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
 
+/* The links of /proc/PID/fd: one entry, the descriptor in proc_inode. */
+static const struct proc_entry fd_link_entry = {
+	.name = "fd/N", .mode = L, .iops = &proc_fd_link_iops,
+};
+
 static struct inode *proc_root;
 static struct inode *proc_self;	/* the link /proc/self */
-static const struct inode_operations pid_dir_iops, proc_exe_iops,
-	pid_file_iops;
+static const struct inode_operations pid_dir_iops, pid_file_iops;
 /*
  * Per-pid inodes are made on the first lookup and kept here while their
  * process lives (their i_nlink is this list's), so that a path walk gets
@@ -122,6 +131,7 @@ static void free_pid_inode(struct inode *inode)
 	if (pi->entry)
 		iput(inode->i_parent);
 	put_task_struct(pi->task);
+	kfree(inode->i_dentry);
 	kfree(pi);
 }
 
@@ -146,42 +156,66 @@ void proc_flush_task(struct task_struct *task)
 	}
 }
 
-/* The inode of (task, entry), entry NULL for the /proc/PID directory. */
+/* The name a pid inode has in its directory (for d_path): the pid,
+ * the entry's name, or the descriptor. */
+static struct dentry *pid_dentry(struct proc_inode *pi)
+{
+	char name[16];
+	const char *s = name;
+
+	if (!pi->entry)
+		snprintf(name, sizeof(name), "%d", pi->pid);
+	else if (pi->entry == &fd_link_entry)
+		snprintf(name, sizeof(name), "%d", pi->fd);
+	else
+		s = pi->entry->name;
+	return d_alloc(&pi->vfs_inode, s, strlen(s));
+}
+
+/* The inode of (task, entry, fd), entry NULL for the /proc/PID directory,
+ * fd -1 but for /proc/PID/fd/N. */
 static struct inode *pid_inode(struct task_struct *task,
-			       const struct proc_entry *e, struct inode *parent)
+			       const struct proc_entry *e, struct inode *parent,
+			       int fd)
 {
 	struct proc_inode *pi;
 
 	list_for_each_entry(pi, &pid_inodes, cache)
-		if (pi->task == task && pi->entry == e)
+		if (pi->task == task && pi->entry == e && pi->fd == fd)
 			return &pi->vfs_inode;
 	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, task->pid, e);
 	if (!pi)
 		return NULL;
+	pi->fd = fd;
+	pi->vfs_inode.i_dentry = pid_dentry(pi);
+	if (!pi->vfs_inode.i_dentry) {
+		kfree(pi);
+		return NULL;
+	}
 	get_task_struct(task);
 	pi->task = task;
 	pi->vfs_inode.i_count = 0;
-	pi->vfs_inode.i_nlink = e ? 1 : 2;
+	pi->vfs_inode.i_nlink = e && !S_ISDIR(e->mode) ? 1 : 2;
 	pi->vfs_inode.i_parent = parent;
 	if (e)
 		ihold(parent);
 	if (!e)
 		pi->vfs_inode.i_op = &pid_dir_iops;
-	else if (S_ISLNK(e->mode))
-		pi->vfs_inode.i_op = &proc_exe_iops;	/* the only link */
+	else if (e->iops)
+		pi->vfs_inode.i_op = e->iops;
 	else
 		pi->vfs_inode.i_op = &pid_file_iops;
 	list_add_tail(&pi->cache, &pid_inodes);
 	return &pi->vfs_inode;
 }
 
-/* name[0..len) as a pid > 0, or -1. */
+/* name[0..len) as a number >= 0 without leading zeros, or -1. */
 static int name_to_pid(const char *name, size_t len)
 {
 	char s[12];
 	unsigned long v;
 
-	if (len == 0 || len >= sizeof(s) || name[0] == '0')
+	if (len == 0 || len >= sizeof(s) || (name[0] == '0' && len > 1))
 		return -1;
 	memcpy(s, name, len);
 	s[len] = '\0';
@@ -201,7 +235,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 		const struct proc_entry *e = &pid_entries[i];
 
 		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
-			*res = pid_inode(task, e, dir);
+			*res = pid_inode(task, e, dir, -1);
 			return *res ? 0 : -ENOMEM;
 		}
 	}
@@ -244,7 +278,7 @@ static int root_lookup(struct inode *dir, const char *name, size_t len,
 	task = pid > 0 ? find_task_by_pid(pid) : NULL;
 	if (!task)
 		return -ENOENT;
-	*res = pid_inode(task, NULL, dir);
+	*res = pid_inode(task, NULL, dir, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -282,7 +316,7 @@ static const struct inode_operations proc_root_iops = {
 static int self_get_link(struct inode *link, struct inode **res)
 {
 	(void)link;
-	*res = pid_inode(current, NULL, proc_root);
+	*res = pid_inode(current, NULL, proc_root, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -309,19 +343,133 @@ static int exe_file_of(struct inode *link, struct inode **res)
 	return 0;
 }
 
-/* The text is the file's path now (Linux's d_path); a file unlinked
- * since is -ENOENT here, where Linux appends " (deleted)". */
-static int exe_readlink(struct inode *link, char *buf, size_t size)
+/* The text of a /proc/PID link is its target's path (Linux's d_path). */
+static int link_text(int (*get_link)(struct inode *, struct inode **),
+		     struct inode *link, char *buf, size_t size)
 {
 	struct inode *inode;
-	int err = exe_file_of(link, &inode);
+	int err = get_link(link, &inode);
 
 	return err ? err : d_path(inode, buf, size);
+}
+
+static int exe_readlink(struct inode *link, char *buf, size_t size)
+{
+	return link_text(exe_file_of, link, buf, size);
 }
 
 static const struct inode_operations proc_exe_iops = {
 	.get_link = exe_file_of,
 	.readlink = exe_readlink,
+	.evict = free_pid_inode,
+};
+
+/* The process's working directory: -ENOENT once it has exited. */
+static int cwd_of(struct inode *link, struct inode **res)
+{
+	struct task_struct *t = proc_inode_task(link);
+
+	if (!t || t->state == EXIT_ZOMBIE)
+		return -ENOENT;
+	*res = t->cwd ? t->cwd : vfs_root;
+	return 0;
+}
+
+static int cwd_readlink(struct inode *link, char *buf, size_t size)
+{
+	return link_text(cwd_of, link, buf, size);
+}
+
+static const struct inode_operations proc_cwd_iops = {
+	.get_link = cwd_of,
+	.readlink = cwd_readlink,
+	.evict = free_pid_inode,
+};
+
+/* ---- /proc/PID/fd ----------------------------------------------------- */
+
+/* The file task has at descriptor fd, or NULL. */
+static struct file *task_file(struct task_struct *task, int fd)
+{
+	if (!task || !task->files || fd < 0 || fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	return task->files->fd[fd];
+}
+
+/* A descriptor's link leads to its file's inode (so that opening it
+ * opens the file again), or -ENOENT once it is closed. */
+static int fd_get_link(struct inode *link, struct inode **res)
+{
+	struct file *f = task_file(proc_inode_task(link), PROC_I(link)->fd);
+
+	if (!f)
+		return -ENOENT;
+	*res = f->f_inode;
+	return 0;
+}
+
+static int fd_readlink(struct inode *link, char *buf, size_t size)
+{
+	return link_text(fd_get_link, link, buf, size);
+}
+
+static const struct inode_operations proc_fd_link_iops = {
+	.get_link = fd_get_link,
+	.readlink = fd_readlink,
+	.evict = free_pid_inode,
+};
+
+/* Linux's mode of a descriptor's link: r and w as its file is open,
+ * x with either. */
+static u32 fd_link_mode(const struct file *f)
+{
+	u32 acc = f->f_flags & O_ACCMODE;
+	u32 mode = S_IFLNK;
+
+	if (acc != O_WRONLY)
+		mode |= 0500;
+	if (acc != O_RDONLY)
+		mode |= 0300;
+	return mode;
+}
+
+static int fd_dir_lookup(struct inode *dir, const char *name, size_t len,
+			 struct inode **res)
+{
+	struct task_struct *task = proc_inode_task(dir);
+	int fd = name_to_pid(name, len);
+	struct file *f = task_file(task, fd);
+
+	if (!f)
+		return -ENOENT;
+	*res = pid_inode(task, &fd_link_entry, dir, fd);
+	if (!*res)
+		return -ENOMEM;
+	(*res)->i_mode = fd_link_mode(f);
+	return 0;
+}
+
+/* Entry idx: the idx-th open descriptor, in order. */
+static bool fd_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	struct task_struct *task = proc_inode_task(dir);
+
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f = task_file(task, fd);
+
+		if (!f || idx-- > 0)
+			continue;
+		de->len = snprintf(de->name, sizeof(de->name), "%d", fd);
+		de->ino = 0x90000000UL + fd;	/* any number */
+		de->mode = fd_link_mode(f);
+		return true;
+	}
+	return false;
+}
+
+static const struct inode_operations proc_fd_dir_iops = {
+	.lookup = fd_dir_lookup,
+	.readdir = fd_dir_readdir,
 	.evict = free_pid_inode,
 };
 

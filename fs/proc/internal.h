@@ -13,7 +13,8 @@ struct proc_inode {
 	int pid;			/* PROC_NO_PID, or the process's */
 	struct task_struct *task;	/* /proc/PID's: held (get_task_struct),
 					 * so a reused pid is not this one */
-	const struct proc_entry *entry;	/* NULL for directories */
+	const struct proc_entry *entry;	/* NULL for /proc/PID itself */
+	int fd;				/* /proc/PID/fd/N: N, else -1 */
 	struct list_head cache;		/* base.c's per-pid inodes */
 };
 

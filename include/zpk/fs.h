@@ -37,12 +37,14 @@ typedef s64 loff_t;
 #define S_IFCHR		0020000
 #define S_IFREG		0100000
 #define S_IFIFO		0010000
+#define S_IFSOCK	0140000
 #define S_IFLNK		0120000
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
 
 struct file;
 struct inode;
@@ -132,10 +134,11 @@ struct inode {
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
 	/* The one name of a directory or of a /proc/PID entry (d_path goes
-	 * up through these); NULL for other files (d_path searches) and for
-	 * a directory once removed. */
+	 * up through these); NULL for other files (d_path searches them).
+	 * Once unlinked while in use: the path it had (fs/ramfs.c). */
 	struct dentry *i_dentry;
 	char *i_link;			/* a symbolic link's text (kmalloc) */
+	void *i_private;		/* a pipe's struct pipe, a socket's */
 };
 
 struct file {
@@ -217,6 +220,8 @@ struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
 int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
 		 struct inode **res);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
+/* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
+struct dentry *d_alloc(struct inode *inode, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
 /* Removes d from dir; the inode goes if unused. Dirs must be empty. */
@@ -282,8 +287,8 @@ int vfs_rename(struct inode *ocwd, const char *oldpath, struct inode *ncwd,
 int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 		const char *path);
 /* The absolute path of inode into buf, NUL-terminated (Linux's
- * d_path): its length, or -ENOENT (a removed directory, a file without a name),
- * -ENAMETOOLONG. */
+ * d_path; " (deleted)" after an unlinked inode's path): its length, or
+ * -ENOENT (a file without a name), -ENAMETOOLONG. */
 int d_path(struct inode *inode, char *buf, size_t size);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);

@@ -54,6 +54,8 @@ struct proc_entry {
 	proc_write_fn write;
 	proc_mm_read_fn mm_read;
 	proc_mm_write_fn mm_write;
+	/* Links and directories of /proc/PID (fd, cwd, exe): theirs. */
+	const struct inode_operations *iops;
 };
 
 /*
