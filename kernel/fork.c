@@ -5,6 +5,7 @@
 #include <zpk/err.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -400,6 +401,7 @@ long kernel_clone(const struct kernel_clone_args *args)
 
 	if (IS_ERR(t))
 		return PTR_ERR(t);
+	total_forks++;
 	pid = t->pid;
 	if (args->flags & CLONE_PARENT_SETTID)
 		(void)put_user(pid, args->parent_tid);

@@ -6,6 +6,7 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -92,6 +93,7 @@ void schedule(void)
 	if (next == prev)
 		return;
 	next->ticks = 0;
+	nr_context_switches++;
 	current_task = next;
 	switch_to(prev, next);
 }

@@ -2,6 +2,7 @@
  * the TSC (calibrated against the PIT) counts ns, the RTC gives the date. */
 #include <asm/io.h>
 #include <asm/irq.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -29,8 +30,8 @@ void timer_tick(void)
 
 static void timer_interrupt(struct pt_regs *regs)
 {
-	(void)regs;
 	jiffies++;
+	account_process_tick(current, user_mode(regs));
 	timer_tick();
 }
 

@@ -551,4 +551,5 @@ void proc_root_init(void)
 	proc_meminfo_init();
 	proc_page_init();
 	proc_misc_init();
+	proc_stat_init();
 }

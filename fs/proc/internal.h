@@ -49,5 +49,6 @@ ssize_t proc_pid_mem_write(struct mm_struct *mm, const char *buf,
 void proc_meminfo_init(void);
 void proc_page_init(void);
 void proc_misc_init(void);
+void proc_stat_init(void);
 
 #endif

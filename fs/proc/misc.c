@@ -2,6 +2,7 @@
  * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
 #include <asm/io.h>
 #include <zpk/errno.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
 #include <zpk/string.h>
@@ -17,14 +18,16 @@ static int cmdline_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
-/* Idle time is not measured yet: the second figure is 0.00. */
+/* Seconds up, then seconds idle (the idle task's ticks). */
 static int uptime_show(struct seq_file *m, struct task_struct *task)
 {
 	u64 cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
+	u64 idle = kcpustat[CPUTIME_IDLE] / (NSEC_PER_SEC / 100);
 
 	(void)task;
-	seq_printf(m, "%lu.%02lu 0.00\n", (unsigned long)(cs / 100),
-		   (unsigned long)(cs % 100));
+	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100),
+		   (unsigned long)(cs % 100), (unsigned long)(idle / 100),
+		   (unsigned long)(idle % 100));
 	return 0;
 }
 

@@ -1,0 +1,67 @@
+/* fs/proc/stat.c — /proc/stat in Linux's layout: CPU time by kind,
+ * interrupts, context switches, boot time, forks, runnable tasks. */
+#include <asm/irq.h>
+#include <zpk/kernel_stat.h>
+#include <zpk/sched.h>
+#include <zpk/time.h>
+#include "internal.h"
+
+#define USER_HZ		100	/* /proc's clock ticks (sysconf _SC_CLK_TCK) */
+#define NR_SOFTIRQS	10	/* Linux's, all 0 here: no softirqs */
+
+static unsigned long long to_clock_t(u64 ns)
+{
+	return ns / (NSEC_PER_SEC / USER_HZ);
+}
+
+/* One cpu line: the ten kinds in Linux's order (nice, iowait, irq,
+ * softirq, steal and guest time stay 0: zpk has none of them). */
+static void show_cpu(struct seq_file *m, const char *name)
+{
+	seq_puts(m, name);
+	for (int i = 0; i < NR_STATS; i++)
+		seq_printf(m, " %llu", to_clock_t(kcpustat[i]));
+	seq_putc(m, '\n');
+}
+
+/* Linux's nr_running: tasks on the run queue or running, idle aside. */
+static unsigned int nr_running(void)
+{
+	struct task_struct *t;
+	unsigned int n = 0;
+
+	list_for_each_entry(t, &task_list, tasks)
+		n += t->pid > 0 && t->state == TASK_RUNNING;
+	return n;
+}
+
+/* Linux's show_stat for one CPU. procs_blocked (tasks waiting for I/O)
+ * is 0: nothing here waits for a disk. */
+static int stat_show(struct seq_file *m, struct task_struct *task)
+{
+	unsigned long long sum = 0;
+	u64 boot_ns = ktime_get_real_ns() - ktime_get_ns();
+
+	(void)task;
+	show_cpu(m, "cpu ");
+	show_cpu(m, "cpu0");
+	for (int i = 0; i < NR_IRQS; i++)
+		sum += irq_count[i];
+	seq_printf(m, "intr %llu", sum);
+	for (int i = 0; i < NR_IRQS; i++)
+		seq_printf(m, " %lu", irq_count[i]);
+	seq_printf(m, "\nctxt %llu\nbtime %llu\nprocesses %lu\n"
+		   "procs_running %u\nprocs_blocked 0\nsoftirq 0",
+		   (unsigned long long)nr_context_switches,
+		   (unsigned long long)(boot_ns / NSEC_PER_SEC), total_forks,
+		   nr_running());
+	for (int i = 0; i < NR_SOFTIRQS; i++)
+		seq_puts(m, " 0");
+	seq_putc(m, '\n');
+	return 0;
+}
+
+void proc_stat_init(void)
+{
+	proc_create("stat", 0444, stat_show, NULL);
+}
