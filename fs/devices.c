@@ -56,8 +56,10 @@ static const struct file_operations console_fops = {
 /* /dev is a file system of its own, as Linux's devtmpfs. */
 struct super_block devtmpfs_sb = {
 	.s_dev = 5,
-	.s_magic = 0x01021994,		/* TMPFS_MAGIC */
+	.s_magic = TMPFS_MAGIC,
 	.s_type = "devtmpfs",
+	.s_flags = ST_RELATIME,
+	.s_options = ",mode=755",
 };
 
 static int mount_devtmpfs(void)

@@ -246,26 +246,10 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 		const char *path)
 {
-	char *text;
-	struct inode *inode;
-	int err;
+	struct nameidata nd;
+	int err = lookup_create(cwd, path, false, &nd);
 
-	if (!len)
-		return -ENOENT;
-	text = kmalloc(len + 1, GFP_KERNEL);
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, target, len);
-	text[len] = '\0';
-	err = create_at(cwd, path, S_IFLNK | 0777, &inode);
-	if (err) {
-		kfree(text);
-		return err;
-	}
-	inode->i_link = text;
-	inode->i_size = len;
-	iput(inode);
-	return 0;
+	return err ? err : ramfs_symlink(nd.dir, nd.last, nd.len, target, len);
 }
 
 /*

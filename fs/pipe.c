@@ -11,7 +11,16 @@
 #include <zpk/uaccess.h>
 
 #define PIPE_SIZE	PAGE_SIZE
+#define PIPEFS_MAGIC	0x50495045
 #define PIPE_BUF	PAGE_SIZE	/* writes up to this size are atomic */
+
+/* Linux's pipefs: pipes' inodes have a file system of their own, so
+ * that st_dev and fstatfs tell them apart. */
+struct super_block pipefs_sb = {
+	.s_dev = 12,
+	.s_magic = PIPEFS_MAGIC,
+	.s_type = "pipefs",
+};
 
 struct pipe {
 	char *buf;
@@ -149,7 +158,7 @@ static const struct file_operations pipe_fops = {
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 {
 	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	struct inode *inode = ramfs_new_inode(&rootfs_sb, S_IFIFO | 0600);
+	struct inode *inode = ramfs_new_inode(&pipefs_sb, S_IFIFO | 0600);
 	int err = -ENOMEM;
 
 	*rd = *wr = NULL;

@@ -17,7 +17,7 @@ static const struct inode_operations ramfs_symlink_iops;
 /* The root file system, Linux's rootfs (shmem-backed there as here). */
 struct super_block rootfs_sb = {
 	.s_dev = 1,
-	.s_magic = 0x01021994,		/* TMPFS_MAGIC */
+	.s_magic = TMPFS_MAGIC,
 	.s_type = "rootfs",
 };
 
@@ -180,6 +180,31 @@ static struct dentry *d_deleted(struct inode *dir, struct dentry *d)
 	}
 	kfree(buf);
 	return res;
+}
+
+int ramfs_symlink(struct inode *dir, const char *name, size_t len,
+		  const char *target, size_t tlen)
+{
+	struct inode *inode;
+	char *text;
+	int err;
+
+	if (!tlen)
+		return -ENOENT;
+	text = kmalloc(tlen + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, target, tlen);
+	text[tlen] = '\0';
+	err = ramfs_create(dir, name, len, S_IFLNK | 0777, &inode);
+	if (err) {
+		kfree(text);
+		return err;
+	}
+	inode->i_link = text;
+	inode->i_size = tlen;
+	iput(inode);	/* the name holds it */
+	return 0;
 }
 
 /* Removes entry d of dir; the inode goes if unused. Directories must be
@@ -388,7 +413,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
-static unsigned long pages_below(struct inode *dir)
+/* Data pages of the files below dir (on sb only, unless sb is NULL). */
+static unsigned long pages_below(struct inode *dir, struct super_block *sb)
 {
 	unsigned long n = 0;
 	struct dentry *d;
@@ -396,8 +422,10 @@ static unsigned long pages_below(struct inode *dir)
 	list_for_each_entry(d, &dir->i_children, d_list) {
 		struct inode *inode = d->d_inode;
 
+		if (sb && inode->i_sb != sb)
+			continue;
 		if (S_ISDIR(inode->i_mode))
-			n += pages_below(inode);
+			n += pages_below(inode, sb);
 		for (unsigned long i = 0; i < inode->i_nr_pages; i++)
 			n += inode->i_pages[i] != NULL;
 	}
@@ -408,7 +436,13 @@ static unsigned long pages_below(struct inode *dir)
  * linked twice counts twice; unlinked open files are missed). */
 unsigned long ramfs_cached_pages(void)
 {
-	return vfs_root ? pages_below(vfs_root) : 0;
+	return vfs_root ? pages_below(vfs_root, NULL) : 0;
+}
+
+/* statfs's used blocks of sb, counted as Cached is. */
+unsigned long ramfs_sb_pages(struct super_block *sb)
+{
+	return sb->s_root ? pages_below(sb->s_root, sb) : 0;
 }
 
 static ssize_t file_read(struct file *f, char *buf, size_t n, loff_t *pos)

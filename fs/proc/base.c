@@ -83,6 +83,7 @@ static const struct proc_entry pid_entries[] = {
 	  .mm_read = proc_pid_mem_read, .mm_write = proc_pid_mem_write },
 	{ .name = "cwd", .mode = L, .iops = &proc_cwd_iops },
 	{ .name = "exe", .mode = L, .iops = &proc_exe_iops },
+	{ .name = "mounts", .mode = R, .show = proc_pid_mounts },
 	{ .name = "maps", .mode = R, .show = proc_pid_maps },
 	{ .name = "smaps", .mode = R, .show = proc_pid_smaps },
 	{ .name = "smaps_rollup", .mode = R, .show = proc_pid_smaps_rollup },
@@ -550,6 +551,7 @@ void proc_root_init(void)
 	       proc_mkdir("sys/kernel"));
 	proc_meminfo_init();
 	proc_page_init();
+	BUG_ON(proc_symlink("mounts", "self/mounts"));
 	proc_misc_init();
 	proc_stat_init();
 }

@@ -17,6 +17,7 @@ struct super_block proc_sb = {
 	.s_dev = 4,
 	.s_magic = 0x9fa0,		/* PROC_SUPER_MAGIC */
 	.s_type = "proc",
+	.s_flags = ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_RELATIME,
 };
 
 void seq_printf(struct seq_file *m, const char *fmt, ...)
@@ -379,4 +380,17 @@ int proc_mkdir(const char *path)
 	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
 	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
 	return err;
+}
+
+int proc_symlink(const char *path, const char *target)
+{
+	struct inode *dir;
+	const char *name;
+	int err = proc_parent(path, &dir, &name);
+
+	if (err)
+		return err;
+	if (ramfs_find(dir, name, strlen(name)))
+		return -EEXIST;
+	return ramfs_symlink(dir, name, strlen(name), target, strlen(target));
 }

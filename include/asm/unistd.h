@@ -89,6 +89,8 @@
 #define __NR_rt_sigtimedwait	128
 #define __NR_rt_sigsuspend	130
 #define __NR_sigaltstack	131
+#define __NR_statfs		137
+#define __NR_fstatfs		138
 #define __NR_mlock		149
 #define __NR_munlock		150
 #define __NR_mlockall		151

@@ -59,10 +59,18 @@ struct super_block {
 	u32 s_dev;			/* st_dev */
 	unsigned long s_magic;		/* statfs's f_type */
 	const char *s_type;		/* /proc/mounts' source and type */
+	unsigned long s_flags;		/* statfs's ST_* mount flags */
+	const char *s_options;		/* /proc/mounts' after the sizes */
 	struct inode *s_root;		/* where it is mounted */
 	unsigned long s_inodes;		/* inodes alive on it */
 };
-extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb;
+extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb;
+
+#define TMPFS_MAGIC	0x01021994
+#define ST_NOSUID	0x0002
+#define ST_NODEV	0x0004
+#define ST_NOEXEC	0x0008
+#define ST_RELATIME	0x1000
 
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
@@ -213,12 +221,16 @@ void ihold(struct inode *inode);
 void iput(struct inode *inode);
 
 /* ramfs (fs/ramfs.c). A new inode on sb has i_count 1, i_nlink 0;
- * unnamed ones (pipes, shared memory) are on rootfs_sb. */
+ * shared memory is on rootfs_sb, pipes on pipefs_sb. */
 struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
 /* A new inode of mode named name[0..len) in dir, on dir's file system;
  * i_count 1 (the caller's). 0 or -ENOMEM. */
 int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
 		 struct inode **res);
+/* A symbolic link name[0..len) in dir whose text is target[0..tlen):
+ * 0, -ENOENT (an empty text), -ENOMEM. */
+int ramfs_symlink(struct inode *dir, const char *name, size_t len,
+		  const char *target, size_t tlen);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
 /* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
 struct dentry *d_alloc(struct inode *inode, const char *name, size_t len);
@@ -292,6 +304,8 @@ int vfs_symlink(struct inode *cwd, const char *target, size_t len,
 int d_path(struct inode *inode, char *buf, size_t size);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);
+/* Those of the files on sb only. */
+unsigned long ramfs_sb_pages(struct super_block *sb);
 
 /* Open files (fs/open.c). Reads and writes at f_pos, checking the
  * access mode (-EBADF) as read(2)/write(2) do. */
