@@ -15,6 +15,7 @@
 #define DT_DIR	4
 #define DT_REG	8
 #define DT_LNK	10
+#define DT_SOCK	12
 
 static u8 dtype(u32 mode)
 {
@@ -23,6 +24,7 @@ static u8 dtype(u32 mode)
 	case S_IFCHR: return DT_CHR;
 	case S_IFIFO: return DT_FIFO;
 	case S_IFLNK: return DT_LNK;
+	case S_IFSOCK: return DT_SOCK;
 	}
 	return DT_REG;
 }

@@ -39,6 +39,16 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75
+#define ENOTSOCK	88
+#define EMSGSIZE	90
+#define EPROTONOSUPPORT	93
+#define ESOCKTNOSUPPORT	94
+#define EOPNOTSUPP	95
+#define EAFNOSUPPORT	97
+#define ECONNRESET	104
+#define EISCONN		106
+#define ENOTCONN	107
 #define ETIMEDOUT	110
+#define ECONNREFUSED	111
 
 #endif

@@ -50,6 +50,11 @@ struct file;
 struct inode;
 struct page;
 
+struct iovec {
+	void __user *iov_base;
+	size_t iov_len;
+};
+
 /*
  * A file system (Linux's super_block, the part zpk uses). The RAM root,
  * /dev and /proc are three, so that st_dev tells them apart and link and
@@ -82,6 +87,14 @@ struct file_operations {
 	 * whose refcount-policy read maps pages instead of copying). */
 	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
 			     loff_t *pos);
+	/* Optional: all of one read(2)/readv(2) (write(2)/writev(2)) at
+	 * once, straight from the user's iovecs (nr of them, copied into the
+	 * kernel): a socket's datagram is one write however its iovecs lie.
+	 * Bytes moved or -errno. */
+	ssize_t (*read_iter)(struct file *f, const struct iovec *iov,
+			     unsigned long nr);
+	ssize_t (*write_iter)(struct file *f, const struct iovec *iov,
+			      unsigned long nr);
 	/* Optional: called once the file is made (0 or -errno, then the
 	 * open fails); /proc binds its files to their process here. */
 	int (*open)(struct file *f);
@@ -313,6 +326,10 @@ int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		struct file **res);
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
+/* The user's cnt iovecs, checked, into a new kernel array (fs/read_write.c):
+ * 0, -EINVAL, -EFAULT, -ENOMEM. */
+long import_iovec(const struct iovec __user *uiov, unsigned long cnt,
+		  struct iovec **res, size_t *total);
 
 /* File references. */
 struct file *fget(int fd);		/* current's fd -> file, +1 ref */
