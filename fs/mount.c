@@ -106,8 +106,8 @@ int proc_pid_mounts(struct seq_file *m, struct task_struct *task)
 			   f & ST_NOEXEC ? ",noexec" : "",
 			   f & ST_RELATIME ? ",relatime" : "");
 		if (sb->s_magic == TMPFS_MAGIC)
-			seq_printf(m, ",size=%luk,nr_inodes=%lu", tmpfs_max() * 4,
-				   tmpfs_max());
+			seq_printf(m, ",size=%luk,nr_inodes=%lu",
+				   tmpfs_max() * 4, tmpfs_max());
 		seq_printf(m, "%s 0 0\n", sb->s_options ? sb->s_options : "");
 	}
 	kfree(path);

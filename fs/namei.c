@@ -511,7 +511,8 @@ int d_path(struct inode *inode, char *buf, size_t size)
 	if (!vfs_root || size < 2)
 		return -ENAMETOOLONG;
 	if (inode->i_dentry && inode->i_dentry->d_name[0] == '/') {
-		len = inode->i_dentry->d_len;	/* unlinked: ramfs's d_deleted */
+		/* unlinked: ramfs's d_deleted */
+		len = inode->i_dentry->d_len;
 		if (len >= size)
 			return -ENAMETOOLONG;
 		memcpy(buf, inode->i_dentry->d_name, len + 1);

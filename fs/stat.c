@@ -81,10 +81,23 @@ static long sys_lstat(const char __user *path, struct stat __user *st)
 }
 SYSCALL(__NR_lstat, sys_lstat);
 
+/* A link's text: its own readlink (a ramfs link, /proc/self), else the
+ * path of what it leads to (/proc's exe, cwd, fd/N: Linux's d_path). */
+static int link_text(struct inode *link, char *buf, size_t size)
+{
+	struct inode *target;
+	int err;
+
+	if (link->i_op->readlink)
+		return link->i_op->readlink(link, buf, size);
+	err = link->i_op->get_link(link, &target);
+	return err ? err : d_path(target, buf, size);
+}
+
 /*
- * readlinkat(2): the text of a /proc link, cut to bufsiz, no NUL; its
- * length. -EINVAL for bufsiz <= 0 or a name that is no link (every ramfs
- * file), -ENOENT for a process without memory (exe of a kernel thread).
+ * readlinkat(2): a link's text, cut to bufsiz, no NUL; its length.
+ * -EINVAL for bufsiz <= 0 or a name that is no link, -ENOENT for a /proc
+ * link that leads nowhere (exe of a kernel thread, a closed fd).
  */
 static long sys_readlinkat(int dirfd, const char __user *path,
 			   char __user *buf, int bufsiz)
@@ -98,12 +111,12 @@ static long sys_readlinkat(int dirfd, const char __user *path,
 	n = user_lookup_flags(dirfd, path, 0, &inode);
 	if (n)
 		return n;
-	if (!inode->i_op || !inode->i_op->readlink)
+	if (!S_ISLNK(inode->i_mode) || !inode->i_op)
 		return -EINVAL;
 	text = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
-	n = inode->i_op->readlink(inode, text, PATH_MAX);
+	n = link_text(inode, text, PATH_MAX);
 	if (n > bufsiz)
 		n = bufsiz;
 	if (n > 0 && copy_to_user(buf, text, n))

@@ -87,9 +87,10 @@ long user_lookup_flags(int dirfd, const char __user *upath,
 	if (err)
 		return err;
 	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = lookup & LOOKUP_FOLLOW ? vfs_lookup(dir, path, res)
-					     : vfs_lookup_nofollow(dir, path, res);
+	if (!err && (lookup & LOOKUP_FOLLOW))
+		err = vfs_lookup(dir, path, res);
+	else if (!err)
+		err = vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
 }
@@ -290,8 +291,8 @@ static long sys_linkat(int olddirfd, const char __user *oldpath,
 	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = user_lookup_flags(olddirfd, oldpath,
-				(flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
-				(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
+			(flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
+			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
 	if (err)
 		return err;
 	err = getname(upath, &path);

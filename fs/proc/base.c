@@ -344,24 +344,9 @@ static int exe_file_of(struct inode *link, struct inode **res)
 	return 0;
 }
 
-/* The text of a /proc/PID link is its target's path (Linux's d_path). */
-static int link_text(int (*get_link)(struct inode *, struct inode **),
-		     struct inode *link, char *buf, size_t size)
-{
-	struct inode *inode;
-	int err = get_link(link, &inode);
-
-	return err ? err : d_path(inode, buf, size);
-}
-
-static int exe_readlink(struct inode *link, char *buf, size_t size)
-{
-	return link_text(exe_file_of, link, buf, size);
-}
-
+/* The text of these links is their target's path (readlink's d_path). */
 static const struct inode_operations proc_exe_iops = {
 	.get_link = exe_file_of,
-	.readlink = exe_readlink,
 	.evict = free_pid_inode,
 };
 
@@ -376,14 +361,8 @@ static int cwd_of(struct inode *link, struct inode **res)
 	return 0;
 }
 
-static int cwd_readlink(struct inode *link, char *buf, size_t size)
-{
-	return link_text(cwd_of, link, buf, size);
-}
-
 static const struct inode_operations proc_cwd_iops = {
 	.get_link = cwd_of,
-	.readlink = cwd_readlink,
 	.evict = free_pid_inode,
 };
 
@@ -409,14 +388,8 @@ static int fd_get_link(struct inode *link, struct inode **res)
 	return 0;
 }
 
-static int fd_readlink(struct inode *link, char *buf, size_t size)
-{
-	return link_text(fd_get_link, link, buf, size);
-}
-
 static const struct inode_operations proc_fd_link_iops = {
 	.get_link = fd_get_link,
-	.readlink = fd_readlink,
 	.evict = free_pid_inode,
 };
 

@@ -309,17 +309,26 @@ static int proc_parent(const char *path, struct inode **dir,
 	return vfs_lookup(NULL, full, dir);
 }
 
+/* The directory and last name of a new /proc/PATH; -EEXIST if taken. */
+static int proc_new_name(const char *path, struct inode **dir,
+			 const char **name)
+{
+	int err = proc_parent(path, dir, name);
+
+	if (!err && ramfs_find(*dir, *name, strlen(*name)))
+		return -EEXIST;
+	return err;
+}
+
 static int proc_add(const char *path, struct proc_entry *e)
 {
 	struct proc_inode *pi;
 	struct inode *dir;
 	const char *name;
-	int err = proc_parent(path, &dir, &name);
+	int err = proc_new_name(path, &dir, &name);
 
 	if (err)
 		return err;
-	if (ramfs_find(dir, name, strlen(name)))
-		return -EEXIST;
 	pi = proc_new_inode(e->mode, PROC_NO_PID, e);
 	if (!pi)
 		return -ENOMEM;
@@ -366,12 +375,10 @@ int proc_mkdir(const char *path)
 	struct proc_inode *pi;
 	struct inode *dir;
 	const char *name;
-	int err = proc_parent(path, &dir, &name);
+	int err = proc_new_name(path, &dir, &name);
 
 	if (err)
 		return err;
-	if (ramfs_find(dir, name, strlen(name)))
-		return -EEXIST;
 	pi = proc_new_inode(S_IFDIR | 0555, PROC_NO_PID, NULL);
 	if (!pi)
 		return -ENOMEM;
@@ -386,11 +393,9 @@ int proc_symlink(const char *path, const char *target)
 {
 	struct inode *dir;
 	const char *name;
-	int err = proc_parent(path, &dir, &name);
+	int err = proc_new_name(path, &dir, &name);
 
 	if (err)
 		return err;
-	if (ramfs_find(dir, name, strlen(name)))
-		return -EEXIST;
 	return ramfs_symlink(dir, name, strlen(name), target, strlen(target));
 }

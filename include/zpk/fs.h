@@ -119,8 +119,9 @@ struct inode_operations {
 	bool (*readdir)(struct inode *dir, long idx, struct dir_entry *de);
 	/* Links. readlink puts the link's text into buf, without NUL
 	 * (length or -errno). /proc's (Linux's magic links: /proc/self,
-	 * /proc/PID/exe) have get_link, which gives the inode a path walk
-	 * goes on to (0 or -errno); ramfs's symbolic links have i_link, the
+	 * /proc/PID/exe, cwd, fd/N) have get_link, which gives the inode a
+	 * path walk goes on to (0 or -errno); without readlink their text
+	 * is that inode's path. ramfs's symbolic links have i_link, the
 	 * text the walk goes on through. */
 	int (*get_link)(struct inode *link, struct inode **res);
 	int (*readlink)(struct inode *link, char *buf, size_t size);

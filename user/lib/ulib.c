@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -108,6 +109,48 @@ long sysinfo_free_pages(void)
 	if (sysinfo(&si) < 0)
 		return -1;
 	return (long)((unsigned long long)si.freeram * si.mem_unit / 4096);
+}
+
+int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int ok = fd >= 0 && write(fd, text, strlen(text)) ==
+			    (ssize_t)strlen(text);
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+int tap_fails(long r, int want, const char *what)
+{
+	int err = errno;
+
+	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
+		      strerror(want), r == -1 ? strerror(err) : "succeeded");
+}
+
+static char test_top[64];
+
+int test_dir_make(const char *name)
+{
+	snprintf(test_top, sizeof(test_top), "/tmp/%s.%d", name, getpid());
+	return mkdir(test_top, 0755) ? -1 : 0;
+}
+
+const char *test_dir(void)
+{
+	return test_top;
+}
+
+const char *at(const char *name)
+{
+	static char buf[2][256];
+	static int i;
+
+	i ^= 1;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", test_top, name);
+	return buf[i];
 }
 
 long read_file(const char *path, char *buf, size_t n)

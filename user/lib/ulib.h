@@ -27,6 +27,17 @@ long sysinfo_free_pages(void);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
+/* Write text to path, created or truncated (0644): 1 if all of it went. */
+int write_text(const char *path, const char *text);
+
+/* r is -1 with errno want: one check, "what: <want> (<what happened>)". */
+int tap_fails(long r, int want, const char *what);
+
+/* A test's own directory for its files, /tmp/NAME.PID: made (0) or not
+ * (-1); at(name) names a file in it (the last two results stay valid). */
+int test_dir_make(const char *name);
+const char *test_dir(void);
+const char *at(const char *name);
 
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);

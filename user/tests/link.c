@@ -10,26 +10,6 @@
 
 #include "ulib.h"
 
-static char top[64];
-
-static const char *at(const char *name)
-{
-	static char buf[2][256];
-	static int i;
-
-	i ^= 1;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", top, name);
-	return buf[i];
-}
-
-static int fails(long r, int want, const char *what)
-{
-	int err = errno;
-
-	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
-		      strerror(want), r == -1 ? strerror(err) : "succeeded");
-}
-
 static long nlink_of(const char *path)
 {
 	struct stat st;
@@ -37,61 +17,45 @@ static long nlink_of(const char *path)
 	return lstat(path, &st) ? -1 : (long)st.st_nlink;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) ==
-			    (ssize_t)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, size - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n >= 0;
-}
-
 static void links(void)
 {
 	struct stat a, b;
 	char buf[64];
 
-	write_file(at("f"), "one");
+	write_text(at("f"), "one");
 	tap_ok(nlink_of(at("f")) == 1, "a new file has st_nlink 1");
 	tap_ok(link(at("f"), at("g")) == 0, "link(f, g)");
 	tap_ok(stat(at("f"), &a) == 0 && stat(at("g"), &b) == 0 &&
 	       a.st_ino == b.st_ino && a.st_nlink == 2 && b.st_nlink == 2,
 	       "both names: one inode, st_nlink 2 (%ld)", (long)a.st_nlink);
-	write_file(at("g"), "two");
-	tap_ok(read_text(at("f"), buf, sizeof(buf)) && !strcmp(buf, "two"),
+	write_text(at("g"), "two");
+	tap_ok(read_file(at("f"), buf, sizeof(buf)) >= 0 && !strcmp(buf, "two"),
 	       "written through g, read through f (\"%s\")", buf);
 	mkdir(at("d"), 0755);
 	tap_ok(link(at("f"), at("d/h")) == 0 && nlink_of(at("f")) == 3,
 	       "a third name in a subdirectory: st_nlink 3");
 	tap_ok(unlink(at("f")) == 0 && nlink_of(at("g")) == 2 &&
-	       read_text(at("d/h"), buf, sizeof(buf)) && !strcmp(buf, "two"),
+	       read_file(at("d/h"), buf, sizeof(buf)) >= 0 &&
+	       !strcmp(buf, "two"),
 	       "unlink of one name leaves the others (st_nlink 2)");
 
-	fails(link(at("d"), at("d2")), EPERM, "link of a directory");
-	fails(link(at("g"), at("d/h")), EEXIST, "link over an existing name");
-	fails(link(at("d"), at("g")), EEXIST, "link of a dir over a name");
-	fails(link(at("missing"), at("x")), ENOENT, "link of a missing name");
-	fails(link(at("g"), at("nodir/x")), ENOENT, "link into a missing dir");
-	fails(link(at("g"), at("new/")), ENOENT, "link to a name with a slash");
-	fails(link(at("g/"), at("x")), ENOTDIR, "link of \"file/\"");
+	tap_fails(link(at("d"), at("d2")), EPERM, "link of a directory");
+	tap_fails(link(at("g"), at("d/h")), EEXIST,
+		  "link over an existing name");
+	tap_fails(link(at("d"), at("g")), EEXIST, "link of a dir over a name");
+	tap_fails(link(at("missing"), at("x")), ENOENT,
+		  "link of a missing name");
+	tap_fails(link(at("g"), at("nodir/x")), ENOENT,
+		  "link into a missing dir");
+	tap_fails(link(at("g"), at("new/")), ENOENT,
+		  "link to a name with a slash");
+	tap_fails(link(at("g/"), at("x")), ENOTDIR, "link of \"file/\"");
 	/* /proc makes no names (ENOENT before EXDEV); /dev is devtmpfs. */
-	fails(link(at("g"), "/proc/zpk-link"), ENOENT, "link into /proc");
-	fails(link(at("g"), "/dev/zpk-link"), EXDEV, "link into /dev");
-	fails(link("/proc/self/status", at("x")), EXDEV, "link out of /proc");
-	fails(linkat(AT_FDCWD, at("g"), AT_FDCWD, at("x"), 0x8000), EINVAL,
+	tap_fails(link(at("g"), "/proc/zpk-link"), ENOENT, "link into /proc");
+	tap_fails(link(at("g"), "/dev/zpk-link"), EXDEV, "link into /dev");
+	tap_fails(link("/proc/self/status", at("x")), EXDEV,
+		  "link out of /proc");
+	tap_fails(linkat(AT_FDCWD, at("g"), AT_FDCWD, at("x"), 0x8000), EINVAL,
 	      "linkat with an unknown flag");
 }
 
@@ -116,21 +80,21 @@ static void open_after_unlink(void)
 	char buf[16] = "";
 	int fd;
 
-	write_file(at("tmp"), "kept");
+	write_text(at("tmp"), "kept");
 	fd = open(at("tmp"), O_RDWR);
 	tap_ok(fd >= 0 && unlink(at("tmp")) == 0 && fstat(fd, &st) == 0 &&
 	       st.st_nlink == 0, "fstat after the last unlink: st_nlink 0");
 	tap_ok(pread(fd, buf, 4, 0) == 4 && !memcmp(buf, "kept", 4) &&
 	       pwrite(fd, "more", 4, 4) == 4 && fstat(fd, &st) == 0 &&
 	       st.st_size == 8, "the open file is still read and written");
-	fails(linkat(fd, "", AT_FDCWD, at("back"), 0), ENOENT,
+	tap_fails(linkat(fd, "", AT_FDCWD, at("back"), 0), ENOENT,
 	      "linkat of \"\" without AT_EMPTY_PATH");
 	close(fd);
 }
 
 static void dir_nlink(void)
 {
-	long n = nlink_of(top);
+	long n = nlink_of(test_dir());
 
 	tap_ok(nlink_of(at("d")) == 2, "an empty directory: st_nlink 2");
 	mkdir(at("d/s1"), 0755);
@@ -139,7 +103,7 @@ static void dir_nlink(void)
 	       nlink_of(at("d")));
 	rmdir(at("d/s1"));
 	rmdir(at("d/s2"));
-	tap_ok(nlink_of(at("d")) == 2 && nlink_of(top) == n,
+	tap_ok(nlink_of(at("d")) == 2 && nlink_of(test_dir()) == n,
 	       "back to 2 after rmdir");
 }
 
@@ -148,9 +112,8 @@ int main(void)
 	const char *names[] = { "g", "d/h", "sl", "sl2", "sl3" };
 
 	tap_plan(26);
-	snprintf(top, sizeof(top), "/tmp/link.%d", getpid());
-	if (mkdir(top, 0755)) {
-		tap_ok(0, "mkdir %s", top);
+	if (test_dir_make("link")) {
+		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
 	}
 	links();
@@ -160,6 +123,6 @@ int main(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(at(names[i]));
 	rmdir(at("d"));
-	tap_ok(rmdir(top) == 0, "the test's directory is empty at the end");
+	tap_ok(rmdir(test_dir()) == 0, "the test's directory is empty at last");
 	tap_done();
 }

@@ -44,14 +44,6 @@ static int lines_ok(int *proc)
 	return n;
 }
 
-static int fails(long r, int want, const char *what)
-{
-	int err = errno;
-
-	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
-		      strerror(want), r == -1 ? strerror(err) : "succeeded");
-}
-
 int main(void)
 {
 	char other[16384], buf[64], path[64];
@@ -97,9 +89,10 @@ int main(void)
 	       "fstatfs of a pipe: PIPEFS_MAGIC (%lx)", (long)st.f_type);
 	close(p[0]);
 	close(p[1]);
-	fails(statfs("/nonexistent-zpk", &st), ENOENT, "statfs of a missing path");
-	fails(fstatfs(-1, &st), EBADF, "fstatfs of a bad fd");
-	fails(syscall(SYS_statfs, "/", (void *)8), EFAULT,
+	tap_fails(statfs("/nonexistent-zpk", &st), ENOENT,
+		  "statfs of a missing path");
+	tap_fails(fstatfs(-1, &st), EBADF, "fstatfs of a bad fd");
+	tap_fails(syscall(SYS_statfs, "/", (void *)8), EFAULT,
 	      "statfs into a bad buffer");
 
 	if (is_zpk()) {

@@ -13,8 +13,6 @@
 
 #include "ulib.h"
 
-static char top[64];
-
 static long rl(const char *path, char *buf, size_t size)
 {
 	long n = readlink(path, buf, size - 1);
@@ -93,7 +91,7 @@ static void links(void)
 	       !memcmp(buf, "via", 3), "opening a pipe's link opens the pipe");
 	close(fd);
 
-	snprintf(want, sizeof(want), "%s/f", top);
+	snprintf(want, sizeof(want), "%s/f", test_dir());
 	fd = open(want, O_RDWR | O_CREAT, 0644);
 	write(fd, "abc", 3);
 	tap_ok(!strcmp(fd_text(fd), want) && (fd_mode(fd) & 07777) == 0700,
@@ -113,8 +111,9 @@ static void links(void)
 	close(fd2);
 	tap_ok(!strcmp(fd_text(fd), "(No such file or directory)"),
 	       "a closed descriptor's link: ENOENT");
-	fd = open(top, O_RDONLY | O_DIRECTORY);
-	tap_ok(!strcmp(fd_text(fd), top), "a directory's link: its path");
+	fd = open(test_dir(), O_RDONLY | O_DIRECTORY);
+	tap_ok(!strcmp(fd_text(fd), test_dir()),
+	       "a directory's link: its path");
 	close(fd);
 	close(null);
 	close(p[0]);
@@ -128,8 +127,9 @@ static void cwds(void)
 	int status, ready[2], block[2];
 	pid_t pid;
 
-	chdir(top);
-	tap_ok(rl("/proc/self/cwd", buf, sizeof(buf)) > 0 && !strcmp(buf, top),
+	chdir(test_dir());
+	tap_ok(rl("/proc/self/cwd", buf, sizeof(buf)) > 0 &&
+	       !strcmp(buf, test_dir()),
 	       "/proc/self/cwd: the cwd (%s)", buf);
 	tap_ok(stat("/proc/self/cwd", &a) == 0 && stat(".", &b) == 0 &&
 	       a.st_ino == b.st_ino, "stat through it: the directory");
@@ -160,7 +160,7 @@ static void cwds(void)
 	tap_ok(chdir("fd") == 0 && getcwd(buf, sizeof(buf)) &&
 	       !strcmp(buf, want), "and in /proc/self/fd: %s", buf);
 
-	snprintf(want, sizeof(want), "%s/gone", top);
+	snprintf(want, sizeof(want), "%s/gone", test_dir());
 	mkdir(want, 0755);
 	chdir(want);
 	rmdir(want);
@@ -177,13 +177,12 @@ int main(void)
 {
 	tap_plan(20);
 	need_proc();
-	snprintf(top, sizeof(top), "/tmp/proc_fd.%d", getpid());
-	if (mkdir(top, 0755)) {
-		tap_ok(0, "mkdir %s", top);
+	if (test_dir_make("proc_fd")) {
+		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
 	}
 	links();
 	cwds();
-	tap_ok(rmdir(top) == 0, "the test's directory is empty at the end");
+	tap_ok(rmdir(test_dir()) == 0, "the test's directory is empty at last");
 	tap_done();
 }

@@ -14,41 +14,10 @@
 #define RENAME_NOREPLACE	1
 #define RENAME_EXCHANGE		2
 
-static char top[64];
-
-static const char *at(const char *name)
-{
-	static char buf[2][256];
-	static int i;
-
-	i ^= 1;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", top, name);
-	return buf[i];
-}
-
-static int fails(long r, int want, const char *what)
-{
-	int err = errno;
-
-	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
-		      strerror(want), r == -1 ? strerror(err) : "succeeded");
-}
-
 /* musl's renameat2 is recent: the call itself. */
 static long rename2(const char *from, const char *to, unsigned int flags)
 {
 	return syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, flags);
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) ==
-			    (ssize_t)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
 }
 
 static const char *text_of(const char *path)
@@ -77,12 +46,12 @@ static void files(void)
 	char buf[8] = "";
 	int fd;
 
-	write_file(at("a"), "A");
+	write_text(at("a"), "A");
 	ino = ino_of(at("a"));
 	tap_ok(rename(at("a"), at("b")) == 0 && access(at("a"), F_OK) &&
 	       ino_of(at("b")) == ino && !strcmp(text_of(at("b")), "A"),
 	       "rename a file: the old name goes, the inode keeps");
-	write_file(at("c"), "C");
+	write_text(at("c"), "C");
 	fd = open(at("c"), O_RDONLY);
 	tap_ok(rename(at("b"), at("c")) == 0 && !strcmp(text_of(at("c")), "A")
 	       && access(at("b"), F_OK), "rename over a file replaces it");
@@ -101,12 +70,17 @@ static void files(void)
 	       ino_of(at("e2")), "rename between two links of one inode "
 	       "does nothing");
 	unlink(at("e2"));
-	fails(rename(at("missing"), at("x")), ENOENT, "rename a missing name");
-	fails(rename(at("e"), at("nodir/x")), ENOENT, "rename into a missing dir");
-	fails(rename(at("e"), at("x/")), ENOTDIR, "rename a file to \"x/\"");
-	fails(rename(at("e/"), at("x")), ENOTDIR, "rename \"file/\"");
-	fails(rename(at("e"), "/dev/zpk-rename"), EXDEV, "rename into /dev");
-	fails(rename(at("e"), "/proc/zpk-rename"), EXDEV, "rename into /proc");
+	tap_fails(rename(at("missing"), at("x")), ENOENT,
+		  "rename a missing name");
+	tap_fails(rename(at("e"), at("nodir/x")), ENOENT,
+		  "rename into a missing dir");
+	tap_fails(rename(at("e"), at("x/")), ENOTDIR,
+		  "rename a file to \"x/\"");
+	tap_fails(rename(at("e/"), at("x")), ENOTDIR, "rename \"file/\"");
+	tap_fails(rename(at("e"), "/dev/zpk-rename"), EXDEV,
+		  "rename into /dev");
+	tap_fails(rename(at("e"), "/proc/zpk-rename"), EXDEV,
+		  "rename into /proc");
 	symlink("e", at("sl"));
 	tap_ok(rename(at("sl"), at("sl2")) == 0 && readlink(at("sl2"), buf, 8)
 	       == 1 && ino_of(at("e")), "rename a link moves the link");
@@ -119,7 +93,7 @@ static void directories(void)
 	struct stat st, p;
 
 	mkdir(at("d"), 0755);
-	write_file(at("d/f"), "F");
+	write_text(at("d/f"), "F");
 	mkdir(at("d/sub"), 0755);
 	ino = ino_of(at("d"));
 	tap_ok(rename(at("d"), at("d2")) == 0 && ino_of(at("d2")) == ino &&
@@ -131,18 +105,20 @@ static void directories(void)
 	       "a directory over an empty directory");
 	mkdir(at("full"), 0755);
 	mkdir(at("full/x"), 0755);
-	fails(rename(at("empty"), at("full")), ENOTEMPTY,
+	tap_fails(rename(at("empty"), at("full")), ENOTEMPTY,
 	      "a directory over a non-empty one");
-	fails(rename(at("empty"), at("e")), ENOTDIR, "a directory over a file");
-	fails(rename(at("e"), at("full")), EISDIR, "a file over a directory");
-	fails(rename(at("empty"), at("empty/sub/in")), EINVAL,
+	tap_fails(rename(at("empty"), at("e")), ENOTDIR,
+		  "a directory over a file");
+	tap_fails(rename(at("e"), at("full")), EISDIR,
+		  "a file over a directory");
+	tap_fails(rename(at("empty"), at("empty/sub/in")), EINVAL,
 	      "a directory into itself");
-	fails(rename(at("empty"), at("empty/in")), EINVAL,
+	tap_fails(rename(at("empty"), at("empty/in")), EINVAL,
 	      "a directory into itself, one down");
-	fails(rename(at("empty/sub"), at("empty")), ENOTEMPTY,
+	tap_fails(rename(at("empty/sub"), at("empty")), ENOTEMPTY,
 	      "a directory over its parent");
-	fails(rename(at("empty/."), at("y")), EBUSY, "rename of \".\"");
-	fails(rename(at("e"), at("full/..")), EBUSY, "rename onto \"..\"");
+	tap_fails(rename(at("empty/."), at("y")), EBUSY, "rename of \".\"");
+	tap_fails(rename(at("e"), at("full/..")), EBUSY, "rename onto \"..\"");
 
 	/* Moved into another directory: ".." and both parents' links. */
 	stat(at("full"), &p);
@@ -157,7 +133,7 @@ static void directories(void)
 	       rename(at("full"), at("moved")) == 0 &&
 	       getcwd(buf, sizeof(buf)) &&
 	       !strcmp(buf, (snprintf(want, sizeof(want), "%s/moved/sub",
-				      top), want)),
+				      test_dir()), want)),
 	       "getcwd after the cwd's parent is renamed (%s)", buf);
 	tap_ok(chdir(cwd) == 0 && rmdir(at("moved/sub")) == 0,
 	       "the directory is still there");
@@ -165,25 +141,26 @@ static void directories(void)
 
 static void flags(void)
 {
-	write_file(at("p"), "P");
-	write_file(at("q"), "Q");
-	fails(rename2(at("p"), at("q"), RENAME_NOREPLACE), EEXIST,
+	write_text(at("p"), "P");
+	write_text(at("q"), "Q");
+	tap_fails(rename2(at("p"), at("q"), RENAME_NOREPLACE), EEXIST,
 	      "RENAME_NOREPLACE over a name");
 	tap_ok(rename2(at("p"), at("r"), RENAME_NOREPLACE) == 0 &&
-	       !strcmp(text_of(at("r")), "P"), "RENAME_NOREPLACE to a new name");
+	       !strcmp(text_of(at("r")), "P"),
+	       "RENAME_NOREPLACE to a new name");
 	tap_ok(rename2(at("r"), at("q"), RENAME_EXCHANGE) == 0 &&
 	       !strcmp(text_of(at("r")), "Q") && !strcmp(text_of(at("q")), "P"),
 	       "RENAME_EXCHANGE swaps two files");
-	fails(rename2(at("r"), at("missing"), RENAME_EXCHANGE), ENOENT,
+	tap_fails(rename2(at("r"), at("missing"), RENAME_EXCHANGE), ENOENT,
 	      "RENAME_EXCHANGE with a missing name");
 	tap_ok(rename2(at("q"), at("empty"), RENAME_EXCHANGE) == 0 &&
 	       ino_of(at("q/f")) && !strcmp(text_of(at("empty")), "P"),
 	       "RENAME_EXCHANGE of a file and a directory");
-	fails(rename2(at("q"), at("q/f"), RENAME_EXCHANGE), EINVAL,
+	tap_fails(rename2(at("q"), at("q/f"), RENAME_EXCHANGE), EINVAL,
 	      "RENAME_EXCHANGE of a dir with a name inside it");
-	fails(rename2(at("r"), at("q"), RENAME_EXCHANGE | RENAME_NOREPLACE),
+	tap_fails(rename2(at("r"), at("q"), RENAME_EXCHANGE | RENAME_NOREPLACE),
 	      EINVAL, "RENAME_EXCHANGE|RENAME_NOREPLACE");
-	fails(rename2(at("r"), at("s"), 8), EINVAL, "an unknown flag");
+	tap_fails(rename2(at("r"), at("s"), 8), EINVAL, "an unknown flag");
 	tap_ok(renameat(AT_FDCWD, at("r"), AT_FDCWD, at("s")) == 0 &&
 	       !strcmp(text_of(at("s")), "Q"), "renameat");
 }
@@ -194,9 +171,8 @@ int main(void)
 	const char *dirs[] = { "q", "moved/x", "moved" };
 
 	tap_plan(38);
-	snprintf(top, sizeof(top), "/tmp/rename.%d", getpid());
-	if (mkdir(top, 0755)) {
-		tap_ok(0, "mkdir %s", top);
+	if (test_dir_make("rename")) {
+		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
 	}
 	files();
@@ -206,6 +182,6 @@ int main(void)
 		unlink(at(gone[i]));
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		rmdir(at(dirs[i]));
-	tap_ok(rmdir(top) == 0, "the test's directory is empty at the end");
+	tap_ok(rmdir(test_dir()) == 0, "the test's directory is empty at last");
 	tap_done();
 }

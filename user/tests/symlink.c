@@ -12,56 +12,13 @@
 
 #include "ulib.h"
 
-static char top[64];
-
-/* top/name into a static buffer (two in turn). */
-static const char *at(const char *name)
-{
-	static char buf[2][256];
-	static int i;
-
-	i ^= 1;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", top, name);
-	return buf[i];
-}
-
 /* r is -1 with errno want. */
-static int fails(long r, int want, const char *what)
-{
-	int err = errno;
-
-	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
-		      strerror(want), r == -1 ? strerror(err) : "succeeded");
-}
-
 static long rl(const char *path, char *buf, size_t size)
 {
 	long n = readlink(path, buf, size - 1);
 
 	buf[n >= 0 ? n : 0] = '\0';
 	return n;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) ==
-			    (ssize_t)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-static int read_text(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	long n = fd >= 0 ? read(fd, buf, size - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	return n >= 0;
 }
 
 /* The d_type readdir gives name in dir, or -1. */
@@ -97,25 +54,27 @@ static void basics(void)
 	       st.st_ino != lst.st_ino,
 	       "stat follows it to the file (ino %lu)",
 	       (unsigned long)st.st_ino);
-	tap_ok(read_text(at("l"), buf, sizeof(buf)) && !strcmp(buf, "hello"),
+	tap_ok(read_file(at("l"), buf, sizeof(buf)) >= 0 &&
+	       !strcmp(buf, "hello"),
 	       "open+read through the link reads the file (\"%s\")", buf);
 	tap_ok(fstatat(AT_FDCWD, at("l"), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       S_ISLNK(st.st_mode), "fstatat AT_SYMLINK_NOFOLLOW: the link");
-	tap_ok(dtype_of(top, "l") == DT_LNK, "readdir: DT_LNK");
+	tap_ok(dtype_of(test_dir(), "l") == DT_LNK, "readdir: DT_LNK");
 
-	fd = open(top, O_RDONLY | O_DIRECTORY);
+	fd = open(test_dir(), O_RDONLY | O_DIRECTORY);
 	tap_ok(symlinkat("../x/y", fd, "rel") == 0 &&
 	       readlinkat(fd, "rel", buf, sizeof(buf)) == 6 &&
 	       !memcmp(buf, "../x/y", 6), "symlinkat and readlinkat by dirfd");
 	close(fd);
 
-	fails(symlink("other", at("l")), EEXIST, "symlink over a link");
-	fails(symlink("other", at("file")), EEXIST, "symlink over a file");
-	fails(symlink("", at("empty")), ENOENT, "symlink to \"\"");
-	fails(symlink("x", at("nodir/l")), ENOENT, "symlink in a missing dir");
-	fails(readlink(at("file"), buf, sizeof(buf)), EINVAL,
+	tap_fails(symlink("other", at("l")), EEXIST, "symlink over a link");
+	tap_fails(symlink("other", at("file")), EEXIST, "symlink over a file");
+	tap_fails(symlink("", at("empty")), ENOENT, "symlink to \"\"");
+	tap_fails(symlink("x", at("nodir/l")), ENOENT,
+		  "symlink in a missing dir");
+	tap_fails(readlink(at("file"), buf, sizeof(buf)), EINVAL,
 	      "readlink of a file");
-	fails(readlink(at("missing"), buf, sizeof(buf)), ENOENT,
+	tap_fails(readlink(at("missing"), buf, sizeof(buf)), ENOENT,
 	      "readlink of a missing name");
 }
 
@@ -126,38 +85,41 @@ static void walks(void)
 
 	mkdir(at("d"), 0755);
 	mkdir(at("d/sub"), 0755);
-	write_file(at("d/sub/f"), "deep");
+	write_text(at("d/sub/f"), "deep");
 	tap_ok(symlink("../file", at("d/up")) == 0 &&
-	       read_text(at("d/up"), buf, sizeof(buf)) && !strcmp(buf, "hello"),
+	       read_file(at("d/up"), buf, sizeof(buf)) >= 0 &&
+	       !strcmp(buf, "hello"),
 	       "a relative link starts from its own directory");
-	snprintf(want, sizeof(want), "%s/d", top);
+	snprintf(want, sizeof(want), "%s/d", test_dir());
 	tap_ok(symlink(want, at("abs")) == 0 &&
-	       read_text(at("abs/sub/f"), buf, sizeof(buf)) &&
+	       read_file(at("abs/sub/f"), buf, sizeof(buf)) >= 0 &&
 	       !strcmp(buf, "deep"), "an absolute link in a path's middle");
 	tap_ok(symlink("d/sub", at("ld")) == 0 && stat(at("ld/f"), &st) == 0 &&
 	       S_ISREG(st.st_mode), "a relative link to a directory, then on");
 	tap_ok(symlink("abs", at("chain")) == 0 &&
-	       read_text(at("chain/sub/f"), buf, sizeof(buf)) &&
+	       read_file(at("chain/sub/f"), buf, sizeof(buf)) >= 0 &&
 	       !strcmp(buf, "deep"), "a link to a link to a directory");
 	tap_ok(lstat(at("ld/"), &st) == 0 && S_ISDIR(st.st_mode),
 	       "lstat with a trailing slash follows the link");
 	tap_ok(symlink("ld/..", at("dotdot")) == 0 &&
 	       stat(at("dotdot/sub/f"), &st) == 0,
 	       "\"..\" after a link is the target's parent");
-	fails(stat(at("l/x"), &st), ENOTDIR, "a link to a file, then on");
-	fails(stat(at("l/"), &st), ENOTDIR, "a link to a file with a slash");
+	tap_fails(stat(at("l/x"), &st), ENOTDIR, "a link to a file, then on");
+	tap_fails(stat(at("l/"), &st), ENOTDIR,
+		  "a link to a file with a slash");
 
+	snprintf(want, sizeof(want), "%s/d/sub", test_dir());
 	tap_ok(getcwd(cwd, sizeof(cwd)) && chdir(at("ld")) == 0 &&
-	       getcwd(buf, sizeof(buf)) &&
-	       !strcmp(buf, (snprintf(want, sizeof(want), "%s/d/sub", top),
-			     want)) && chdir(cwd) == 0,
+	       getcwd(buf, sizeof(buf)) && !strcmp(buf, want) &&
+	       chdir(cwd) == 0,
 	       "chdir through a link: getcwd names the directory (%s)", buf);
 	tap_ok(access(at("l"), R_OK) == 0 && access(at("dangle"), F_OK) == -1,
 	       "access follows links");
-	fails(rmdir(at("ld")), ENOTDIR, "rmdir of a link to a directory");
-	fails(rmdir(at("ld/")), ENOTDIR, "rmdir of it with a slash");
-	fails(mkdir(at("ld"), 0755), EEXIST, "mkdir over a link");
-	fails(unlink(at("ld/")), ENOTDIR, "unlink of a link to a dir, slash");
+	tap_fails(rmdir(at("ld")), ENOTDIR, "rmdir of a link to a directory");
+	tap_fails(rmdir(at("ld/")), ENOTDIR, "rmdir of it with a slash");
+	tap_fails(mkdir(at("ld"), 0755), EEXIST, "mkdir over a link");
+	tap_fails(unlink(at("ld/")), ENOTDIR,
+		  "unlink of a link to a dir, slash");
 }
 
 static void dangling_and_loops(void)
@@ -167,23 +129,24 @@ static void dangling_and_loops(void)
 	int fd, i;
 
 	symlink("gone", at("dangle"));
-	fails(stat(at("dangle"), &st), ENOENT, "stat of a dangling link");
+	tap_fails(stat(at("dangle"), &st), ENOENT, "stat of a dangling link");
 	tap_ok(lstat(at("dangle"), &st) == 0 && S_ISLNK(st.st_mode),
 	       "lstat of it works");
-	fails(open(at("dangle"), O_CREAT | O_EXCL | O_WRONLY, 0644), EEXIST,
+	tap_fails(open(at("dangle"), O_CREAT | O_EXCL | O_WRONLY, 0644), EEXIST,
 	      "O_CREAT|O_EXCL on a dangling link");
 	fd = open(at("dangle"), O_CREAT | O_WRONLY, 0644);
 	tap_ok(fd >= 0 && stat(at("gone"), &st) == 0 && S_ISREG(st.st_mode),
 	       "O_CREAT through a dangling link makes its target");
 	close(fd);
 	symlink("gone/", at("dangle2"));
-	fails(open(at("dangle2"), O_CREAT | O_WRONLY, 0644), EISDIR,
+	tap_fails(open(at("dangle2"), O_CREAT | O_WRONLY, 0644), EISDIR,
 	      "O_CREAT through a link to \"gone/\"");
 
 	symlink("loop_b", at("loop_a"));
 	symlink("loop_a", at("loop_b"));
-	fails(stat(at("loop_a"), &st), ELOOP, "a loop of two links");
-	fails(open(at("loop_a/x"), O_RDONLY), ELOOP, "the loop in the middle");
+	tap_fails(stat(at("loop_a"), &st), ELOOP, "a loop of two links");
+	tap_fails(open(at("loop_a/x"), O_RDONLY), ELOOP,
+		  "the loop in the middle");
 
 	/* c0 -> c1 -> ... -> c40 -> file: 40 links followed, then 41. */
 	for (i = 0; i <= 40; i++) {
@@ -193,16 +156,16 @@ static void dangling_and_loops(void)
 		symlink(target, at(name));
 	}
 	tap_ok(stat(at("c1"), &st) == 0, "a chain of 40 links is followed");
-	fails(stat(at("c0"), &st), ELOOP, "a chain of 41 links");
+	tap_fails(stat(at("c0"), &st), ELOOP, "a chain of 41 links");
 	symlink("c1/", at("cdir"));
-	fails(stat(at("cdir"), &st), ELOOP, "41 links, one in the middle");
+	tap_fails(stat(at("cdir"), &st), ELOOP, "41 links, one in the middle");
 
-	fails(open(at("l"), O_RDONLY | O_NOFOLLOW), ELOOP,
+	tap_fails(open(at("l"), O_RDONLY | O_NOFOLLOW), ELOOP,
 	      "O_NOFOLLOW on a link");
 	fd = open(at("ld/f"), O_RDONLY | O_NOFOLLOW);
 	tap_ok(fd >= 0, "O_NOFOLLOW follows links before the last name");
 	close(fd);
-	fails(open(at("l"), O_RDONLY | O_NOFOLLOW | O_CREAT, 0644), ELOOP,
+	tap_fails(open(at("l"), O_RDONLY | O_NOFOLLOW | O_CREAT, 0644), ELOOP,
 	      "O_NOFOLLOW|O_CREAT on a link");
 
 	tap_ok(unlink(at("l")) == 0 && lstat(at("l"), &st) == -1 &&
@@ -239,15 +202,14 @@ static void clean(const char *path)
 int main(void)
 {
 	tap_plan(44);
-	snprintf(top, sizeof(top), "/tmp/symlink.%d", getpid());
-	if (mkdir(top, 0755) || !write_file(at("file"), "hello")) {
-		tap_ok(0, "mkdir %s", top);
+	if (test_dir_make("symlink") || !write_text(at("file"), "hello")) {
+		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
 	}
 	basics();
 	walks();
 	dangling_and_loops();
-	clean(top);
-	tap_ok(access(top, F_OK) == -1, "the test's directory is gone");
+	clean(test_dir());
+	tap_ok(access(test_dir(), F_OK) == -1, "the test's directory is gone");
 	tap_done();
 }
