@@ -148,10 +148,38 @@ static void pipe_release(struct file *f)
 	}
 }
 
+/*
+ * Linux's pipe_poll: the read end is readable with data, and hung up
+ * once no writer is left; the write end is writable while a PIPE_BUF
+ * write would not wait (here: the one page is empty), an error once no
+ * reader is left.
+ */
+static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
+{
+	struct pipe *p = f->private_data;
+	unsigned int mask = 0;
+
+	poll_wait(&p->wait, pt);
+	if (reads(f)) {
+		if (p->len)
+			mask |= POLLIN | POLLRDNORM;
+		if (!p->writers)
+			mask |= POLLHUP;
+	}
+	if (writes(f)) {
+		if (PIPE_SIZE - p->len >= PIPE_BUF)
+			mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_operations pipe_fops = {
 	.open = pipe_open,
 	.read = pipe_read,
 	.write = pipe_write,
+	.poll = pipe_poll,
 	.release = pipe_release,
 };
 

@@ -165,9 +165,19 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+/* Readable once a line (or ^D) is ready; writes never wait. */
+static unsigned int tty_poll(struct file *f, struct poll_table *pt)
+{
+	(void)f;
+	poll_wait(&tty_wait, pt);
+	return POLLOUT | POLLWRNORM |
+	       (cooked_len || eof_pending ? POLLIN | POLLRDNORM : 0);
+}
+
 const struct file_operations tty_fops = {
 	.read = tty_read,
 	.write = tty_write,
+	.poll = tty_poll,
 	.ioctl = tty_ioctl,
 };
 

@@ -411,3 +411,26 @@ ssize_t unix_recvmsg(struct unix_sock *u, const struct iovec *iov,
 		return stream_recv(u, iov, nr, total, flags);
 	return dgram_recv(u, iov, nr, total, flags, msg_flags);
 }
+
+/*
+ * Linux's unix_poll: readable with data or once shut for reading, hung
+ * up when shut both ways, an error pending; writable while the peer's
+ * queue holds under a quarter of the send buffer (unix_writable).
+ */
+unsigned int unix_poll(struct unix_sock *u, struct poll_table *pt)
+{
+	unsigned int mask = 0;
+
+	poll_wait(&u->wait, pt);
+	if (u->err)
+		mask |= POLLERR;
+	if (u->shutdown == SHUTDOWN_MASK)
+		mask |= POLLHUP;
+	if (u->shutdown & RCV_SHUTDOWN)
+		mask |= POLLRDHUP | POLLIN | POLLRDNORM;
+	if (!list_empty(&u->queue))
+		mask |= POLLIN | POLLRDNORM;
+	if (!u->peer || u->peer->rmem * 4 <= SNDBUF)
+		mask |= POLLOUT | POLLWRNORM;
+	return mask;
+}

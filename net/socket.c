@@ -71,6 +71,11 @@ static ssize_t sock_write_iter(struct file *f, const struct iovec *iov,
 	return unix_sendmsg(f->private_data, iov, nr, file_msg_flags(f, 0));
 }
 
+static unsigned int sock_poll(struct file *f, struct poll_table *pt)
+{
+	return unix_poll(f->private_data, pt);
+}
+
 /* Opening /proc/PID/fd/N of a socket: Linux's sock_no_open. */
 static int sock_no_open(struct file *f)
 {
@@ -89,6 +94,7 @@ static const struct file_operations socket_file_ops = {
 	.open = sock_no_open,
 	.read_iter = sock_read_iter,
 	.write_iter = sock_write_iter,
+	.poll = sock_poll,
 	.release = sock_release,
 };
 

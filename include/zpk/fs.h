@@ -55,6 +55,18 @@ struct iovec {
 	size_t iov_len;
 };
 
+/* poll(2)'s events, Linux's values. */
+#define POLLIN		0x0001
+#define POLLPRI		0x0002
+#define POLLOUT		0x0004
+#define POLLERR		0x0008
+#define POLLHUP		0x0010
+#define POLLNVAL	0x0020
+#define POLLRDNORM	0x0040
+#define POLLWRNORM	0x0100
+#define POLLRDHUP	0x2000
+struct poll_table;
+
 /*
  * A file system (Linux's super_block, the part zpk uses). The RAM root,
  * /dev and /proc are three, so that st_dev tells them apart and link and
@@ -95,6 +107,10 @@ struct file_operations {
 			     unsigned long nr);
 	ssize_t (*write_iter)(struct file *f, const struct iovec *iov,
 			      unsigned long nr);
+	/* Optional: the POLL* events f has now, after poll_wait() on the
+	 * wait queue that will say when they change (fs/select.c). Files
+	 * without it are always readable and writable. */
+	unsigned int (*poll)(struct file *f, struct poll_table *pt);
 	/* Optional: called once the file is made (0 or -errno, then the
 	 * open fails); /proc binds its files to their process here. */
 	int (*open)(struct file *f);
@@ -378,6 +394,10 @@ void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
+
+/* poll(2) (fs/select.c): a file's poll operation calls this with each
+ * wait queue its events change on. */
+void poll_wait(struct wait_queue_head *wq, struct poll_table *pt);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
