@@ -172,6 +172,7 @@ void prepare_exit_to_usermode(struct pt_regs *regs)
 		}
 		if (signal_pending(current) && do_signal(regs))
 			continue;
+		restore_saved_sigmask();
 		return;
 	}
 }

@@ -102,6 +102,20 @@ static int dequeue_signal(struct kernel_siginfo *info)
 	return sig;
 }
 
+sigset_t sigmask_to_save(void)
+{
+	return current->restore_sigmask ? current->saved_sigmask
+					 : current->blocked;
+}
+
+void restore_saved_sigmask(void)
+{
+	if (!current->restore_sigmask)
+		return;
+	current->restore_sigmask = false;
+	current->blocked = current->saved_sigmask;
+}
+
 /* Delivers one pending signal; true if the caller should look again. */
 bool do_signal(struct pt_regs *regs)
 {
@@ -129,6 +143,7 @@ bool do_signal(struct pt_regs *regs)
 			(unsigned long long)regs->rsp);
 		do_exit(SIGSEGV);
 	}
+	current->restore_sigmask = false;	/* the frame holds the mask */
 	current->blocked |= k.mask & ~UNBLOCKABLE;
 	if (!(k.flags & SA_NODEFER))
 		current->blocked |= sigmask(sig) & ~UNBLOCKABLE;
@@ -191,6 +206,40 @@ static long sys_rt_sigprocmask(int how, const sigset_t __user *set,
 	return 0;
 }
 SYSCALL(__NR_rt_sigprocmask, sys_rt_sigprocmask);
+
+/* Sleeps until a signal that mask leaves unblocked is pending. */
+static long sleep_for_signal(void)
+{
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	return -EINTR;
+}
+
+/* Linux's sigsuspend: waits under mask; the handler runs under it too,
+ * and the caller's mask comes back with its sigreturn (or at once if no
+ * handler runs). Always -EINTR. */
+static long sys_rt_sigsuspend(const sigset_t __user *umask, size_t setsize)
+{
+	sigset_t mask;
+
+	if (setsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	current->saved_sigmask = current->blocked;
+	current->restore_sigmask = true;
+	current->blocked = mask & ~UNBLOCKABLE;
+	return sleep_for_signal();
+}
+SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend);
+
+static long sys_pause(void)
+{
+	return sleep_for_signal();
+}
+SYSCALL(__NR_pause, sys_pause);
 
 static long sys_rt_sigpending(sigset_t __user *set, size_t setsize)
 {

@@ -79,8 +79,8 @@ int setup_rt_frame(int sig, const struct k_sigaction *ka,
 	f.pretcode = (u64)ka->restorer;
 	save_sigcontext(&f.uc.uc_mcontext, regs);
 	f.uc.uc_mcontext.fpstate = fp;
-	f.uc.uc_mcontext.oldmask = current->blocked;
-	f.uc.uc_sigmask = current->blocked;
+	f.uc.uc_mcontext.oldmask = sigmask_to_save();
+	f.uc.uc_sigmask = sigmask_to_save();
 	f.info = *info;
 	fpu_save_to(current);
 	if (copy_to_user((void __user *)fp, current->fpu, sizeof(current->fpu)) ||

@@ -53,6 +53,8 @@ struct task_struct {
 
 	struct k_sigaction sighand[_NSIG];
 	sigset_t blocked, pending;
+	sigset_t saved_sigmask;		/* sigsuspend's caller's mask, put */
+	bool restore_sigmask;		/* back once a handler is set up */
 	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
 
 	unsigned long min_flt, maj_flt;	/* page faults, as getrusage */

@@ -89,5 +89,11 @@ void force_sig_fault(int sig, int code, unsigned long addr);
  * unkillability gives way, as for a fault. */
 void force_sig(int sig);
 bool signal_pending(struct task_struct *t);
+/* The mask a signal frame saves: sigsuspend's caller's while it waits
+ * (Linux's sigmask_to_save), else the blocked set. */
+sigset_t sigmask_to_save(void);
+/* On the way back to user mode with no handler run: sigsuspend's
+ * caller's mask again. */
+void restore_saved_sigmask(void);
 
 #endif
