@@ -37,6 +37,12 @@ static int step(struct inode *dir, const char *name, size_t len,
 	return -ENOENT;
 }
 
+/* A ramfs symbolic link's text, or NULL for any other inode. */
+static const char *link_text(const struct inode *inode)
+{
+	return S_ISLNK(inode->i_mode) ? inode->i_link : NULL;
+}
+
 /* A /proc link leads straight to an inode (whose targets are no links);
  * it counts against MAXSYMLINKS as a ramfs link. */
 static int follow_magic(struct nameidata *nd, struct inode **inode)
@@ -85,13 +91,13 @@ static int link_path_walk(struct nameidata *nd, struct inode *dir,
 		err = step(dir, name, len, &inode);
 		if (err)
 			return err;
-		if (inode->i_link) {
+		if (link_text(inode)) {
 			/* Each push is a link followed: depth <= total. */
 			if (++nd->total > MAXSYMLINKS)
 				return -ELOOP;
 			if (*q)
 				nd->stack[nd->depth++] = q;
-			p = inode->i_link;
+			p = link_text(inode);
 			if (*p == '/')
 				dir = vfs_root;
 			continue;
@@ -130,11 +136,11 @@ int nd_final(struct nameidata *nd, struct inode **res)
 		const char *text;
 
 		err = step(nd->dir, nd->last, nd->len, res);
-		if (err || !(*res)->i_link)
+		text = err ? NULL : link_text(*res);
+		if (!text)
 			break;
 		if (++nd->total > MAXSYMLINKS)
 			return -ELOOP;
-		text = (*res)->i_link;
 		err = link_path_walk(nd, *text == '/' ? vfs_root : nd->dir,
 				     text);
 		if (err)

@@ -70,8 +70,10 @@ static void evict(struct inode *inode)
 	}
 	free_pages_from(inode, 0);
 	inode->i_sb->s_inodes--;
-	kfree(inode->i_pages);
-	kfree(inode->i_link);
+	if (S_ISREG(inode->i_mode))
+		kfree(inode->i_pages);
+	else if (S_ISLNK(inode->i_mode))
+		kfree(inode->i_link);
 	kfree(inode->i_dentry);		/* d_deleted's, if any */
 	kfree(inode);
 }
@@ -103,7 +105,7 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 }
 
 /* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
-struct dentry *d_alloc(struct inode *inode, const char *name,
+static struct dentry *d_alloc(struct inode *inode, const char *name,
 			      size_t len)
 {
 	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);

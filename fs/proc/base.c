@@ -132,7 +132,6 @@ static void free_pid_inode(struct inode *inode)
 	if (pi->entry)
 		iput(inode->i_parent);
 	put_task_struct(pi->task);
-	kfree(inode->i_dentry);
 	kfree(pi);
 }
 
@@ -158,19 +157,20 @@ void proc_flush_task(struct task_struct *task)
 }
 
 /* The name a pid inode has in its directory (for d_path): the pid,
- * the entry's name, or the descriptor. */
+ * the entry's name, or the descriptor; in the room after pi. */
 static struct dentry *pid_dentry(struct proc_inode *pi)
 {
-	char name[16];
-	const char *s = name;
+	struct dentry *d = (struct dentry *)(pi + 1);
 
 	if (!pi->entry)
-		snprintf(name, sizeof(name), "%d", pi->pid);
+		snprintf(d->d_name, PROC_NAME_LEN + 1, "%d", pi->pid);
 	else if (pi->entry == &fd_link_entry)
-		snprintf(name, sizeof(name), "%d", pi->fd);
+		snprintf(d->d_name, PROC_NAME_LEN + 1, "%d", pi->fd);
 	else
-		s = pi->entry->name;
-	return d_alloc(&pi->vfs_inode, s, strlen(s));
+		strlcpy(d->d_name, pi->entry->name, PROC_NAME_LEN + 1);
+	d->d_len = strlen(d->d_name);
+	d->d_inode = &pi->vfs_inode;
+	return d;
 }
 
 /* The inode of (task, entry, fd), entry NULL for the /proc/PID directory,
@@ -189,10 +189,6 @@ static struct inode *pid_inode(struct task_struct *task,
 		return NULL;
 	pi->fd = fd;
 	pi->vfs_inode.i_dentry = pid_dentry(pi);
-	if (!pi->vfs_inode.i_dentry) {
-		kfree(pi);
-		return NULL;
-	}
 	get_task_struct(task);
 	pi->task = task;
 	pi->vfs_inode.i_count = 0;

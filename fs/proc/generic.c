@@ -273,7 +273,8 @@ const struct file_operations proc_file_ops = {
 struct proc_inode *proc_new_inode(u32 mode, int pid,
 				  const struct proc_entry *entry)
 {
-	struct proc_inode *pi = kzalloc(sizeof(*pi), GFP_KERNEL);
+	struct proc_inode *pi = kzalloc(sizeof(*pi) + sizeof(struct dentry) +
+					PROC_NAME_LEN + 1, GFP_KERNEL);
 	struct inode *inode;
 
 	if (!pi)

@@ -18,6 +18,11 @@ struct proc_inode {
 	struct list_head cache;		/* base.c's per-pid inodes */
 };
 
+/* Every proc_inode is followed by room for its name as a dentry (used by
+ * /proc/PID's: a pid, a descriptor, an entry's name), so that naming
+ * one allocates nothing more. */
+#define PROC_NAME_LEN	15
+
 static inline struct proc_inode *PROC_I(struct inode *inode)
 {
 	return (struct proc_inode *)inode;

@@ -160,8 +160,13 @@ struct inode {
 	const struct file_operations *i_fop;
 	const struct inode_operations *i_op;	/* NULL but in /proc */
 	/* Regular files keep their data in whole pages, so that mmap can map
-	 * the same pages (the page cache of a RAM file system). */
-	struct page **i_pages;
+	 * the same pages (the page cache of a RAM file system). One pointer
+	 * per kind of file keeps an inode in 128 bytes. */
+	union {
+		struct page **i_pages;	/* regular files */
+		char *i_link;		/* symbolic links: the text (kmalloc) */
+		void *i_private;	/* a pipe's struct pipe, a socket's */
+	};
 	unsigned long i_nr_pages;	/* capacity of i_pages */
 	bool i_readonly;		/* initrd files */
 	bool i_shmem;			/* behind MAP_SHARED|MAP_ANONYMOUS */
@@ -175,8 +180,6 @@ struct inode {
 	 * up through these); NULL for other files (d_path searches them).
 	 * Once unlinked while in use: the path it had (fs/ramfs.c). */
 	struct dentry *i_dentry;
-	char *i_link;			/* a symbolic link's text (kmalloc) */
-	void *i_private;		/* a pipe's struct pipe, a socket's */
 };
 
 struct file {
@@ -262,8 +265,6 @@ int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
 int ramfs_symlink(struct inode *dir, const char *name, size_t len,
 		  const char *target, size_t tlen);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
-/* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
-struct dentry *d_alloc(struct inode *inode, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
 /* Removes d from dir; the inode goes if unused. Dirs must be empty. */
