@@ -14,13 +14,20 @@ static unsigned long long to_clock_t(u64 ns)
 	return ns / (NSEC_PER_SEC / USER_HZ);
 }
 
-/* One cpu line: the ten kinds in Linux's order (nice, iowait, irq,
- * softirq, steal and guest time stay 0: zpk has none of them). */
+/* One cpu line: the ten kinds in the order Linux's show_stat prints
+ * them (nice, iowait, irq, softirq, steal and guest time stay 0: zpk
+ * has none of them). */
 static void show_cpu(struct seq_file *m, const char *name)
 {
+	static const u8 order[NR_STATS] = {
+		CPUTIME_USER, CPUTIME_NICE, CPUTIME_SYSTEM, CPUTIME_IDLE,
+		CPUTIME_IOWAIT, CPUTIME_IRQ, CPUTIME_SOFTIRQ, CPUTIME_STEAL,
+		CPUTIME_GUEST, CPUTIME_GUEST_NICE,
+	};
+
 	seq_puts(m, name);
 	for (int i = 0; i < NR_STATS; i++)
-		seq_printf(m, " %llu", to_clock_t(kcpustat[i]));
+		seq_printf(m, " %llu", to_clock_t(kcpustat[order[i]]));
 	seq_putc(m, '\n');
 }
 

@@ -7,7 +7,7 @@
 
 struct task_struct;
 
-/* Linux's order, which is /proc/stat's cpu line's. */
+/* Linux's enum (/proc/stat prints another order: fs/proc/stat.c). */
 enum cpu_usage_stat {
 	CPUTIME_USER,
 	CPUTIME_NICE,

@@ -54,6 +54,15 @@ static unsigned long long field(const char *key)
 	return first;
 }
 
+/* The cpu line's fourth figure, idle, as Linux prints it. */
+static unsigned long long idle_ticks(void)
+{
+	unsigned long long v[4] = { 0 };
+
+	sscanf(text, "cpu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]);
+	return v[3];
+}
+
 static int reread(void)
 {
 	return read_file("/proc/stat", text, sizeof(text)) > 0;
@@ -94,7 +103,7 @@ int main(void)
 	int n, status;
 	pid_t pid;
 
-	tap_plan(14);
+	tap_plan(15);
 	need_proc();
 	if (!tap_ok(reread(), "read /proc/stat"))
 		tap_done();
@@ -136,6 +145,17 @@ int main(void)
 	       total, sum);
 	tap_ok(self_utime() > utime0, "our utime: %ld -> %ld ticks", utime0,
 	       self_utime());
+	if (is_zpk()) {
+		unsigned long long idle0 = idle_ticks();
+
+		usleep(300000);
+		reread();
+		tap_ok(idle_ticks() >= idle0 + 20,
+		       "zpk: 300 ms asleep is idle time (4th figure): %llu -> %llu",
+		       idle0, idle_ticks());
+	} else {
+		tap_skip("the host's other work may leave it no idle time");
+	}
 	tap_ok(field("processes") >= procs + 1 && field("ctxt") > ctxt,
 	       "a fork: processes %llu -> %llu, ctxt %llu -> %llu", procs,
 	       field("processes"), ctxt, field("ctxt"));
