@@ -1,6 +1,7 @@
 /* kernel/sys.c — small process system calls: ids, uname, limits, rusage,
  * sysinfo, and the calls musl makes at start-up (set_tid_address...). */
 #include <zpk/errno.h>
+#include <zpk/loadavg.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
@@ -253,6 +254,8 @@ static long sys_getrusage(int who, struct rusage __user *ru)
 }
 SYSCALL(__NR_getrusage, sys_getrusage);
 
+#define SI_LOAD_SHIFT	16	/* sysinfo's loads: 16 bits of fraction */
+
 struct sysinfo {
 	long uptime;
 	unsigned long loads[3];
@@ -273,6 +276,7 @@ static long sys_sysinfo(struct sysinfo __user *info)
 
 	memset(&s, 0, sizeof(s));
 	s.uptime = (long)(ktime_get_ns() / 1000000000ULL);
+	get_avenrun(s.loads, 0, SI_LOAD_SHIFT - FSHIFT);
 	s.totalram = totalram_pages();
 	s.freeram = nr_free_pages();
 	s.mem_unit = PAGE_SIZE;

@@ -3,6 +3,7 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <zpk/kernel_stat.h>
+#include <zpk/loadavg.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -32,6 +33,7 @@ static void timer_interrupt(struct pt_regs *regs)
 {
 	jiffies++;
 	account_process_tick(current, user_mode(regs));
+	calc_global_load_tick();
 	timer_tick();
 }
 

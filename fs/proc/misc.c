@@ -3,8 +3,10 @@
 #include <asm/io.h>
 #include <zpk/errno.h>
 #include <zpk/kernel_stat.h>
+#include <zpk/loadavg.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
+#include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
@@ -28,6 +30,25 @@ static int uptime_show(struct seq_file *m, struct task_struct *task)
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100),
 		   (unsigned long)(cs % 100), (unsigned long)(idle / 100),
 		   (unsigned long)(idle % 100));
+	return 0;
+}
+
+/* Linux's loadavg_proc_show: the three averages rounded to hundredths,
+ * runnable/all tasks (idle aside), the last pid given. */
+static int loadavg_show(struct seq_file *m, struct task_struct *task)
+{
+	unsigned long a[3];
+	struct task_struct *t;
+	int nr_threads = 0;
+
+	(void)task;
+	get_avenrun(a, FIXED_1 / 200, 0);
+	list_for_each_entry(t, &task_list, tasks)
+		nr_threads += t->pid > 0;
+	seq_printf(m, "%lu.%02lu %lu.%02lu %lu.%02lu %u/%d %d\n",
+		   LOAD_INT(a[0]), LOAD_FRAC(a[0]), LOAD_INT(a[1]),
+		   LOAD_FRAC(a[1]), LOAD_INT(a[2]), LOAD_FRAC(a[2]),
+		   nr_running(), nr_threads, last_pid());
 	return 0;
 }
 
@@ -253,6 +274,7 @@ void proc_misc_init(void)
 {
 	proc_create("cmdline", 0444, cmdline_show, NULL);
 	proc_create("uptime", 0444, uptime_show, NULL);
+	proc_create("loadavg", 0444, loadavg_show, NULL);
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);

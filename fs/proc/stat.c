@@ -2,6 +2,7 @@
  * interrupts, context switches, boot time, forks, runnable tasks. */
 #include <asm/irq.h>
 #include <zpk/kernel_stat.h>
+#include <zpk/loadavg.h>
 #include <zpk/sched.h>
 #include <zpk/time.h>
 #include "internal.h"
@@ -29,17 +30,6 @@ static void show_cpu(struct seq_file *m, const char *name)
 	for (int i = 0; i < NR_STATS; i++)
 		seq_printf(m, " %llu", to_clock_t(kcpustat[order[i]]));
 	seq_putc(m, '\n');
-}
-
-/* Linux's nr_running: tasks on the run queue or running, idle aside. */
-static unsigned int nr_running(void)
-{
-	struct task_struct *t;
-	unsigned int n = 0;
-
-	list_for_each_entry(t, &task_list, tasks)
-		n += t->pid > 0 && t->state == TASK_RUNNING;
-	return n;
 }
 
 /* Linux's show_stat for one CPU. procs_blocked (tasks waiting for I/O)

@@ -63,6 +63,19 @@ static unsigned long long idle_ticks(void)
 	return v[3];
 }
 
+/* "L.LL L.LL L.LL R/T LAST": R at least 1 (us), R <= T, LAST >= pid. */
+static int loadavg_ok(pid_t pid)
+{
+	char buf[128];
+	int l[6], r, t, last, n;
+
+	if (read_file("/proc/loadavg", buf, sizeof(buf)) <= 0)
+		return 0;
+	n = sscanf(buf, "%d.%2d %d.%2d %d.%2d %d/%d %d", &l[0], &l[1], &l[2],
+		   &l[3], &l[4], &l[5], &r, &t, &last);
+	return n == 9 && r >= 1 && r <= t && last >= pid;
+}
+
 static int reread(void)
 {
 	return read_file("/proc/stat", text, sizeof(text)) > 0;
@@ -103,7 +116,7 @@ int main(void)
 	int n, status;
 	pid_t pid;
 
-	tap_plan(15);
+	tap_plan(16);
 	need_proc();
 	if (!tap_ok(reread(), "read /proc/stat"))
 		tap_done();
@@ -151,11 +164,13 @@ int main(void)
 		usleep(300000);
 		reread();
 		tap_ok(idle_ticks() >= idle0 + 20,
-		       "zpk: 300 ms asleep is idle time (4th figure): %llu -> %llu",
-		       idle0, idle_ticks());
+		       "zpk: 300 ms asleep is idle time (4th figure): "
+		       "%llu -> %llu", idle0, idle_ticks());
 	} else {
 		tap_skip("the host's other work may leave it no idle time");
 	}
+	tap_ok(loadavg_ok(pid), "/proc/loadavg: three loads, running/all, "
+	       "a last pid at least our child's (%d)", pid);
 	tap_ok(field("processes") >= procs + 1 && field("ctxt") > ctxt,
 	       "a fork: processes %llu -> %llu, ctxt %llu -> %llu", procs,
 	       field("processes"), ctxt, field("ctxt"));
