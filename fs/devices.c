@@ -53,6 +53,36 @@ static const struct file_operations console_fops = {
 	.write = console_dev_write,
 };
 
+/* A device node with no driver behind it: Linux's open says ENXIO. */
+static int no_device_open(struct file *f)
+{
+	(void)f;
+	return -ENXIO;
+}
+
+static const struct file_operations no_device_fops = {
+	.open = no_device_open,
+};
+
+/*
+ * What a character device node made by mknod(2) opens as: the device of
+ * that number /dev has (the drivers zpk has are the nodes vfs_init made:
+ * null, zero, the console, a tty once tty_init ran), else nothing
+ * (-ENXIO), as Linux's cdev lookup by number.
+ */
+const struct file_operations *chrdev_fops(u32 rdev)
+{
+	struct inode *dev = devtmpfs_sb.s_root;
+	struct dentry *d;
+
+	if (!dev)
+		return &no_device_fops;
+	list_for_each_entry(d, &dev->i_children, d_list)
+		if (S_ISCHR(d->d_inode->i_mode) && d->d_inode->i_rdev == rdev)
+			return d->d_inode->i_fop;
+	return &no_device_fops;
+}
+
 /* /dev is a file system of its own, as Linux's devtmpfs. */
 struct super_block devtmpfs_sb = {
 	.s_dev = 5,

@@ -26,6 +26,7 @@ struct pipe {
 	char *buf;
 	size_t head, len;		/* data is buf[head .. head + len) */
 	int readers, writers;
+	unsigned int r_counter, w_counter;	/* opens of each side ever */
 	struct wait_queue_head wait;	/* both sides sleep here */
 };
 
@@ -122,15 +123,78 @@ static bool writes(const struct file *f)
 	return (f->f_flags & O_ACCMODE) != O_RDONLY;
 }
 
-/* Another file on a pipe's inode (open of /proc/PID/fd/N): it joins the
- * pipe as a reader, a writer or both (O_RDWR), as Linux's fifo_open. */
+/* A new empty pipe, or NULL. */
+static struct pipe *alloc_pipe(void)
+{
+	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->buf = (char *)__get_free_page(GFP_KERNEL);
+	if (!p->buf) {
+		kfree(p);
+		return NULL;
+	}
+	init_waitqueue_head(&p->wait);
+	return p;
+}
+
+/* The pipe of inode goes once neither side has a file open. */
+static void put_pipe(struct inode *inode, struct pipe *p)
+{
+	if (p->readers || p->writers)
+		return;
+	inode->i_private = NULL;
+	free_page((unsigned long)p->buf);
+	kfree(p);
+}
+
+/* Sleeps until the other side has a file open, or had one since we
+ * came (its open counter moved: it may have closed again already, as
+ * Linux's wait_for_partner). 0 or -EINTR. */
+static int wait_for_partner(struct pipe *p, int *count, unsigned int *cnt)
+{
+	unsigned int seen = *cnt;
+
+	while (!*count && *cnt == seen)
+		if (sleep_on(&p->wait))
+			return -EINTR;
+	return 0;
+}
+
+/*
+ * Linux's fifo_open, for a FIFO made by mknod and for /proc/PID/fd/N of
+ * a pipe: the inode's pipe, made at its first open; the file joins as a
+ * reader, a writer or both (O_RDWR). A reader waits for a writer and a
+ * writer for a reader, unless O_NONBLOCK (a writer is then -ENXIO
+ * without a reader); -EINTR if a signal comes first.
+ */
 static int pipe_open(struct file *f)
 {
-	struct pipe *p = f->f_inode->i_private;
+	struct inode *inode = f->f_inode;
+	struct pipe *p = inode->i_private;
+	bool nonblock = f->f_flags & O_NONBLOCK;
 
-	f->private_data = p;
+	if (!p) {
+		p = alloc_pipe();
+		if (!p)
+			return -ENOMEM;
+		inode->i_private = p;
+	}
+	if (writes(f) && !reads(f) && nonblock && !p->readers) {
+		put_pipe(inode, p);
+		return -ENXIO;
+	}
+	f->private_data = p;	/* pipe_release undoes what follows */
 	p->readers += reads(f);
 	p->writers += writes(f);
+	p->r_counter += reads(f);
+	p->w_counter += writes(f);
+	wake_up(&p->wait);
+	if (reads(f) && !writes(f) && !nonblock)
+		return wait_for_partner(p, &p->writers, &p->w_counter);
+	if (writes(f) && !reads(f))
+		return wait_for_partner(p, &p->readers, &p->r_counter);
 	return 0;
 }
 
@@ -138,14 +202,12 @@ static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->private_data;
 
+	if (!p)
+		return;		/* pipe_open said -ENXIO */
 	p->readers -= reads(f);
 	p->writers -= writes(f);
 	wake_up(&p->wait);
-	if (!p->readers && !p->writers) {
-		f->f_inode->i_private = NULL;
-		free_page((unsigned long)p->buf);
-		kfree(p);
-	}
+	put_pipe(f->f_inode, p);
 }
 
 /*
@@ -175,7 +237,7 @@ static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 	return mask;
 }
 
-static const struct file_operations pipe_fops = {
+const struct file_operations pipe_fops = {
 	.open = pipe_open,
 	.read = pipe_read,
 	.write = pipe_write,
@@ -185,16 +247,15 @@ static const struct file_operations pipe_fops = {
 
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 {
-	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct pipe *p = alloc_pipe();
 	struct inode *inode = ramfs_new_inode(&pipefs_sb, S_IFIFO | 0600);
 	int err = -ENOMEM;
 
 	*rd = *wr = NULL;
-	if (!p || !inode || !(p->buf = (char *)__get_free_page(GFP_KERNEL)))
+	if (!p || !inode)
 		goto fail;
 	inode->i_fop = &pipe_fops;
 	inode->i_private = p;
-	init_waitqueue_head(&p->wait);
 	*rd = alloc_file(inode, O_RDONLY | (flags & O_NONBLOCK));
 	*wr = alloc_file(inode, O_WRONLY | (flags & O_NONBLOCK));
 	if (!*rd || !*wr)

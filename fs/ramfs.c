@@ -6,6 +6,7 @@
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/time.h>
 #include <zpk/vmstat.h>
 
 /* Files are capped so that i_pages stays a modest kmalloc. */
@@ -21,6 +22,13 @@ struct super_block rootfs_sb = {
 	.s_type = "rootfs",
 };
 
+/* A change to inode's data or, for a directory, to its names: stat's
+ * times (Linux's mtime and ctime; zpk keeps one). */
+static void update_mtime(struct inode *inode)
+{
+	inode->i_mtime_ns = ktime_get_real_ns();
+}
+
 /* A fresh inode of mode on sb; i_count 1 (the caller's), i_nlink 0. */
 struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 {
@@ -33,6 +41,7 @@ struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 	inode->i_ino = next_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;
+	update_mtime(inode);
 	INIT_LIST_HEAD(&inode->i_children);
 	if (S_ISDIR(mode))
 		inode->i_fop = &ramfs_dir_ops;
@@ -131,6 +140,7 @@ int ramfs_link(struct inode *dir, const char *name, size_t len,
 	if (!d)
 		return -ENOMEM;
 	list_add_tail(&d->d_list, &dir->i_children);
+	update_mtime(dir);
 	inode->i_nlink++;
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_parent = dir;
@@ -220,6 +230,7 @@ void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 		keep = d_deleted(dir, d);
 	list_del(&d->d_list);
 	kfree(d);
+	update_mtime(dir);
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_nlink = 0;
 		dir->i_nlink--;
@@ -263,6 +274,8 @@ int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
 		victim->d_inode = inode;
 		reparent(inode, victim, odir, ndir);
 		reparent(old->d_inode, old, ndir, odir);
+		update_mtime(odir);
+		update_mtime(ndir);
 		return 0;
 	}
 	d = d_alloc(inode, name, len);
@@ -274,6 +287,8 @@ int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
 	list_del(&old->d_list);
 	kfree(old);
 	reparent(inode, d, odir, ndir);
+	update_mtime(odir);
+	update_mtime(ndir);
 	return 0;
 }
 
@@ -380,6 +395,7 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 	}
 	if (!done && n)
 		return -ENOMEM;
+	update_mtime(inode);
 	return done;
 }
 
@@ -411,6 +427,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 			memset((char *)page_address(inode->i_pages[keep - 1]) +
 			       tail, 0, PAGE_SIZE - tail);
 	}
+	if ((u64)size != inode->i_size)
+		update_mtime(inode);
 	inode->i_size = size;
 	return 0;
 }

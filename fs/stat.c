@@ -32,6 +32,8 @@ static long put_stat(const struct inode *inode, struct stat __user *ust)
 	st.st_ino = inode->i_ino;
 	st.st_nlink = inode->i_nlink;
 	st.st_mode = inode->i_mode;
+	st.st_uid = inode->i_uid;
+	st.st_gid = inode->i_gid;
 	st.st_rdev = inode->i_rdev;
 	st.st_size = (s64)inode->i_size;
 	st.st_blksize = 4096;

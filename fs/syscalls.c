@@ -249,6 +249,70 @@ static long sys_mkdir(const char __user *path, u32 mode)
 }
 SYSCALL(__NR_mkdir, sys_mkdir);
 
+/* The operations of a node mknod makes; -EPERM for a directory, as
+ * Linux's may_mknod, -EINVAL for a type that is none. Block devices
+ * have no driver here: they open as -ENXIO, as unknown character ones. */
+static long mknod_fops(u32 mode, u32 rdev,
+		       const struct file_operations **fop)
+{
+	switch (mode & S_IFMT) {
+	case 0:
+	case S_IFREG:
+		*fop = &ramfs_file_ops;
+		return 0;
+	case S_IFIFO:
+		*fop = &pipe_fops;
+		return 0;
+	case S_IFCHR:
+	case S_IFBLK:
+		*fop = chrdev_fops((mode & S_IFMT) == S_IFCHR ? rdev : 0);
+		return 0;
+	case S_IFSOCK:
+		*fop = NULL;
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	}
+	return -EINVAL;
+}
+
+/* Linux's new_decode_dev: user dev_t to major and minor. */
+static u32 decode_dev(u32 dev)
+{
+	return MKDEV((dev >> 8) & 0xfff,
+		     (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+static long sys_mknodat(int dirfd, const char __user *upath, u32 mode,
+			u32 dev)
+{
+	const struct file_operations *fop;
+	struct inode *dir;
+	char *path;
+	long err = mknod_fops(mode, decode_dev(dev), &fop);
+
+	if (err)
+		return err;
+	if (!(mode & S_IFMT))
+		mode |= S_IFREG;
+	err = getname(upath, &path);
+	if (err)
+		return err;
+	err = at_dir(dirfd, path, &dir);
+	if (!err)
+		err = vfs_mknod(dir, path, mode & (S_IFMT | ~current->umask),
+				decode_dev(dev), fop);
+	kfree(path);
+	return err;
+}
+SYSCALL(__NR_mknodat, sys_mknodat);
+
+static long sys_mknod(const char __user *path, u32 mode, u32 dev)
+{
+	return sys_mknodat(AT_FDCWD, path, mode, dev);
+}
+SYSCALL(__NR_mknod, sys_mknod);
+
 static long sys_symlinkat(const char __user *utarget, int dirfd,
 			  const char __user *upath)
 {

@@ -35,6 +35,7 @@ typedef s64 loff_t;
 #define S_IFMT		0170000
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
+#define S_IFBLK		0060000
 #define S_IFREG		0100000
 #define S_IFIFO		0010000
 #define S_IFSOCK	0140000
@@ -156,7 +157,9 @@ struct inode {
 	int i_count;			/* open files, cwds (names: i_nlink) */
 	int i_writecount;		/* > 0: files open for writing; < 0:
 					 * running programs (ETXTBSY) */
-	u64 i_mtime_ns;
+	u32 i_uid;			/* chown's (nothing checks them:
+					 * everything runs as root) */
+	u64 i_mtime_ns;			/* stat's atime and ctime too */
 	const struct file_operations *i_fop;
 	const struct inode_operations *i_op;	/* NULL but in /proc */
 	/* Regular files keep their data in whole pages, so that mmap can map
@@ -173,7 +176,8 @@ struct inode {
 	/* A directory whose names are the kernel's (/proc): users cannot
 	 * add names (-ENOENT) and removing one gives this errno (-EPERM,
 	 * -EACCES in /proc/sys, as Linux). 0: an ordinary directory. */
-	int i_fixed;
+	short i_fixed;
+	u32 i_gid;
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
 	/* The one name of a directory or of a /proc/PID entry (d_path goes
@@ -382,6 +386,10 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
  * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
 struct file *shmem_file_setup(unsigned long len);
 
+/* mknod(2)'s character devices (fs/devices.c): those /dev has (null
+ * 1:3, zero 1:5, the console 5:1); any other number opens as -ENXIO. */
+const struct file_operations *chrdev_fops(u32 rdev);
+
 /* Boot: an empty root, then the initrd's files; /dev, /tmp, /proc. */
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
@@ -402,6 +410,8 @@ void poll_wait(struct wait_queue_head *wq, struct poll_table *pt);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
+/* A FIFO's operations (mknod): its pipe is made at the first open. */
+extern const struct file_operations pipe_fops;
 
 /* The current task's working directory (NULL: the root). */
 struct inode *current_cwd(void);
