@@ -1,9 +1,11 @@
-/* fs/devices.c — the character devices /dev/null, /dev/zero and
- * /dev/console, and vfs_init(), which builds / with /dev and /tmp. */
+/* fs/devices.c — the character devices /dev/null, /dev/zero,
+ * /dev/random, /dev/urandom and /dev/console, and vfs_init(), which
+ * builds / with /dev and /tmp. */
 #include <zpk/bug.h>
 #include <zpk/console.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/random.h>
 #include <zpk/string.h>
 
 static ssize_t null_read(struct file *f, char *buf, size_t n, loff_t *pos)
@@ -28,6 +30,15 @@ static ssize_t zero_read(struct file *f, char *buf, size_t n, loff_t *pos)
 	return n;
 }
 
+/* /dev/random and /dev/urandom: getrandom(2)'s bytes; both never wait,
+ * as Linux's since 5.6 once the generator is seeded. */
+static ssize_t random_read(struct file *f, char *buf, size_t n, loff_t *pos)
+{
+	(void)f, (void)pos;
+	get_random_bytes(buf, n);
+	return n;
+}
+
 static ssize_t console_dev_write(struct file *f, const char *buf, size_t n,
 				 loff_t *pos)
 {
@@ -44,6 +55,11 @@ static const struct file_operations null_fops = {
 static const struct file_operations zero_fops = {
 	.read = zero_read,
 	.read_user = zero_read_user,
+	.write = null_write,
+};
+
+static const struct file_operations random_fops = {
+	.read = random_read,
 	.write = null_write,
 };
 
@@ -128,5 +144,9 @@ void vfs_init(void)
 			 &zero_fops);
 	err |= vfs_mknod(NULL, "/dev/console", S_IFCHR | 0600, MKDEV(5, 1),
 			 &console_fops);
+	err |= vfs_mknod(NULL, "/dev/random", S_IFCHR | 0666, MKDEV(1, 8),
+			 &random_fops);
+	err |= vfs_mknod(NULL, "/dev/urandom", S_IFCHR | 0666, MKDEV(1, 9),
+			 &random_fops);
 	BUG_ON(err);
 }

@@ -136,21 +136,53 @@ struct new_utsname {
 	char machine[65], domainname[65];
 };
 
+#define UTS_LEN		64	/* bytes of a name, without the NUL */
+
+/* sethostname's and setdomainname's (Linux's init_uts_ns). */
+static char nodename[UTS_LEN + 1] = "zpk";
+static char domainname[UTS_LEN + 1] = "(none)";
+
 static long sys_uname(struct new_utsname __user *name)
 {
 	struct new_utsname u;
 
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, "zpk", sizeof(u.sysname));
-	strlcpy(u.nodename, "zpk", sizeof(u.nodename));
+	strlcpy(u.nodename, nodename, sizeof(u.nodename));
 	strlcpy(u.release, ZPK_VERSION, sizeof(u.release));
 	strlcpy(u.version, "zpk " ZPK_VERSION " (the zero-page kernel)",
 		sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
-	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	strlcpy(u.domainname, domainname, sizeof(u.domainname));
 	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
 }
 SYSCALL(__NR_uname, sys_uname);
+
+/* len bytes (no NUL needed) become the name: -EINVAL past 64. */
+static long set_uts_name(char *dst, const char __user *src, int len)
+{
+	char tmp[UTS_LEN + 1];
+
+	if (len < 0 || len > UTS_LEN)
+		return -EINVAL;
+	if (copy_from_user(tmp, src, len))
+		return -EFAULT;
+	tmp[len] = '\0';
+	memcpy(dst, tmp, len + 1);
+	return 0;
+}
+
+static long sys_sethostname(const char __user *name, int len)
+{
+	return set_uts_name(nodename, name, len);
+}
+SYSCALL(__NR_sethostname, sys_sethostname);
+
+static long sys_setdomainname(const char __user *name, int len)
+{
+	return set_uts_name(domainname, name, len);
+}
+SYSCALL(__NR_setdomainname, sys_setdomainname);
 
 /* ---- limits ------------------------------------------------------------ */
 

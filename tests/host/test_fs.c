@@ -83,6 +83,8 @@ static int lookup_err(const char *path)
 }
 
 /* An archive being built: newc records with 4-byte padding. */
+#define CPIO_TEST_MTIME	1234567890	/* every entry's time */
+
 struct cpio {
 	char buf[16384];
 	size_t len;
@@ -96,7 +98,8 @@ static void cpio_add(struct cpio *c, const char *name, unsigned int mode,
 	c->len += sprintf(c->buf + c->len,
 			  "070701%08X%08X%08X%08X%08X%08X%08zX"
 			  "%08X%08X%08X%08X%08zX%08X",
-			  1, mode, 0, 0, 1, 0, size, 0, 0, 0, 0, namesize, 0);
+			  1, mode, 0, 0, 1, CPIO_TEST_MTIME, size, 0, 0, 0, 0,
+			  namesize, 0);
 	memcpy(c->buf + c->len, name, namesize);
 	c->len += namesize;
 	while (c->len % 4)
@@ -161,6 +164,12 @@ static void test_cpio_unpack(void **state)
 	assert_int_equal(vfs_lookup_nofollow(NULL, "/link", &link), 0);
 	assert_true(S_ISLNK(link->i_mode));
 	assert_int_equal(link->i_size, 3);
+	/* Every entry has the archive's time, directories too. */
+	assert_int_equal(link->i_mtime_ns, CPIO_TEST_MTIME * 1000000000ULL);
+	assert_int_equal(lookup("/bin/sub")->i_mtime_ns,
+			 CPIO_TEST_MTIME * 1000000000ULL);
+	assert_int_equal(lookup("/etc/motd")->i_mtime_ns,
+			 CPIO_TEST_MTIME * 1000000000ULL);
 	/* Read-only: no writing, no truncation; beyond EOF no page. */
 	assert_int_equal(open_err("/etc/motd", O_WRONLY), -EROFS);
 	assert_int_equal(open_err("/etc/motd", O_RDONLY | O_TRUNC), -EROFS);

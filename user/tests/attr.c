@@ -166,11 +166,26 @@ static void fifos(void)
 		  "mknod of no file type");
 }
 
+/* /dev/urandom: 1:9, random bytes that differ from read to read. */
+static void urandom(void)
+{
+	unsigned char a[64] = { 0 }, b[64] = { 0 }, zero[64] = { 0 };
+	int fd = open("/dev/urandom", O_RDONLY);
+
+	tap_ok(fd >= 0 && read(fd, a, 64) == 64 && read(fd, b, 64) == 64 &&
+	       memcmp(a, zero, 64) && memcmp(a, b, 64),
+	       "/dev/urandom: 64 random bytes, other ones next");
+	tap_ok(st_of("/dev/urandom").st_rdev == makedev(1, 9) &&
+	       S_ISCHR(st_of("/dev/random").st_mode),
+	       "/dev/urandom is 1:9, /dev/random is there too");
+	close(fd);
+}
+
 int main(void)
 {
 	const char *names[] = { "f", "l", "t", "tl", "new", "fifo", "null" };
 
-	tap_plan(33);
+	tap_plan(35);
 	if (test_dir_make("attr")) {
 		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
@@ -178,6 +193,7 @@ int main(void)
 	modes();
 	times();
 	fifos();
+	urandom();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(at(names[i]));
 	tap_ok(rmdir(test_dir()) == 0, "the test's directory is empty at last");
