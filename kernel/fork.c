@@ -256,6 +256,7 @@ static void copy_task_fields(struct task_struct *t)
 		ihold(t->cwd);
 	t->umask = current->umask;
 	t->oom_score_adj = current->oom_score_adj;
+	t->nice = current->nice;
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	memcpy(t->sighand, current->sighand, sizeof(t->sighand));

@@ -131,6 +131,59 @@ static long sys_set_robust_list(void __user *head, size_t len)
 }
 SYSCALL(__NR_set_robust_list, sys_set_robust_list);
 
+/* ---- nice values --------------------------------------------------- */
+
+#define PRIO_PROCESS	0
+#define PRIO_PGRP	1
+#define PRIO_USER	2
+
+/* Whether t is among those (which, who) names: one process (0: the
+ * caller), a group (each process is its own), a user (every process is
+ * root's: uid 0 names all, as "the caller's user" does). */
+static bool prio_match(struct task_struct *t, int which, int who)
+{
+	if (t->pid <= 0 || t->state == EXIT_ZOMBIE || t->state == EXIT_DEAD)
+		return false;
+	if (which == PRIO_USER)
+		return who == 0;
+	return t->pid == (who ? who : current->pid);
+}
+
+/* Linux's getpriority: 20 - nice of the highest-priority match (1..40,
+ * which libc turns back into a nice value); -ESRCH for none. */
+static long sys_getpriority(int which, int who)
+{
+	struct task_struct *t;
+	long best = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who) && 20 - t->nice > best)
+			best = 20 - t->nice;
+	return best;
+}
+SYSCALL(__NR_getpriority, sys_getpriority);
+
+/* setpriority: nice clamped to -20..19 for every match (root may lower
+ * it); -ESRCH for none. */
+static long sys_setpriority(int which, int who, int niceval)
+{
+	struct task_struct *t;
+	long err = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = niceval < -20 ? -20 : niceval > 19 ? 19 : niceval;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who)) {
+			t->nice = (short)niceval;
+			err = 0;
+		}
+	return err;
+}
+SYSCALL(__NR_setpriority, sys_setpriority);
+
 struct new_utsname {
 	char sysname[65], nodename[65], release[65], version[65];
 	char machine[65], domainname[65];

@@ -167,8 +167,9 @@ static void stat_task_part(struct seq_file *m, struct task_struct *t)
 		   t->mm ? 0 : PF_KTHREAD);
 	seq_printf(m, "%lu %lu %lu %lu ", t->min_flt, t->cmin_flt,
 		   t->maj_flt, t->cmaj_flt);
-	seq_printf(m, "%lu %lu 0 0 20 0 1 0 %lu ", ns_to_clock_t(t->utime),
-		   ns_to_clock_t(t->stime), ns_to_clock_t(t->start_time));
+	seq_printf(m, "%lu %lu 0 0 %d %d 1 0 %lu ", ns_to_clock_t(t->utime),
+		   ns_to_clock_t(t->stime), 20 + t->nice, t->nice,
+		   ns_to_clock_t(t->start_time));
 }
 
 /* Fields 23-52: memory layout, signals (decimal, as Linux), the rest. */

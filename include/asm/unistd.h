@@ -104,6 +104,8 @@
 #define __NR_mknod		133
 #define __NR_statfs		137
 #define __NR_fstatfs		138
+#define __NR_getpriority	140
+#define __NR_setpriority	141
 #define __NR_mlock		149
 #define __NR_munlock		150
 #define __NR_mlockall		151

@@ -48,6 +48,8 @@ struct task_struct {
 	struct inode *cwd;
 	unsigned int umask;
 	short oom_score_adj;		/* -1000..1000; fork copies it */
+	short nice;			/* -20..19, setpriority's; fork copies
+					 * it (round-robin: slices are equal) */
 	unsigned int ngroups;		/* supplementary groups (setgroups) */
 	u32 groups[NGROUPS_SMALL];
 

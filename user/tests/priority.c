@@ -1,0 +1,54 @@
+/* user/tests/priority.c — nice values: getpriority, setpriority (clamped
+ * to -20..19), inherited by fork, shown in /proc/PID/stat's priority
+ * and nice fields; Linux's errnos. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ulib.h"
+
+/* Fields 18 and 19 of /proc/self/stat: priority and nice. */
+static int stat_prio(long *prio, long *nice)
+{
+	char buf[1024], *p;
+
+	if (read_file("/proc/self/stat", buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strrchr(buf, ')');
+	return p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+			   "%*u %*u %*u %*d %*d %ld %ld", prio, nice) == 2;
+}
+
+int main(void)
+{
+	long prio = 0, nice = 0;
+	int status;
+	pid_t pid;
+
+	tap_plan(8);
+	errno = 0;
+	tap_ok(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0,
+	       "a new process's nice value is 0");
+	tap_ok(setpriority(PRIO_PROCESS, 0, 5) == 0 &&
+	       getpriority(PRIO_PROCESS, 0) == 5, "setpriority 5");
+	tap_ok(stat_prio(&prio, &nice) && prio == 25 && nice == 5,
+	       "/proc/self/stat: priority 25, nice 5 (%ld %ld)", prio, nice);
+	pid = fork();
+	if (pid == 0)
+		_exit(getpriority(PRIO_PROCESS, 0) == 5 ? 0 : 1);
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "a fork child has it too");
+	tap_ok(setpriority(PRIO_PROCESS, getpid(), 100) == 0 &&
+	       getpriority(PRIO_PROCESS, getpid()) == 19,
+	       "100 is clamped to 19");
+	tap_fails(setpriority(PRIO_PROCESS, 0x7ffffff0, 1), ESRCH,
+		  "setpriority of no process");
+	tap_fails(getpriority(7, 0), EINVAL, "getpriority which 7");
+	tap_fails(setpriority(PRIO_PROCESS, -1, 1), ESRCH,
+		  "setpriority of who -1");
+	tap_done();
+}
