@@ -1,12 +1,29 @@
-/* kernel/printk.c — printk: format, filter by log level, send to consoles.
- * One message at a time into a stack buffer; no ring buffer yet. */
+/* kernel/printk.c — printk: format, filter by log level, send to consoles,
+ * and keep in the log buffer syslog(2) reads (dmesg). */
 #include <zpk/console.h>
+#include <zpk/errno.h>
 #include <zpk/printk.h>
 #include <zpk/param.h>
+#include <zpk/slab.h>
 #include <zpk/string.h>
+#include <zpk/syscalls.h>
+#include <zpk/time.h>
+#include <zpk/uaccess.h>
+
+#define LOG_BUF_LEN	(1 << 14)	/* Linux's CONFIG_LOG_BUF_SHIFT=14 */
 
 static struct console *consoles;
 static int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+/*
+ * The log: every message that is not captured, as Linux's syslog(2)
+ * reads them: "<level>[seconds.micros] text" lines, in a ring of
+ * LOG_BUF_LEN bytes (the oldest lines go first). log_end counts every
+ * byte ever logged; the buffer holds the last LOG_BUF_LEN of them.
+ */
+static char log_buf[LOG_BUF_LEN];
+static u64 log_end, log_cleared;	/* SYSLOG_ACTION_CLEAR's mark */
+static bool log_mid_line;		/* the last message had no \n */
+
 static char *capture_buf;
 static size_t capture_size, capture_len;
 static int last_level = LOGLEVEL_DEFAULT;
@@ -57,6 +74,33 @@ size_t printk_capture_stop(void)
 	return capture_len;
 }
 
+static void log_put(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		log_buf[log_end++ % LOG_BUF_LEN] = s[i];
+}
+
+/* A message into the log: a new line gets Linux's "<L>[time] " prefix,
+ * a continuation (KERN_CONT, or after a message without \n) none. */
+static void log_store(int level, bool cont, const char *s, size_t n)
+{
+	if (!n)
+		return;
+	if (!cont || !log_mid_line) {
+		u64 ns = ktime_get_ns();
+		char prefix[32];
+
+		if (log_mid_line)
+			log_put("\n", 1);
+		log_put(prefix, snprintf(prefix, sizeof(prefix),
+					 "<%d>[%5lu.%06lu] ", level,
+					 (unsigned long)(ns / 1000000000),
+					 (unsigned long)(ns % 1000000000 / 1000)));
+	}
+	log_put(s, n);
+	log_mid_line = s[n - 1] != '\n';
+}
+
 int vprintk(const char *fmt, va_list ap)
 {
 	char buf[512];
@@ -64,12 +108,13 @@ int vprintk(const char *fmt, va_list ap)
 	int level = LOGLEVEL_DEFAULT;
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+	bool cont = false;
 
 	if (len >= 2 && s[0] == KERN_SOH[0]) {
 		if (s[1] >= '0' && s[1] <= '7')
 			level = s[1] - '0';
 		else if (s[1] == 'c')
-			level = last_level;
+			level = last_level, cont = true;
 		s += 2;
 		len -= 2;
 	}
@@ -80,6 +125,7 @@ int vprintk(const char *fmt, va_list ap)
 		capture(s, len);
 		return n;
 	}
+	log_store(level, cont, s, len);
 	if (level >= console_loglevel)
 		return n;
 	for (struct console *c = consoles; c; c = c->next)
@@ -104,3 +150,94 @@ int printk(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
+/* ---- syslog(2): the log buffer, for dmesg ------------------------------ */
+
+#define SYSLOG_ACTION_CLOSE		0
+#define SYSLOG_ACTION_OPEN		1
+#define SYSLOG_ACTION_READ_ALL		3
+#define SYSLOG_ACTION_READ_CLEAR	4
+#define SYSLOG_ACTION_CLEAR		5
+#define SYSLOG_ACTION_CONSOLE_OFF	6
+#define SYSLOG_ACTION_CONSOLE_ON	7
+#define SYSLOG_ACTION_CONSOLE_LEVEL	8
+#define SYSLOG_ACTION_SIZE_UNREAD	9
+#define SYSLOG_ACTION_SIZE_BUFFER	10
+
+/* The oldest byte still in the buffer and not cleared. */
+static u64 log_first(void)
+{
+	u64 first = log_end > LOG_BUF_LEN ? log_end - LOG_BUF_LEN : 0;
+
+	return first > log_cleared ? first : log_cleared;
+}
+
+/*
+ * SYSLOG_ACTION_READ_ALL: the newest whole lines that fit in len bytes,
+ * oldest first, into buf; their length. The ring is copied out first,
+ * so that a fault in the user's buffer logs nothing meanwhile.
+ */
+static long syslog_read_all(char __user *ubuf, size_t len)
+{
+	u64 from = log_first(), end = log_end;
+	char *k;
+	long n;
+
+	if (end - from > len) {
+		from = end - len;
+		while (from < end && log_buf[(from - 1) % LOG_BUF_LEN] != '\n')
+			from++;		/* start at a line */
+	}
+	n = (long)(end - from);
+	k = kmalloc(n ? n : 1, GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	for (long i = 0; i < n; i++)
+		k[i] = log_buf[(from + i) % LOG_BUF_LEN];
+	if (n && copy_to_user(ubuf, k, n))
+		n = -EFAULT;
+	kfree(k);
+	return n;
+}
+
+/* Linux's do_syslog, the actions dmesg uses: everything runs as root,
+ * so every one is allowed. The rest (SYSLOG_ACTION_READ's waiting read)
+ * is -EINVAL. */
+static long sys_syslog(int type, char __user *buf, int len)
+{
+	long r;
+
+	switch (type) {
+	case SYSLOG_ACTION_CLOSE:
+	case SYSLOG_ACTION_OPEN:
+		return 0;
+	case SYSLOG_ACTION_READ_ALL:
+	case SYSLOG_ACTION_READ_CLEAR:
+		if (!buf || len < 0)
+			return -EINVAL;
+		r = syslog_read_all(buf, len);
+		if (r >= 0 && type == SYSLOG_ACTION_READ_CLEAR)
+			log_cleared = log_end;
+		return r;
+	case SYSLOG_ACTION_CLEAR:
+		log_cleared = log_end;
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_OFF:
+		console_loglevel = 1;	/* Linux's minimum_console_loglevel */
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_ON:
+		console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
+		return 0;
+	case SYSLOG_ACTION_CONSOLE_LEVEL:
+		if (len < 1 || len > 8)
+			return -EINVAL;
+		console_loglevel = len;
+		return 0;
+	case SYSLOG_ACTION_SIZE_UNREAD:
+		return (long)(log_end - log_first());
+	case SYSLOG_ACTION_SIZE_BUFFER:
+		return LOG_BUF_LEN;
+	}
+	return -EINVAL;
+}
+SYSCALL(__NR_syslog, sys_syslog);

@@ -84,6 +84,7 @@
 #define __NR_getrusage		98
 #define __NR_sysinfo		99
 #define __NR_getuid		102
+#define __NR_syslog		103
 #define __NR_getgid		104
 #define __NR_setuid		105
 #define __NR_setgid		106
