@@ -162,6 +162,35 @@ static long sys_sched_yield(void)
 }
 SYSCALL(__NR_sched_yield, sys_sched_yield);
 
+/* One CPU: every task's affinity is CPU 0, in a mask of one long
+ * (Linux's cpumask_size() for up to 64 CPUs). */
+static long sys_sched_getaffinity(int pid, unsigned int len,
+				  unsigned long __user *mask)
+{
+	unsigned long m = 1;
+
+	if (len < sizeof(m) || (len & (sizeof(m) - 1)))
+		return -EINVAL;
+	if (pid && !find_task_by_pid(pid))
+		return -ESRCH;
+	return copy_to_user(mask, &m, sizeof(m)) ? -EFAULT : (long)sizeof(m);
+}
+SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity);
+
+/* A mask without CPU 0 leaves a task nowhere to run: -EINVAL. */
+static long sys_sched_setaffinity(int pid, unsigned int len,
+				  const unsigned long __user *mask)
+{
+	unsigned long m = 0;
+
+	if (pid && !find_task_by_pid(pid))
+		return -ESRCH;
+	if (len && copy_from_user(&m, mask, min(len, (unsigned int)sizeof(m))))
+		return -EFAULT;
+	return m & 1 ? 0 : -EINVAL;
+}
+SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity);
+
 /* Every return to user mode comes here (entry.asm's trap_return). */
 void prepare_exit_to_usermode(struct pt_regs *regs)
 {

@@ -1,7 +1,8 @@
 /* user/tests/priority.c — nice values: getpriority, setpriority (clamped
  * to -20..19), inherited by fork, shown in /proc/PID/stat's priority
- * and nice fields; Linux's errnos. */
+ * and nice fields; CPU affinity masks; Linux's errnos. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -28,7 +29,9 @@ int main(void)
 	int status;
 	pid_t pid;
 
-	tap_plan(8);
+	cpu_set_t set, none;
+
+	tap_plan(12);
 	errno = 0;
 	tap_ok(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0,
 	       "a new process's nice value is 0");
@@ -50,5 +53,18 @@ int main(void)
 	tap_fails(getpriority(7, 0), EINVAL, "getpriority which 7");
 	tap_fails(setpriority(PRIO_PROCESS, -1, 1), ESRCH,
 		  "setpriority of who -1");
+
+	CPU_ZERO(&set);
+	tap_ok(sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	       CPU_COUNT(&set) >= 1 && (!is_zpk() || (CPU_COUNT(&set) == 1 &&
+						     CPU_ISSET(0, &set))),
+	       "sched_getaffinity: %d CPU(s) (zpk: CPU 0)", CPU_COUNT(&set));
+	tap_ok(sched_setaffinity(0, sizeof(set), &set) == 0,
+	       "sched_setaffinity of that same mask");
+	CPU_ZERO(&none);
+	tap_fails(sched_setaffinity(0, sizeof(none), &none), EINVAL,
+		  "an empty mask");
+	tap_fails(sched_getaffinity(0x7ffffff0, sizeof(set), &set), ESRCH,
+		  "the mask of no process");
 	tap_done();
 }
