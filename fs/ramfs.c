@@ -433,6 +433,18 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	return 0;
 }
 
+/* The data pages a regular file has (holes have none). */
+unsigned long ramfs_nr_pages(const struct inode *inode)
+{
+	unsigned long n = 0;
+
+	if (!S_ISREG(inode->i_mode))
+		return 0;
+	for (unsigned long i = 0; i < inode->i_nr_pages; i++)
+		n += inode->i_pages[i] != NULL;
+	return n;
+}
+
 /* Data pages of the files below dir (on sb only, unless sb is NULL). */
 static unsigned long pages_below(struct inode *dir, struct super_block *sb)
 {
@@ -446,8 +458,7 @@ static unsigned long pages_below(struct inode *dir, struct super_block *sb)
 			continue;
 		if (S_ISDIR(inode->i_mode))
 			n += pages_below(inode, sb);
-		for (unsigned long i = 0; i < inode->i_nr_pages; i++)
-			n += inode->i_pages[i] != NULL;
+		n += ramfs_nr_pages(inode);
 	}
 	return n;
 }

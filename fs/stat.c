@@ -2,6 +2,7 @@
  * lstat, and readlink of links. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/mm.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -37,7 +38,9 @@ static long put_stat(const struct inode *inode, struct stat __user *ust)
 	st.st_rdev = inode->i_rdev;
 	st.st_size = (s64)inode->i_size;
 	st.st_blksize = 4096;
-	st.st_blocks = (s64)(inode->i_size + 511) / 512;
+	/* 512-byte blocks of the pages the file has, as tmpfs counts
+	 * them: holes take none, directories and links none. */
+	st.st_blocks = (s64)ramfs_nr_pages(inode) * (PAGE_SIZE / 512);
 	st.st_atime = st.st_mtime = st.st_ctime = sec;
 	st.st_atime_nsec = st.st_mtime_nsec = st.st_ctime_nsec = nsec;
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;

@@ -337,6 +337,8 @@ int vfs_symlink(struct inode *cwd, const char *target, size_t len,
  * d_path; " (deleted)" after an unlinked inode's path): its length, or
  * -ENOENT (a file without a name), -ENAMETOOLONG. */
 int d_path(struct inode *inode, char *buf, size_t size);
+/* The data pages a regular file holds (st_blocks); 0 for others. */
+unsigned long ramfs_nr_pages(const struct inode *inode);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);
 /* Those of the files on sb only. */

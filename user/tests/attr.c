@@ -166,6 +166,21 @@ static void fifos(void)
 		  "mknod of no file type");
 }
 
+/* st_blocks counts the 512-byte blocks a file's pages take: a short
+ * file one page (8), a hole none. */
+static void blocks(void)
+{
+	write_text(at("b"), "short");
+	tap_ok(st_of(at("b")).st_blocks == 8, "a 5-byte file: 8 blocks (%ld)",
+	       (long)st_of(at("b")).st_blocks);
+	truncate(at("b"), 1 << 20);
+	tap_ok(st_of(at("b")).st_size == 1 << 20 &&
+	       st_of(at("b")).st_blocks == 8,
+	       "grown to 1 MiB by truncate: still 8 (%ld)",
+	       (long)st_of(at("b")).st_blocks);
+	unlink(at("b"));
+}
+
 /* /dev/urandom: 1:9, random bytes that differ from read to read. */
 static void urandom(void)
 {
@@ -185,7 +200,7 @@ int main(void)
 {
 	const char *names[] = { "f", "l", "t", "tl", "new", "fifo", "null" };
 
-	tap_plan(35);
+	tap_plan(37);
 	if (test_dir_make("attr")) {
 		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
@@ -194,6 +209,7 @@ int main(void)
 	times();
 	fifos();
 	urandom();
+	blocks();
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		unlink(at(names[i]));
 	tap_ok(rmdir(test_dir()) == 0, "the test's directory is empty at last");
