@@ -257,6 +257,7 @@ static void copy_task_fields(struct task_struct *t)
 	t->umask = current->umask;
 	t->oom_score_adj = current->oom_score_adj;
 	t->nice = current->nice;
+	t->ioprio = current->ioprio;
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	memcpy(t->sighand, current->sighand, sizeof(t->sighand));

@@ -184,6 +184,55 @@ static long sys_setpriority(int which, int who, int niceval)
 }
 SYSCALL(__NR_setpriority, sys_setpriority);
 
+/* I/O priorities: Linux's IOPRIO_WHO_PROCESS, _PGRP, _USER are 1..3 (the
+ * PRIO_* above plus one); a value is class << 13 | data. */
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_IDLE	3
+
+/* ioprio_get: the highest of the matches (0: none set, as Linux 6's
+ * IOPRIO_CLASS_NONE); -ESRCH for none. */
+static long sys_ioprio_get(int which, int who)
+{
+	struct task_struct *t;
+	long best = -ESRCH;
+
+	if (which < 1 || which > 3)
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which - 1, who) && t->ioprio > best)
+			best = t->ioprio;
+	return best;
+}
+SYSCALL(__NR_ioprio_get, sys_ioprio_get);
+
+/* Linux's ioprio_check_cap: class NONE with data 0, realtime and best
+ * effort with data 0..7, idle with any. */
+static bool ioprio_valid(int ioprio)
+{
+	int class = ioprio >> IOPRIO_CLASS_SHIFT, data = ioprio & 0x1fff;
+
+	if (ioprio < 0 || class > IOPRIO_CLASS_IDLE)
+		return false;
+	return class == IOPRIO_CLASS_IDLE || data <= (class ? 7 : 0);
+}
+
+/* ioprio_set: kept for ioprio_get and fork; there is no I/O to order. */
+static long sys_ioprio_set(int which, int who, int ioprio)
+{
+	struct task_struct *t;
+	long err = -ESRCH;
+
+	if (which < 1 || which > 3 || !ioprio_valid(ioprio))
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which - 1, who)) {
+			t->ioprio = (unsigned short)ioprio;
+			err = 0;
+		}
+	return err;
+}
+SYSCALL(__NR_ioprio_set, sys_ioprio_set);
+
 struct new_utsname {
 	char sysname[65], nodename[65], release[65], version[65];
 	char machine[65], domainname[65];

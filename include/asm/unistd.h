@@ -130,6 +130,8 @@
 #define __NR_clock_nanosleep	230
 #define __NR_exit_group		231
 #define __NR_tgkill		234
+#define __NR_ioprio_set		251
+#define __NR_ioprio_get		252
 #define __NR_openat		257
 #define __NR_mkdirat		258
 #define __NR_mknodat		259

@@ -50,6 +50,7 @@ struct task_struct {
 	short oom_score_adj;		/* -1000..1000; fork copies it */
 	short nice;			/* -20..19, setpriority's; fork copies
 					 * it (round-robin: slices are equal) */
+	unsigned short ioprio;		/* ioprio_set's class << 13 | data */
 	unsigned int ngroups;		/* supplementary groups (setgroups) */
 	u32 groups[NGROUPS_SMALL];
 

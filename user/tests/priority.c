@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,7 +32,7 @@ int main(void)
 
 	cpu_set_t set, none;
 
-	tap_plan(12);
+	tap_plan(16);
 	errno = 0;
 	tap_ok(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0,
 	       "a new process's nice value is 0");
@@ -66,5 +67,15 @@ int main(void)
 		  "an empty mask");
 	tap_fails(sched_getaffinity(0x7ffffff0, sizeof(set), &set), ESRCH,
 		  "the mask of no process");
+
+	/* I/O priorities: IOPRIO_WHO_PROCESS 1, class << 13 | data. */
+	tap_ok(syscall(SYS_ioprio_get, 1, 0) == 0,
+	       "ioprio_get: none set (class NONE, 0)");
+	tap_ok(syscall(SYS_ioprio_set, 1, 0, 2 << 13 | 6) == 0 &&
+	       syscall(SYS_ioprio_get, 1, getpid()) == (2 << 13 | 6),
+	       "ioprio_set best-effort 6, read back");
+	tap_fails(syscall(SYS_ioprio_set, 1, 0, 5 << 13), EINVAL, "class 5");
+	tap_fails(syscall(SYS_ioprio_set, 1, 0, 3), EINVAL,
+		  "class NONE with data 3");
 	tap_done();
 }
