@@ -97,9 +97,7 @@ static long sys_fchownat(int dirfd, const char __user *path, u32 uid,
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_lookup_flags(dirfd, path,
-			(flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &inode);
+	err = user_lookup_at(dirfd, path, flags, &inode);
 	return err ? err : chown_inode(inode, uid, gid);
 }
 SYSCALL(__NR_fchownat, sys_fchownat);
@@ -169,9 +167,7 @@ static long sys_utimensat(int dirfd, const char __user *path,
 		err = dirfd == AT_FDCWD ? -EFAULT
 					: fd_file_inode(dirfd, &inode);
 	else
-		err = user_lookup_flags(dirfd, path,
-			(flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &inode);
+		err = user_lookup_at(dirfd, path, flags, &inode);
 	if (err)
 		return err;
 	mtime = inode->i_mtime_ns;

@@ -17,5 +17,9 @@ long at_dir(int dirfd, const char *path, struct inode **dir);
 long user_lookup_flags(int dirfd, const char __user *upath,
 		       unsigned int lookup, struct inode **res);
 long user_lookup(int dirfd, const char __user *upath, struct inode **res);
+/* user_lookup_flags with an *at call's AT_SYMLINK_NOFOLLOW and
+ * AT_EMPTY_PATH (others: the caller's to refuse). */
+long user_lookup_at(int dirfd, const char __user *upath, int at_flags,
+		    struct inode **res);
 
 #endif

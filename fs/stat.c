@@ -67,9 +67,7 @@ static long sys_newfstatat(int dirfd, const char __user *path,
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_lookup_flags(dirfd, path,
-			(flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &inode);
+	err = user_lookup_at(dirfd, path, flags, &inode);
 	return err ? err : put_stat(inode, st);
 }
 SYSCALL(__NR_newfstatat, sys_newfstatat);

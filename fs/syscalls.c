@@ -100,6 +100,14 @@ long user_lookup(int dirfd, const char __user *upath, struct inode **res)
 	return user_lookup_flags(dirfd, upath, LOOKUP_FOLLOW, res);
 }
 
+long user_lookup_at(int dirfd, const char __user *upath, int at_flags,
+		    struct inode **res)
+{
+	return user_lookup_flags(dirfd, upath,
+			(at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			(at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), res);
+}
+
 /* ---- open and close ------------------------------------------------- */
 
 static long do_openat(int dirfd, const char __user *upath, int flags,

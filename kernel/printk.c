@@ -87,15 +87,15 @@ static void log_store(int level, bool cont, const char *s, size_t n)
 	if (!n)
 		return;
 	if (!cont || !log_mid_line) {
-		u64 ns = ktime_get_ns();
+		u64 us = ktime_get_ns() / 1000;
 		char prefix[32];
 
 		if (log_mid_line)
 			log_put("\n", 1);
 		log_put(prefix, snprintf(prefix, sizeof(prefix),
 					 "<%d>[%5lu.%06lu] ", level,
-					 (unsigned long)(ns / 1000000000),
-					 (unsigned long)(ns % 1000000000 / 1000)));
+					 (unsigned long)(us / 1000000),
+					 (unsigned long)(us % 1000000)));
 	}
 	log_put(s, n);
 	log_mid_line = s[n - 1] != '\n';

@@ -24,7 +24,8 @@ static long ms_since(const struct timespec *a)
 	struct timespec b;
 
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000;
+	return (b.tv_sec - a->tv_sec) * 1000 +
+	       (b.tv_nsec - a->tv_nsec) / 1000000;
 }
 
 /* poll of one fd for events with timeout ms: its revents, or -1. */
