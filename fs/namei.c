@@ -188,10 +188,18 @@ static bool is_dot_or_empty(const struct nameidata *nd)
 	       (nd->len == 1 || (nd->len == 2 && nd->last[1] == '.')));
 }
 
+/* A directory removed while still someone's cwd (or open): no new
+ * names, as Linux's IS_DEADDIR says -ENOENT. */
+bool dir_dead(const struct inode *dir)
+{
+	return !dir->i_nlink;
+}
+
 /*
  * Walks to a name path would create (Linux's filename_create): nd at
  * it, or -EEXIST if it exists (made-up names too), -ENOENT for a trailing
- * slash unless a directory is made (as Linux's mknod says) and in /proc.
+ * slash unless a directory is made (as Linux's mknod says), in /proc and
+ * in a removed directory.
  */
 static int lookup_create(struct inode *cwd, const char *path, bool is_dir,
 			 struct nameidata *nd)
@@ -207,7 +215,7 @@ static int lookup_create(struct inode *cwd, const char *path, bool is_dir,
 		return nd_final(nd, &inode) ? -ENOENT : -EEXIST;
 	if (nd->slash && !is_dir)
 		return -ENOENT;
-	return 0;
+	return dir_dead(nd->dir) ? -ENOENT : 0;
 }
 
 /* Makes a new inode of mode at path, which must not exist. */
@@ -382,6 +390,8 @@ int vfs_rename(struct inode *ocwd, const char *oldpath, struct inode *ncwd,
 		return err;
 	if (new && new->d_inode == old->d_inode)
 		return 0;
+	if (dir_dead(n.dir))
+		return -ENOENT;
 	err = rename_inodes(old->d_inode, new ? new->d_inode : NULL, flags);
 	if (err)
 		return err;

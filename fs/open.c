@@ -45,8 +45,8 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 	if (!(flags & O_CREAT) || err != -ENOENT ||
 	    ramfs_find(nd.dir, nd.last, nd.len))
 		return err;
-	if (nd.dir->i_fixed)
-		return -ENOENT;		/* /proc: no new names */
+	if (nd.dir->i_fixed || dir_dead(nd.dir))
+		return -ENOENT;		/* /proc, a removed cwd: no new names */
 	err = ramfs_create(nd.dir, nd.last, nd.len, S_IFREG | (mode & 07777),
 			   &inode);
 	if (err)

@@ -84,6 +84,9 @@ static void evict(struct inode *inode)
 	else if (S_ISLNK(inode->i_mode))
 		kfree(inode->i_link);
 	kfree(inode->i_dentry);		/* d_deleted's, if any */
+	/* A directory removed while in use held its parent for "..". */
+	if (S_ISDIR(inode->i_mode) && inode->i_parent)
+		iput(inode->i_parent);
 	kfree(inode);
 }
 
@@ -234,6 +237,12 @@ void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_nlink = 0;
 		dir->i_nlink--;
+		/* Still someone's cwd or open: ".." must lead somewhere, so
+		 * it keeps its parent, as a Linux dentry holds its own. */
+		if (inode->i_count)
+			ihold(dir);
+		else
+			inode->i_parent = NULL;
 	} else {
 		inode->i_nlink--;
 	}

@@ -315,6 +315,8 @@ int nd_final(struct nameidata *nd, struct inode **res);
 /* nd_final and vfs_lookup, but a link as the last component is itself
  * the result (lstat, readlink); links before it are followed. */
 int nd_final_nofollow(struct nameidata *nd, struct inode **res);
+/* A directory removed while in use: no new names in it (-ENOENT). */
+bool dir_dead(const struct inode *dir);
 int vfs_lookup(struct inode *cwd, const char *path, struct inode **res);
 int vfs_lookup_nofollow(struct inode *cwd, const char *path,
 			struct inode **res);

@@ -170,12 +170,19 @@ static void cwds(void)
 	strcat(want, " (deleted)");
 	tap_ok(rl("/proc/self/cwd", buf, sizeof(buf)) > 0 &&
 	       !strcmp(buf, want), "its /proc/self/cwd: \"%s\"", buf);
+	tap_fails(open("new", O_WRONLY | O_CREAT, 0644), ENOENT,
+		  "no new file in a removed directory");
+	tap_fails(mkdir("sub", 0755), ENOENT, "nor a new directory");
+	tap_ok(stat("..", &a) == 0 && stat(test_dir(), &b) == 0 &&
+	       a.st_ino == b.st_ino, "\"..\" still leads to its parent");
+	tap_ok(chdir("..") == 0 && getcwd(buf, sizeof(buf)) &&
+	       !strcmp(buf, test_dir()), "and chdir(\"..\") gets out");
 	chdir("/");
 }
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(24);
 	need_proc();
 	if (test_dir_make("proc_fd")) {
 		tap_ok(0, "mkdir %s", test_dir());

