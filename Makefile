@@ -1,5 +1,6 @@
 # Makefile — builds zpk (kernel ELF, ISO), runs it in QEMU, runs the tests.
 # make run | make test | make debug | make gdb | make bench | make clean
+# make kselftest
 # make lab-list | make lab LAB=NAME | make grade | make lab-check
 
 CROSS_COMPILE ?=
@@ -135,6 +136,13 @@ bench-linux: deps $(B)/zpk.elf initrd
 	$(MAKE) -s -C user bench
 	BENCH_KERNELS=linux BENCH_PAGE_ALLOC=0 scripts/bench.sh
 
+# Linux's mm selftests on zpk (each policy) and on Debian's Linux 6.1 in the
+# same QEMU (docs/kselftest.md); the sources come once with apt-get download
+# into build/kselftest/.  KSELFTEST_CI=1 runs .ci/run's subset.
+kselftest: deps $(B)/zpk.elf initrd
+	$(MAKE) -s -C user bench
+	scripts/kselftest.sh
+
 # Course labs (docs/labs.md): make lab-list; make lab LAB=NAME [DEST=dir];
 # make grade [LAB=NAME] [T=filter]; make lab-check (CI: every lab is real).
 LAB	?= $(shell cat labs/LAB 2>/dev/null)
@@ -161,6 +169,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux test-host-linux clean
+.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux kselftest test-host-linux clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -125,7 +125,7 @@ int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 }
 
 /* open(2) for the kernel's own opens (the console, the initrd, ktests):
- * a relative path starts at the root; the syscalls use current->cwd. */
+ * a relative path starts at the root; the syscalls use the caller's cwd. */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res)
 {
 	return vfs_open_at(NULL, path, flags, mode, res);

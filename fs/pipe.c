@@ -1,8 +1,10 @@
-/* fs/pipe.c — pipes: a one-page ring buffer between a read end and a
- * write end; readers sleep while it is empty, writers while it is full. */
+/* fs/pipe.c — pipes as Linux's: a ring of 16 page buffers between a read
+ * end and a write end; readers sleep while it is empty, writers while it
+ * is full. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
+#include <zpk/pipe_fs_i.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
 #include <zpk/slab.h>
@@ -10,9 +12,8 @@
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
-#define PIPE_SIZE	PAGE_SIZE
-#define PIPEFS_MAGIC	0x50495045
 #define PIPE_BUF	PAGE_SIZE	/* writes up to this size are atomic */
+#define PIPEFS_MAGIC	0x50495045
 
 /* Linux's pipefs: pipes' inodes have a file system of their own, so
  * that st_dev and fstatfs tell them apart. */
@@ -22,60 +23,128 @@ struct super_block pipefs_sb = {
 	.s_type = "pipefs",
 };
 
-struct pipe {
-	char *buf;
-	size_t head, len;		/* data is buf[head .. head + len) */
-	int readers, writers;
-	unsigned int r_counter, w_counter;	/* opens of each side ever */
-	struct wait_queue_head wait;	/* both sides sleep here */
-};
+static LIST_HEAD(all_pipes);
 
-static size_t pipe_take(struct pipe *p, char *dst, size_t n)
+static struct pipe_buffer *pipe_buf(struct pipe_inode_info *p, unsigned int i)
+{
+	return &p->bufs[(p->tail + i) % PIPE_DEF_BUFFERS];
+}
+
+/* Drops a buffer's page: the pipe's own is kept as tmp_page if that is
+ * free (Linux's anon_pipe_buf_release), a user page's reference is put,
+ * the zero page was taken without one (vmsplice). */
+static void pipe_buf_release(struct pipe_inode_info *p,
+			     struct pipe_buffer *buf)
+{
+	if (buf->can_merge && !p->tmp_page)
+		p->tmp_page = buf->page;
+	else if (!PageZero(buf->page))
+		put_page(buf->page);
+	buf->page = NULL;
+}
+
+/* A page for a write's new buffer: tmp_page, or a fresh one. */
+static struct page *pipe_new_page(struct pipe_inode_info *p)
+{
+	struct page *page = p->tmp_page;
+
+	p->tmp_page = NULL;
+	return page ? page : alloc_page(GFP_KERNEL);
+}
+
+void pipe_push_buf(struct pipe_inode_info *p, const struct pipe_buffer *buf)
+{
+	BUG_ON(pipe_full(p));
+	*pipe_buf(p, p->nrbufs++) = *buf;
+}
+
+/* Copies up to n bytes out of the oldest buffers into dst, freeing the
+ * ones it empties. Returns the bytes copied. */
+static size_t pipe_take(struct pipe_inode_info *p, char *dst, size_t n)
 {
 	size_t done = 0;
 
-	while (done < n && p->len) {
-		size_t k = min(n - done, min(p->len, PIPE_SIZE - p->head));
+	while (done < n && p->nrbufs) {
+		struct pipe_buffer *buf = pipe_buf(p, 0);
+		size_t k = min(n - done, (size_t)buf->len);
 
-		memcpy(dst + done, p->buf + p->head, k);
-		p->head = (p->head + k) % PIPE_SIZE;
-		p->len -= k;
+		memcpy(dst + done, (char *)page_address(buf->page) +
+		       buf->offset, k);
+		buf->offset += k;
+		buf->len -= k;
 		done += k;
+		if (buf->len)
+			break;
+		pipe_buf_release(p, buf);
+		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
+		p->nrbufs--;
 	}
 	return done;
 }
 
-static size_t pipe_put(struct pipe *p, const char *src, size_t n)
+/* Room for n more bytes at the end of the newest buffer, if it is the
+ * pipe's own page. */
+static bool pipe_can_merge(struct pipe_inode_info *p, size_t n)
+{
+	struct pipe_buffer *last = p->nrbufs ? pipe_buf(p, p->nrbufs - 1) :
+				   NULL;
+
+	return last && last->can_merge && last->offset + last->len + n <=
+					      PAGE_SIZE;
+}
+
+/*
+ * Appends up to n bytes of src: into the newest buffer while it has room,
+ * then into fresh pages while there are free buffers. atomic: all n
+ * (<= PIPE_BUF) or nothing. Returns the bytes appended, or -ENOMEM if no
+ * page could be had for the first of them.
+ */
+static ssize_t pipe_append(struct pipe_inode_info *p, const char *src,
+			   size_t n, bool atomic)
 {
 	size_t done = 0;
 
-	while (done < n && p->len < PIPE_SIZE) {
-		size_t tail = (p->head + p->len) % PIPE_SIZE;
-		size_t k = min(n - done, min(PIPE_SIZE - p->len,
-					     PIPE_SIZE - tail));
+	if (atomic && !pipe_can_merge(p, n) && pipe_full(p))
+		return 0;
+	if (p->nrbufs && pipe_can_merge(p, atomic ? n : 1)) {
+		struct pipe_buffer *last = pipe_buf(p, p->nrbufs - 1);
+		size_t k = min(n, PAGE_SIZE - last->offset - last->len);
 
-		memcpy(p->buf + tail, src + done, k);
-		p->len += k;
+		memcpy((char *)page_address(last->page) + last->offset +
+		       last->len, src, k);
+		last->len += k;
+		done = k;
+	}
+	while (done < n && !pipe_full(p)) {
+		struct pipe_buffer buf = { .can_merge = true };
+		size_t k = min(n - done, PAGE_SIZE);
+
+		buf.page = pipe_new_page(p);
+		if (!buf.page)
+			return done ? (ssize_t)done : -ENOMEM;
+		memcpy(page_address(buf.page), src + done, k);
+		buf.len = k;
+		pipe_push_buf(p, &buf);
 		done += k;
 	}
-	return done;
+	return (ssize_t)done;
 }
 
 static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
 	size_t got;
 
 	(void)pos;
 	if (!n)
 		return 0;
-	while (!p->len) {
+	while (!p->nrbufs) {
 		if (!p->writers)
 			return 0;		/* end of file */
 		if (f->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (sleep_on(&p->wait))
-			return -EINTR;
+			return -ERESTARTSYS;
 	}
 	got = pipe_take(p, buf, n);
 	wake_up(&p->wait);
@@ -85,32 +154,47 @@ static ssize_t pipe_read(struct file *f, char *buf, size_t n, loff_t *pos)
 static ssize_t pipe_write(struct file *f, const char *buf, size_t n,
 			  loff_t *pos)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
+	bool atomic = n <= PIPE_BUF;
 	size_t done = 0;
+	ssize_t k;
 
 	(void)pos;
 	while (done < n) {
 		if (!p->readers) {
-			send_signal(current, SIGPIPE, NULL);
+			send_sig_thread(current, SIGPIPE, NULL);
 			return done ? (ssize_t)done : -EPIPE;
 		}
-		/* Small writes go in whole or wait for room. */
-		if (PIPE_SIZE - p->len >= min(n - done, (size_t)PIPE_BUF) ||
-		    n - done > PIPE_BUF) {
-			size_t k = pipe_put(p, buf + done, n - done);
-
-			done += k;
-			if (k)
-				wake_up(&p->wait);
-			if (done == n)
-				break;
-		}
+		k = pipe_append(p, buf + done, n - done, atomic);
+		if (k < 0)
+			return done ? (ssize_t)done : k;
+		done += k;
+		if (k)
+			wake_up(&p->wait);
+		if (done == n)
+			break;
 		if (f->f_flags & O_NONBLOCK)
 			return done ? (ssize_t)done : -EAGAIN;
 		if (sleep_on(&p->wait))
-			return done ? (ssize_t)done : -EINTR;
+			return done ? (ssize_t)done : -ERESTARTSYS;
 	}
 	return (ssize_t)done;
+}
+
+int pipe_wait_for_space(struct pipe_inode_info *p, bool nonblock)
+{
+	for (;;) {
+		if (!p->readers) {
+			send_sig_thread(current, SIGPIPE, NULL);
+			return -EPIPE;
+		}
+		if (!pipe_full(p))
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		if (sleep_on(&p->wait))
+			return -ERESTARTSYS;
+	}
 }
 
 static bool reads(const struct file *f)
@@ -123,42 +207,57 @@ static bool writes(const struct file *f)
 	return (f->f_flags & O_ACCMODE) != O_RDONLY;
 }
 
-/* A new empty pipe, or NULL. */
-static struct pipe *alloc_pipe(void)
+/* A new empty pipe with its tmp_page, on all_pipes, or NULL. */
+static struct pipe_inode_info *alloc_pipe(void)
 {
-	struct pipe *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	struct pipe_inode_info *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (!p)
 		return NULL;
-	p->buf = (char *)__get_free_page(GFP_KERNEL);
-	if (!p->buf) {
+	p->tmp_page = alloc_page(GFP_KERNEL);
+	if (!p->tmp_page) {
 		kfree(p);
 		return NULL;
 	}
 	init_waitqueue_head(&p->wait);
+	list_add(&p->list, &all_pipes);
 	return p;
 }
 
+/* Frees p with the pages it holds. */
+static void free_pipe(struct pipe_inode_info *p)
+{
+	while (p->nrbufs) {
+		pipe_buf_release(p, pipe_buf(p, 0));
+		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
+		p->nrbufs--;
+	}
+	if (p->tmp_page)
+		__free_page(p->tmp_page);
+	list_del(&p->list);
+	kfree(p);
+}
+
 /* The pipe of inode goes once neither side has a file open. */
-static void put_pipe(struct inode *inode, struct pipe *p)
+static void put_pipe(struct inode *inode, struct pipe_inode_info *p)
 {
 	if (p->readers || p->writers)
 		return;
 	inode->i_private = NULL;
-	free_page((unsigned long)p->buf);
-	kfree(p);
+	free_pipe(p);
 }
 
 /* Sleeps until the other side has a file open, or had one since we
  * came (its open counter moved: it may have closed again already, as
- * Linux's wait_for_partner). 0 or -EINTR. */
-static int wait_for_partner(struct pipe *p, int *count, unsigned int *cnt)
+ * Linux's wait_for_partner). 0 or -ERESTARTSYS. */
+static int wait_for_partner(struct pipe_inode_info *p, int *count,
+			    unsigned int *cnt)
 {
 	unsigned int seen = *cnt;
 
 	while (!*count && *cnt == seen)
 		if (sleep_on(&p->wait))
-			return -EINTR;
+			return -ERESTARTSYS;
 	return 0;
 }
 
@@ -167,12 +266,12 @@ static int wait_for_partner(struct pipe *p, int *count, unsigned int *cnt)
  * a pipe: the inode's pipe, made at its first open; the file joins as a
  * reader, a writer or both (O_RDWR). A reader waits for a writer and a
  * writer for a reader, unless O_NONBLOCK (a writer is then -ENXIO
- * without a reader); -EINTR if a signal comes first.
+ * without a reader); -ERESTARTSYS if a signal comes first.
  */
 static int pipe_open(struct file *f)
 {
 	struct inode *inode = f->f_inode;
-	struct pipe *p = inode->i_private;
+	struct pipe_inode_info *p = inode->i_private;
 	bool nonblock = f->f_flags & O_NONBLOCK;
 
 	if (!p) {
@@ -200,7 +299,7 @@ static int pipe_open(struct file *f)
 
 static void pipe_release(struct file *f)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
 
 	if (!p)
 		return;		/* pipe_open said -ENXIO */
@@ -212,24 +311,23 @@ static void pipe_release(struct file *f)
 
 /*
  * Linux's pipe_poll: the read end is readable with data, and hung up
- * once no writer is left; the write end is writable while a PIPE_BUF
- * write would not wait (here: the one page is empty), an error once no
- * reader is left.
+ * once no writer is left; the write end is writable while a buffer is
+ * free, an error once no reader is left.
  */
 static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 {
-	struct pipe *p = f->private_data;
+	struct pipe_inode_info *p = f->private_data;
 	unsigned int mask = 0;
 
 	poll_wait(&p->wait, pt);
 	if (reads(f)) {
-		if (p->len)
+		if (p->nrbufs)
 			mask |= POLLIN | POLLRDNORM;
 		if (!p->writers)
 			mask |= POLLHUP;
 	}
 	if (writes(f)) {
-		if (PIPE_SIZE - p->len >= PIPE_BUF)
+		if (!pipe_full(p))
 			mask |= POLLOUT | POLLWRNORM;
 		if (!p->readers)
 			mask |= POLLERR;
@@ -245,9 +343,24 @@ const struct file_operations pipe_fops = {
 	.release = pipe_release,
 };
 
+struct pipe_inode_info *get_pipe_info(struct file *f)
+{
+	return f->f_op == &pipe_fops ? f->private_data : NULL;
+}
+
+void pipe_tally_pages(int delta)
+{
+	struct pipe_inode_info *p;
+
+	list_for_each_entry(p, &all_pipes, list)
+		for (unsigned int i = 0; i < p->nrbufs; i++)
+			if (!PageZero(pipe_buf(p, i)->page))
+				page_ref_add(pipe_buf(p, i)->page, delta);
+}
+
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 {
-	struct pipe *p = alloc_pipe();
+	struct pipe_inode_info *p = alloc_pipe();
 	struct inode *inode = ramfs_new_inode(&pipefs_sb, S_IFIFO | 0600);
 	int err = -ENOMEM;
 
@@ -272,8 +385,7 @@ fail:
 	if (inode)
 		iput(inode);
 	if (p)
-		free_page((unsigned long)p->buf);
-	kfree(p);
+		free_pipe(p);
 	return err;
 }
 

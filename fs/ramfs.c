@@ -52,20 +52,25 @@ struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 	return inode;
 }
 
+/* The file lets go of its page at index i, if it has one. */
+static void drop_page(struct inode *inode, unsigned long i)
+{
+	struct page *page = inode->i_pages[i];
+
+	if (!page)
+		return;
+	inode->i_pages[i] = NULL;
+	/* PG_swapbacked stays until the free: a mapping that still holds
+	 * the page keeps counting it as shmem. */
+	if (PageSwapBacked(page))
+		dec_vm_stat(NR_SHMEM);
+	put_page(page);
+}
+
 static void free_pages_from(struct inode *inode, unsigned long first)
 {
-	for (unsigned long i = first; i < inode->i_nr_pages; i++) {
-		struct page *page = inode->i_pages[i];
-
-		if (!page)
-			continue;
-		inode->i_pages[i] = NULL;
-		/* PG_swapbacked stays until the free: a mapping that still
-		 * holds the page keeps counting it as shmem. */
-		if (PageSwapBacked(page))
-			dec_vm_stat(NR_SHMEM);
-		put_page(page);
-	}
+	for (unsigned long i = first; i < inode->i_nr_pages; i++)
+		drop_page(inode, i);
 }
 
 /* Frees an inode nobody names or uses any more; its pages are put back
@@ -452,6 +457,64 @@ unsigned long ramfs_nr_pages(const struct inode *inode)
 	for (unsigned long i = 0; i < inode->i_nr_pages; i++)
 		n += inode->i_pages[i] != NULL;
 	return n;
+}
+
+/* Zeroes [from, to) of the page at pgoff, if the file has that page. */
+static void zero_part(struct inode *inode, unsigned long pgoff, size_t from,
+		      size_t to)
+{
+	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
+		memset((char *)page_address(inode->i_pages[pgoff]) + from, 0,
+		       to - from);
+}
+
+/*
+ * FALLOC_FL_PUNCH_HOLE: [start, end) reads as zeros. Whole pages go
+ * back, unless a mapping maps them (there is no rmap to unmap them, as
+ * Linux's unmap_mapping_range does): those are zeroed in place, which
+ * every mapping and read then sees, as after Linux's refault. Partial
+ * pages at the ends are zeroed.
+ */
+static void ramfs_punch_hole(struct inode *inode, u64 start, u64 end)
+{
+	unsigned long first = PAGE_ALIGN(start) >> PAGE_SHIFT;
+	unsigned long last = end >> PAGE_SHIFT;	/* first page not whole */
+
+	if (first > last) {		/* inside one page */
+		zero_part(inode, start >> PAGE_SHIFT, start & ~PAGE_MASK,
+			  end & ~PAGE_MASK);
+		return;
+	}
+	if (start & ~PAGE_MASK)
+		zero_part(inode, start >> PAGE_SHIFT, start & ~PAGE_MASK,
+			  PAGE_SIZE);
+	if (end & ~PAGE_MASK)
+		zero_part(inode, last, 0, end & ~PAGE_MASK);
+	for (unsigned long i = first; i < last && i < inode->i_nr_pages; i++) {
+		if (inode->i_pages[i] && page_mapcount(inode->i_pages[i]))
+			clear_page(page_address(inode->i_pages[i]));
+		else
+			drop_page(inode, i);
+	}
+}
+
+int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)
+{
+	u64 end = offset + len;
+
+	if ((u64)end > (RAMFS_MAX_PAGES << PAGE_SHIFT))
+		return -EFBIG;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		ramfs_punch_hole(inode, offset, end);
+		return 0;
+	}
+	for (u64 i = offset >> PAGE_SHIFT; i < PAGE_ALIGN(end) >> PAGE_SHIFT;
+	     i++)
+		if (!inode_get_page(inode, i))
+			return -ENOMEM;
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && end > inode->i_size)
+		inode->i_size = end;
+	return 0;
 }
 
 /* Data pages of the files below dir (on sb only, unless sb is NULL). */

@@ -6,11 +6,13 @@
 #include <zpk/slab.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
+#include <zpk/uio.h>
+
+#include "internal.h"
 
 #define SEEK_SET	0
 #define SEEK_CUR	1
 #define SEEK_END	2
-#define UIO_MAXIOV	1024
 #define MAX_RW_COUNT	0x7ffff000L	/* Linux's cap on one transfer */
 
 static bool unseekable(const struct file *f)
@@ -170,17 +172,21 @@ SYSCALL(__NR_pwrite64, sys_pwrite64);
 
 /*
  * Linux's import_iovec: the user's cnt iovecs into a new kernel array
- * (kfree it), each length checked (-EINVAL for a negative one or a total
- * past SSIZE_MAX, -EFAULT for a bad address) and cut so that they add up
- * to MAX_RW_COUNT at most; that total in *total.
+ * (kfree it): -EINVAL past UIO_MAXIOV, each length checked (-EINVAL for
+ * a negative one or a total past SSIZE_MAX, -EFAULT for a bad address)
+ * and cut so that they add up to MAX_RW_COUNT at most; that total in
+ * *total.
  */
 long import_iovec(const struct iovec __user *uiov, unsigned long cnt,
 		  struct iovec **res, size_t *total)
 {
-	struct iovec *iov = kmalloc(sizeof(*iov) * (cnt ? cnt : 1), GFP_KERNEL);
+	struct iovec *iov;
 	size_t sum = 0;
 	long r = 0;
 
+	if (cnt > UIO_MAXIOV)
+		return -EINVAL;
+	iov = kmalloc(sizeof(*iov) * (cnt ? cnt : 1), GFP_KERNEL);
 	if (!iov)
 		return -ENOMEM;
 	*total = 0;
@@ -220,22 +226,13 @@ static long do_rwv_iter(struct file *f, const struct iovec __user *uiov,
 	return r;
 }
 
-static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
-		   bool write)
+long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
+	     bool write)
 {
-	struct file *f;
 	long total = 0, r = 0;
 
-	if (cnt < 0 || cnt > UIO_MAXIOV)
-		return -EINVAL;
-	f = fget(fd);
-	if (!f)
-		return -EBADF;
-	if (has_iter(f, write)) {
-		total = do_rwv_iter(f, uiov, cnt, write);
-		fput(f);
-		return total;
-	}
+	if (has_iter(f, write))
+		return do_rwv_iter(f, uiov, cnt, write);
 	for (int i = 0; i < cnt; i++) {
 		struct iovec v;
 
@@ -256,8 +253,23 @@ static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
 		if ((size_t)r < v.iov_len)
 			break;
 	}
-	fput(f);
 	return total ? total : r;
+}
+
+static long do_rwv(int fd, const struct iovec __user *uiov, int cnt,
+		   bool write)
+{
+	struct file *f;
+	long r;
+
+	if (cnt < 0 || cnt > UIO_MAXIOV)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	r = vfs_rwv(f, uiov, cnt, write);
+	fput(f);
+	return r;
 }
 
 static long sys_readv(int fd, const struct iovec __user *iov, int cnt)

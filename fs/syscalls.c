@@ -19,7 +19,7 @@
 
 struct inode *current_cwd(void)
 {
-	return current->cwd;	/* NULL is the root */
+	return current->fs->pwd;	/* NULL is the root */
 }
 
 /* A user path into a new kernel buffer (kfree it); "" is -ENOENT. */
@@ -55,6 +55,21 @@ long at_dir(int dirfd, const char *path, struct inode **dir)
 	return S_ISDIR((*dir)->i_mode) ? 0 : -ENOTDIR;
 }
 
+/* The user path of an *at call and the directory it starts from: 0 with
+ * *path to kfree, or -errno (as getname, at_dir) with nothing to free. */
+long getname_at(int dirfd, const char __user *upath, struct inode **dir,
+		char **path)
+{
+	long err = getname(upath, path);
+
+	if (err)
+		return err;
+	err = at_dir(dirfd, *path, dir);
+	if (err)
+		kfree(*path);
+	return err;
+}
+
 /* The inode of dirfd itself (AT_FDCWD: the cwd), without a reference:
  * the descriptor table keeps it while we do not sleep. */
 static long fd_inode(int dirfd, struct inode **res)
@@ -80,16 +95,15 @@ long user_lookup_flags(int dirfd, const char __user *upath,
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err == -ENOENT && (lookup & LOOKUP_EMPTY))
 		return fd_inode(dirfd, res);	/* getname's "" */
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err && (lookup & LOOKUP_FOLLOW))
+	if (lookup & LOOKUP_FOLLOW)
 		err = vfs_lookup(dir, path, res);
-	else if (!err)
+	else
 		err = vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
@@ -116,15 +130,13 @@ static long do_openat(int dirfd, const char __user *upath, int flags,
 	struct inode *dir;
 	struct file *f;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 	int fd;
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_open_at(dir, path, flags,
-				  mode & ~current->umask & 07777, &f);
+	err = vfs_open_at(dir, path, flags, mode & ~current->fs->umask & 07777,
+			  &f);
 	kfree(path);
 	if (err)
 		return err;
@@ -213,9 +225,9 @@ static long set_cwd(struct inode *inode)
 	if (!S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
 	ihold(inode);
-	if (current->cwd)
-		iput(current->cwd);
-	current->cwd = inode;
+	if (current->fs->pwd)
+		iput(current->fs->pwd);
+	current->fs->pwd = inode;
 	return 0;
 }
 
@@ -239,13 +251,11 @@ static long sys_mkdirat(int dirfd, const char __user *upath, u32 mode)
 {
 	struct inode *dir;
 	char *path;
-	long err = getname(upath, &path);
+	long err = getname_at(dirfd, upath, &dir, &path);
 
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_mkdir(dir, path, mode & ~current->umask);
+	err = vfs_mkdir(dir, path, mode & ~current->fs->umask);
 	kfree(path);
 	return err;
 }
@@ -303,13 +313,11 @@ static long sys_mknodat(int dirfd, const char __user *upath, u32 mode,
 		return err;
 	if (!(mode & S_IFMT))
 		mode |= S_IFREG;
-	err = getname(upath, &path);
+	err = getname_at(dirfd, upath, &dir, &path);
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = vfs_mknod(dir, path, mode & (S_IFMT | ~current->umask),
-				decode_dev(dev), fop);
+	err = vfs_mknod(dir, path, mode & (S_IFMT | ~current->fs->umask),
+			decode_dev(dev), fop);
 	kfree(path);
 	return err;
 }
@@ -330,12 +338,9 @@ static long sys_symlinkat(const char __user *utarget, int dirfd,
 
 	if (err)
 		return err;
-	err = getname(upath, &path);
+	err = getname_at(dirfd, upath, &dir, &path);
 	if (!err) {
-		err = at_dir(dirfd, path, &dir);
-		if (!err)
-			err = vfs_symlink(dir, target, strlen(target),
-					  path);
+		err = vfs_symlink(dir, target, strlen(target), path);
 		kfree(path);
 	}
 	kfree(target);
@@ -367,12 +372,10 @@ static long sys_linkat(int olddirfd, const char __user *oldpath,
 			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
 	if (err)
 		return err;
-	err = getname(upath, &path);
+	err = getname_at(newdirfd, upath, &dir, &path);
 	if (err)
 		return err;
-	err = at_dir(newdirfd, path, &dir);
-	if (!err)
-		err = vfs_link(old, dir, path);
+	err = vfs_link(old, dir, path);
 	kfree(path);
 	return err;
 }
@@ -389,23 +392,20 @@ static long sys_renameat2(int olddirfd, const char __user *uold,
 			  unsigned int flags)
 {
 	struct inode *odir, *ndir;
-	char *old, *new = NULL;
+	char *old, *new;
 	long err;
 
 	if ((flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
 	    flags == (RENAME_NOREPLACE | RENAME_EXCHANGE))
 		return -EINVAL;
-	err = getname(uold, &old);
+	err = getname_at(olddirfd, uold, &odir, &old);
 	if (err)
 		return err;
-	err = getname(unew, &new);
-	if (!err)
-		err = at_dir(olddirfd, old, &odir);
-	if (!err)
-		err = at_dir(newdirfd, new, &ndir);
-	if (!err)
+	err = getname_at(newdirfd, unew, &ndir, &new);
+	if (!err) {
 		err = vfs_rename(odir, old, ndir, new, flags);
-	kfree(new);
+		kfree(new);
+	}
 	kfree(old);
 	return err;
 }
@@ -433,13 +433,11 @@ static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 
 	if (flags & ~AT_REMOVEDIR)
 		return -EINVAL;
-	err = getname(upath, &path);
+	err = getname_at(dirfd, upath, &dir, &path);
 	if (err)
 		return err;
-	err = at_dir(dirfd, path, &dir);
-	if (!err)
-		err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
-					   : vfs_unlink(dir, path);
+	err = flags & AT_REMOVEDIR ? vfs_rmdir(dir, path)
+				   : vfs_unlink(dir, path);
 	kfree(path);
 	return err;
 }
@@ -459,9 +457,9 @@ SYSCALL(__NR_rmdir, sys_rmdir);
 
 static long sys_umask(u32 mask)
 {
-	u32 old = current->umask;
+	u32 old = current->fs->umask;
 
-	current->umask = mask & 0777;
+	current->fs->umask = mask & 0777;
 	return old;
 }
 SYSCALL(__NR_umask, sys_umask);
@@ -481,6 +479,47 @@ static long sys_ftruncate(int fd, loff_t len)
 	return r;
 }
 SYSCALL(__NR_ftruncate, sys_ftruncate);
+
+/* Linux's vfs_fallocate checks, in its order, then shmem's modes. */
+static long vfs_fallocate(struct file *f, int mode, loff_t offset,
+			  loff_t len)
+{
+	struct inode *inode = f->f_inode;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_LINUX_MODES)
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode))
+		return -ENODEV;
+	if (offset + len < 0)
+		return -EFBIG;
+	if (f->f_op != &ramfs_file_ops ||
+	    (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE)))
+		return -EOPNOTSUPP;
+	return ramfs_fallocate(inode, mode, offset, len);
+}
+
+static long sys_fallocate(int fd, int mode, loff_t offset, loff_t len)
+{
+	struct file *f = fget(fd);
+	long r;
+
+	if (!f)
+		return -EBADF;
+	r = vfs_fallocate(f, mode, offset, len);
+	fput(f);
+	return r;
+}
+SYSCALL(__NR_fallocate, sys_fallocate);
 
 static long sys_truncate(const char __user *path, loff_t len)
 {

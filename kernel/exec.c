@@ -23,7 +23,6 @@
 #define ELF_ET_DYN_BASE	0x555555554000UL	/* where static-pie goes */
 #define NR_AUXV		18
 
-#define IS_ERR_VALUE(x)	((unsigned long)(x) >= (unsigned long)-4095)
 
 /* Everything execve gathers before the point of no return. */
 struct linux_binprm {
@@ -115,7 +114,7 @@ static int check_elf_header(const Elf64_Ehdr *eh)
 static int open_exec(struct linux_binprm *b)
 {
 	struct inode *inode;
-	int err = vfs_open_at(current->cwd, b->filename, O_RDONLY, 0,
+	int err = vfs_open_at(current_cwd(), b->filename, O_RDONLY, 0,
 			      &b->file);
 
 	if (err)
@@ -395,23 +394,108 @@ static int setup_stack(struct linux_binprm *b, unsigned long *sp)
 	return err;
 }
 
+/*
+ * The exec'ing thread takes the old leader's place: its pid (which is the
+ * process's), its place among the parent's children, its start time; the
+ * old leader, a zombie by now, is released with the exec'ing thread's old
+ * tid (Linux's exchange_tids and release in de_thread).
+ */
+static void take_over_leader(struct task_struct *tsk,
+			     struct task_struct *leader)
+{
+	int tid = tsk->pid;
+
+	tsk->start_time = leader->start_time;
+	tsk->pid = leader->pid;
+	leader->pid = tid;
+	list_replace(&leader->sibling, &tsk->sibling);
+	INIT_LIST_HEAD(&leader->sibling);
+	tsk->parent = leader->parent;
+	tsk->group_leader = tsk;
+	leader->group_leader = tsk;
+	leader->exit_signal = -1;
+	leader->state = EXIT_DEAD;
+	release_task(leader);
+}
+
+/* Sleeps until cond holds; the threads that exit wake us. */
+#define wait_group_exec(cond) do {					\
+	while (!(cond)) {						\
+		current->state = TASK_UNINTERRUPTIBLE;			\
+		schedule();						\
+	}								\
+} while (0)
+
+/*
+ * exec in a process with several threads: every other thread is killed
+ * and released, and the exec'ing thread becomes the leader, with the
+ * process's pid (Linux's de_thread). -EAGAIN if the group is ending or
+ * another thread is exec'ing already.
+ */
+static int de_thread(void)
+{
+	struct task_struct *tsk = current, *leader = tsk->group_leader;
+	struct signal_struct *sig = tsk->signal;
+
+	if (!thread_group_empty(tsk)) {
+		if ((sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exec_task)
+			return -EAGAIN;
+		sig->group_exec_task = tsk;
+		/* The old leader stays a zombie: not one to wait for. */
+		sig->notify_count = zap_other_threads(tsk) -
+				    !thread_group_leader(tsk);
+		wait_group_exec(!sig->notify_count);
+		if (!thread_group_leader(tsk)) {
+			sig->notify_count = -1;
+			wait_group_exec(leader->state == EXIT_ZOMBIE);
+			take_over_leader(tsk, leader);
+		}
+		sig->group_exec_task = NULL;
+		sig->notify_count = 0;
+	}
+	tsk->exit_signal = SIGCHLD;
+	return 0;
+}
+
+/* The process's own descriptor table and handlers from here on (Linux's
+ * unshare_files and de_thread's copy of the sighand): a close-on-exec or
+ * a handler reset must not reach who shared them. */
+static int unshare_for_exec(void)
+{
+	struct files_struct *files = current->files;
+
+	if (unshare_sighand(current))
+		return -ENOMEM;
+	if (!files || files->count == 1)
+		return 0;
+	current->files = dup_fd(files);
+	if (!current->files) {
+		current->files = files;
+		return -ENOMEM;
+	}
+	put_files_struct(files);
+	return 0;
+}
+
 /* What a new program does not inherit: handlers, close-on-exec files. */
 static void flush_old_exec(struct linux_binprm *b)
 {
 	const char *base = strrchr(b->filename, '/');
+	struct k_sigaction *action = current->sighand->action;
 
 	for (int i = 0; i < _NSIG; i++)
-		if (current->sighand[i].handler != SIG_IGN)
-			memset(&current->sighand[i], 0,
-			       sizeof(current->sighand[i]));
+		if (action[i].handler != SIG_IGN)
+			memset(&action[i], 0, sizeof(action[i]));
 	if (current->files)
 		do_close_on_exec(current->files);
 	strlcpy(current->comm, base ? base + 1 : b->filename,
 		sizeof(current->comm));
+	current->flags &= ~PF_FORKNOEXEC;
 	fpu_reset_current();
 }
 
-/* Past the point of no return: new mm, segments, stack, registers. */
+/* Past the point of no return: the other threads gone, new mm,
+ * segments, stack, registers. */
 static int exec_binprm(struct linux_binprm *b)
 {
 	struct mm_struct *mm = mm_alloc();
@@ -421,8 +505,15 @@ static int exec_binprm(struct linux_binprm *b)
 	if (!mm)
 		return -ENOMEM;
 	set_mm_exe_file(mm, b->file);
-	exec_mmap(mm);
 	b->past_no_return = true;
+	err = de_thread();
+	if (!err)
+		err = unshare_for_exec();
+	if (err) {
+		mmput(mm);
+		return err;
+	}
+	exec_mmap(mm);
 	flush_old_exec(b);
 	err = load_elf_binary(b);
 	if (!err)
@@ -477,9 +568,10 @@ out:
 	free_binprm(&b);
 	if (err && b.past_no_return) {
 		/* No program to return an error to: die as Linux does. */
-		pr_info("zpk: %s[%d]: exec failed after the point of no return (error %d): killed by SIGSEGV\n",
-			current->comm, current->pid, err);
-		do_exit(SIGSEGV);
+		if (!fatal_signal_pending(current))
+			pr_info("zpk: %s[%d]: exec failed after the point of no return (error %d): killed by SIGSEGV\n",
+				current->comm, current->pid, err);
+		do_group_exit(SIGSEGV);
 	}
 	return err;
 }

@@ -1,5 +1,6 @@
-/* kernel/exit.c — the end of a process: do_exit releases everything but the
- * task itself, which stays a zombie until its parent's wait4 reaps it. */
+/* kernel/exit.c — the end of a thread and of a thread group: do_exit
+ * releases everything but the task itself; a process stays a zombie until
+ * its parent's wait4 reaps it, a thread reaps itself (release_task). */
 #include <asm/io.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
@@ -7,10 +8,13 @@
 #include <zpk/mm_lifecycle.h>
 #include <zpk/mm_verify.h>
 #include <zpk/mmu.h>
+#include <zpk/pid.h>
 #include <zpk/printk.h>
+#include <zpk/proc_fs.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
+#include <zpk/tty.h>
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
 
@@ -40,27 +44,54 @@ static void exit_files(void)
 		put_files_struct(current->files);
 		current->files = NULL;
 	}
-	if (current->cwd) {
-		iput(current->cwd);
-		current->cwd = NULL;
+	if (current->fs) {
+		put_fs_struct(current->fs);
+		current->fs = NULL;
 	}
 }
 
-/* Orphans go to init, which reaps them (Linux's forget_original_parent). */
-static void reparent_children(void)
-{
-	struct task_struct *init = find_task_by_pid(1), *c, *n;
-	bool zombies = false;
+static bool do_notify_parent(struct task_struct *tsk, int sig);
 
+/* A live thread of current's group other than current, or NULL (Linux's
+ * find_alive_thread). */
+static struct task_struct *find_alive_thread(void)
+{
+	struct task_struct *t;
+
+	for_each_thread(current, t)
+		if (!(t->flags & PF_EXITING))
+			return t;
+	return NULL;
+}
+
+/*
+ * Current's children go to another live thread of its group, or else
+ * to init, which reaps them (Linux's forget_original_parent). A new
+ * parent outside the group hears of a child that is a zombie already,
+ * and a process group that this orphans gets SIGHUP and SIGCONT if it
+ * has stopped members.
+ */
+static void forget_original_parent(void)
+{
+	struct task_struct *reaper = find_alive_thread(), *c, *n;
+
+	if (!reaper)
+		reaper = find_task_by_pid(1);
 	list_for_each_entry_safe(c, n, &current->children, sibling) {
 		list_del(&c->sibling);
-		c->parent = init;
+		c->parent = reaper;
+		list_add_tail(&c->sibling, &reaper->children);
+		if (same_thread_group(reaper, current))
+			continue;
 		c->exit_signal = SIGCHLD;  /* "We don't want people slaying init" */
-		list_add_tail(&c->sibling, &init->children);
-		zombies |= c->state == EXIT_ZOMBIE;
+		if (c->state == EXIT_ZOMBIE && thread_group_empty(c) &&
+		    do_notify_parent(c, SIGCHLD)) {
+			c->state = EXIT_DEAD;
+			release_task(c);
+			continue;
+		}
+		kill_orphaned_pgrp(c, current);
 	}
-	if (zombies)
-		wake_up(&init->wait_chldexit);
 }
 
 /* When init ends, so does the machine: its status becomes QEMU's. */
@@ -72,55 +103,206 @@ static void __noreturn init_exited(int code)
 	kernel_poweroff(status);
 }
 
-static void notify_parent(void)
+/* The parent ignores SIGCHLD (SIG_IGN or SA_NOCLDWAIT): its children
+ * reap themselves. */
+static bool parent_ignores_children(struct task_struct *p, int sig)
 {
-	struct task_struct *p = current->parent;
-	struct kernel_siginfo info = { .si_signo = SIGCHLD };
-	int code = current->exit_code;
+	struct k_sigaction *ka = &p->sighand->action[SIGCHLD - 1];
+
+	return sig == SIGCHLD &&
+	       (ka->handler == SIG_IGN || (ka->flags & SA_NOCLDWAIT));
+}
+
+/*
+ * Tells tsk's parent that the process tsk leads has ended: sig (SIGCHLD
+ * unless clone said otherwise) and a wake of its wait4. True if the
+ * parent ignores SIGCHLD, so that tsk is released at once (Linux's
+ * do_notify_parent).
+ */
+static bool do_notify_parent(struct task_struct *tsk, int sig)
+{
+	struct task_struct *p = tsk->parent;
+	struct kernel_siginfo info = { .si_signo = sig };
+	int code = tsk->exit_code;
+	bool autoreap = parent_ignores_children(p, sig);
 
 	info.si_code = code & 0x7f ? (code & 0x80 ? CLD_DUMPED : CLD_KILLED)
 				   : CLD_EXITED;
-	info.chld.pid = current->pid;
+	info.chld.pid = tsk->tgid;
 	info.chld.status = code & 0x7f ? code & 0x7f : (code >> 8) & 0xff;
-	if (current->exit_signal)
-		send_signal(p, current->exit_signal, &info);
-	wake_up(&p->wait_chldexit);
+	if (sig > 0 && !(autoreap && p->sighand->action[SIGCHLD - 1].handler ==
+				     SIG_IGN))
+		send_signal(p, sig, &info);
+	wake_up(&p->signal->wait_chldexit);
+	return autoreap;
+}
+
+/*
+ * Current becomes a zombie: a leader whose threads are all gone tells
+ * its parent (a leader with threads left waits for the last of them);
+ * a thread, or a process its parent ignores, is released at once.
+ */
+static void exit_notify(bool group_dead)
+{
+	struct task_struct *tsk = current;
+	bool autoreap = true;
+
+	forget_original_parent();
+	if (group_dead)
+		kill_orphaned_pgrp(tsk->group_leader, NULL);
+	tsk->state = EXIT_ZOMBIE;
+	if (thread_group_leader(tsk))
+		autoreap = thread_group_empty(tsk) &&
+			   do_notify_parent(tsk, tsk->exit_signal);
+	/* An exec in another thread waits for the leader to be a zombie. */
+	if (tsk->signal->notify_count < 0)
+		wake_up_process(tsk->signal->group_exec_task);
+	if (autoreap) {
+		tsk->state = EXIT_DEAD;
+		release_task(tsk);
+	}
+}
+
+/* The thread's part of its group's figures, kept when it leaves it
+ * (Linux's __exit_signal). */
+static void __exit_signal(struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+
+	sig->min_flt += p->min_flt;
+	sig->maj_flt += p->maj_flt;
+	sig->utime += p->utime;
+	sig->stime += p->stime;
+	sig->nr_threads--;
+	list_del_init(&p->thread_node);
+	if (thread_group_leader(p))
+		list_del_init(&p->sibling);
+	/* de_thread waits for the other threads to be released. */
+	if (sig->notify_count > 0 && !--sig->notify_count)
+		wake_up_process(sig->group_exec_task);
+}
+
+void put_pid_nr(int nr)
+{
+	struct task_struct *t;
+
+	if (nr <= 0)
+		return;
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->pid == nr || (thread_group_leader(t) &&
+				     (t->signal->pgrp == nr ||
+				      t->signal->session == nr)))
+			return;
+	free_pid(nr);
+}
+
+void release_task(struct task_struct *p)
+{
+	struct task_struct *leader;
+	bool zap_leader;
+
+repeat:
+	__exit_signal(p);
+	list_del(&p->tasks);
+	proc_flush_task(p);
+	put_pid_nr(p->pid);
+	if (thread_group_leader(p)) {
+		put_pid_nr(p->signal->pgrp);
+		put_pid_nr(p->signal->session);
+	}
+	put_sighand(p->sighand);
+	p->sighand = NULL;
+	/* The last thread of a zombie leader: its parent may now reap it. */
+	zap_leader = false;
+	leader = p->group_leader;
+	if (leader != p && thread_group_empty(leader) &&
+	    leader->state == EXIT_ZOMBIE) {
+		zap_leader = do_notify_parent(leader, leader->exit_signal);
+		if (zap_leader)
+			leader->state = EXIT_DEAD;
+	}
+	/* A task releasing itself runs on its stack until the switch. */
+	if (p != current) {
+		put_task_stack(p);
+		put_task_struct(p);
+	}
+	p = leader;
+	if (zap_leader)
+		goto repeat;
 }
 
 void __noreturn do_exit(int code)
 {
-	if (current->pid == 1)
-		init_exited(code);
-	if (current->pid == 0)
+	struct task_struct *tsk = current;
+	bool group_dead;
+
+	if (tsk->pid == 0)
 		panic("the idle task tried to exit");
+	exit_signals();
+	group_dead = --tsk->signal->live == 0;
+	/* The last thread's status is the process's, unless the group was
+	 * ended as a whole (Linux's synchronize_group_exit). */
+	if (group_dead && !(tsk->signal->flags & SIGNAL_GROUP_EXIT)) {
+		tsk->signal->flags = SIGNAL_GROUP_EXIT;
+		tsk->signal->group_exit_code = code;
+		tsk->signal->group_stop_count = 0;
+	}
+	/* Init's last thread: there is nothing to go on with. */
+	if (group_dead && tsk->tgid == 1)
+		init_exited(tsk->signal->group_exit_code);
 	exit_mm();
 	exit_files();
+	if (group_dead)
+		disassociate_ctty(true);
 	/* Every process's end checks that nobody wrote the shared zeros. */
 	zero_page_verify();
-	current->exit_code = code;
-	reparent_children();
-	current->state = EXIT_ZOMBIE;
-	notify_parent();
+	tsk->exit_code = code;
+	exit_notify(group_dead);
 	schedule();
-	panic("zombie %d ran again", current->pid);
+	panic("task %d ran again after its exit", tsk->pid);
 }
 
+/*
+ * The whole thread group ends with code (a wait status), unless it is
+ * ending already (then with that one) or an exec is killing the other
+ * threads (then 0): every other thread gets SIGKILL (Linux's
+ * do_group_exit).
+ */
+void __noreturn do_group_exit(int code)
+{
+	struct signal_struct *sig = current->signal;
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		code = sig->group_exit_code;
+	} else if (sig->group_exec_task) {
+		code = 0;
+	} else {
+		sig->group_exit_code = code;
+		sig->flags = SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	do_exit(code);
+}
+
+/* One thread ends; its process goes on while it has others. */
 static long sys_exit(int status)
 {
 	do_exit((status & 0xff) << 8);
 }
 SYSCALL(__NR_exit, sys_exit);
 
-/* One thread per process: exit_group is exit. */
 static long sys_exit_group(int status)
 {
-	do_exit((status & 0xff) << 8);
+	do_group_exit((status & 0xff) << 8);
 }
 SYSCALL(__NR_exit_group, sys_exit_group);
+
+/* ---- wait4 ------------------------------------------------------------ */
 
 #define WNOHANG		0x00000001
 #define WUNTRACED	0x00000002
 #define WCONTINUED	0x00000008
+#define __WNOTHREAD	0x20000000
 #define __WALL		0x40000000
 #define __WCLONE	0x80000000
 
@@ -132,69 +314,166 @@ struct rusage {
 	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
 };
 
-static bool child_matches(struct task_struct *c, int pid)
+struct wait_opts {
+	int pid;			/* wait4's: > 0, 0, -1 or -pgrp */
+	int pgrp;			/* for pid 0: the caller's group */
+	int options;
+	int __user *status;
+	struct rusage __user *ru;
+};
+
+/* Linux's eligible_pid and eligible_child: the pid selects the child,
+ * __WCLONE the ones that signal their end otherwise than by SIGCHLD. */
+static bool eligible_child(const struct wait_opts *wo, struct task_struct *p)
 {
-	return pid == -1 || pid == 0 || pid < -1 ? true : c->pid == pid;
+	if (wo->pid > 0 && p->pid != wo->pid)
+		return false;
+	if (wo->pid == 0 && p->signal->pgrp != wo->pgrp)
+		return false;
+	if (wo->pid < -1 && p->signal->pgrp != -wo->pid)
+		return false;
+	if (wo->options & __WALL)
+		return true;
+	return (p->exit_signal != SIGCHLD) == !!(wo->options & __WCLONE);
 }
 
-/* Frees a zombie, then copies out what wait4 reports: a bad pointer
- * gives -EFAULT with the child already gone, as on Linux. */
-static long reap(struct task_struct *c, int __user *status,
-		 struct rusage __user *ru)
+/* Copies out a wait4 report of the child with pid: status and usage. */
+static long wait_report(const struct wait_opts *wo, int pid, int status,
+			const struct rusage *r)
 {
-	int pid = c->pid, code = c->exit_code;
-	struct rusage r = { .ru_minflt = (long)c->min_flt,
-			    .ru_majflt = (long)c->maj_flt,
-			    .ru_maxrss = (long)c->maxrss_kb };
-
-	current->cmin_flt += c->min_flt + c->cmin_flt;
-	current->cmaj_flt += c->maj_flt + c->cmaj_flt;
-	if (c->maxrss_kb > current->cmaxrss_kb)
-		current->cmaxrss_kb = c->maxrss_kb;
-	list_del(&c->sibling);
-	c->state = EXIT_DEAD;
-	free_task(c);
-	if (status && copy_to_user(status, &code, sizeof(int)))
+	if (wo->status && copy_to_user(wo->status, &status, sizeof(int)))
 		return -EFAULT;
-	if (ru && copy_to_user(ru, &r, sizeof(r)))
+	if (wo->ru && copy_to_user(wo->ru, r, sizeof(*r)))
 		return -EFAULT;
 	return pid;
 }
 
-/* A zombie child matching pid, or NULL; *any says whether one matched. */
-static struct task_struct *find_zombie(int pid, bool *any)
+/* A process's figures as wait4's rusage gives them: its threads'. */
+static void child_rusage(struct task_struct *c, struct rusage *r)
 {
-	struct task_struct *c;
+	*r = (struct rusage){ .ru_minflt = (long)(c->min_flt +
+						  c->signal->min_flt),
+			      .ru_majflt = (long)(c->maj_flt +
+						  c->signal->maj_flt),
+			      .ru_maxrss = (long)c->signal->maxrss_kb };
+}
+
+/* Frees a zombie, then copies out what wait4 reports: a bad pointer
+ * gives -EFAULT with the child already gone, as on Linux. The status is
+ * the group's if it ended together (exit_group, a fatal signal). */
+static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *c)
+{
+	struct signal_struct *sig = c->signal, *psig = current->signal;
+	int pid = c->pid, status = sig->flags & SIGNAL_GROUP_EXIT ?
+				   sig->group_exit_code : c->exit_code;
+	struct rusage r;
+
+	child_rusage(c, &r);
+	psig->cmin_flt += r.ru_minflt + sig->cmin_flt;
+	psig->cmaj_flt += r.ru_majflt + sig->cmaj_flt;
+	psig->cmaxrss_kb = max(psig->cmaxrss_kb,
+			       max(sig->maxrss_kb, sig->cmaxrss_kb));
+	c->state = EXIT_DEAD;
+	release_task(c);
+	return wait_report(wo, pid, status, &r);
+}
+
+/* WUNTRACED: a stopped child not yet reported (Linux's
+ * wait_task_stopped); its status word is 0x7f | stop signal << 8. */
+static long wait_task_stopped(const struct wait_opts *wo,
+			      struct task_struct *c)
+{
+	struct signal_struct *sig = c->signal;
+	struct rusage r;
+	int code;
+
+	if (!(wo->options & WUNTRACED) || !(sig->flags & SIGNAL_STOP_STOPPED) ||
+	    !sig->group_exit_code)
+		return 0;
+	code = sig->group_exit_code;
+	sig->group_exit_code = 0;
+	child_rusage(c, &r);
+	return wait_report(wo, c->pid, (code << 8) | 0x7f, &r);
+}
+
+/* WCONTINUED: a child resumed by SIGCONT since its last report: status
+ * 0xffff (Linux's wait_task_continued). */
+static long wait_task_continued(const struct wait_opts *wo,
+				struct task_struct *c)
+{
+	struct rusage r;
+
+	if (!(wo->options & WCONTINUED) ||
+	    !(c->signal->flags & SIGNAL_STOP_CONTINUED))
+		return 0;
+	c->signal->flags &= ~SIGNAL_STOP_CONTINUED;
+	child_rusage(c, &r);
+	return wait_report(wo, c->pid, 0xffff, &r);
+}
+
+/* One child: its pid (or -EFAULT) if it has something to report, else
+ * 0; *any says it was a child wait4 may still hear from. A zombie
+ * leader with threads left is not reapable yet (Linux's
+ * delay_group_leader). */
+static long wait_consider_task(const struct wait_opts *wo,
+			       struct task_struct *c, bool *any)
+{
+	long r;
+
+	if (!eligible_child(wo, c) || c->state == EXIT_DEAD)
+		return 0;
+	*any = true;
+	if (c->state == EXIT_ZOMBIE && thread_group_empty(c))
+		return wait_task_zombie(wo, c);
+	r = wait_task_stopped(wo, c);
+	return r ? r : wait_task_continued(wo, c);
+}
+
+/* The children of every thread of current's group (or of current only,
+ * __WNOTHREAD): the first with a report, as wait_consider_task. */
+static long do_wait_thread(const struct wait_opts *wo, bool *any)
+{
+	struct task_struct *t, *c, *n;
+	long r;
 
 	*any = false;
-	list_for_each_entry(c, &current->children, sibling) {
-		if (!child_matches(c, pid))
+	for_each_thread(current, t) {
+		if ((wo->options & __WNOTHREAD) && t != current)
 			continue;
-		*any = true;
-		if (c->state == EXIT_ZOMBIE)
-			return c;
+		list_for_each_entry_safe(c, n, &t->children, sibling) {
+			r = wait_consider_task(wo, c, any);
+			if (r)
+				return r;
+		}
 	}
-	return NULL;
+	return 0;
 }
 
 static long sys_wait4(int pid, int __user *status, int options,
 		      struct rusage __user *ru)
 {
-	struct task_struct *c;
+	struct wait_opts wo = { .pid = pid, .pgrp = current->signal->pgrp,
+				.options = options, .status = status,
+				.ru = ru };
 	bool any;
+	long r;
 
-	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD |
+			__WALL | __WCLONE))
 		return -EINVAL;
+	/* -INT_MIN has no process group: Linux's wait4 refuses it. */
+	if (pid == -__INT_MAX__ - 1)
+		return -ESRCH;
 	for (;;) {
-		c = find_zombie(pid, &any);
-		if (c)
-			return reap(c, status, ru);
+		r = do_wait_thread(&wo, &any);
+		if (r)
+			return r;
 		if (!any)
 			return -ECHILD;
 		if (options & WNOHANG)
 			return 0;
-		if (sleep_on(&current->wait_chldexit))
-			return -EINTR;
+		if (sleep_on(&current->signal->wait_chldexit))
+			return -ERESTARTSYS;
 	}
 }
 SYSCALL(__NR_wait4, sys_wait4);

@@ -1,5 +1,6 @@
 /* kernel/fork.c — new tasks: fork's copy of a process (dup_mm, dup_fd),
- * kernel threads, pids; and the address-space life cycle. */
+ * threads sharing its parts (clone), kernel threads; the address-space
+ * life cycle. */
 #include <asm/processor.h>
 #include <zpk/bug.h>
 #include <zpk/err.h>
@@ -25,11 +26,14 @@
 #define CSIGNAL			0x000000ff
 #define CLONE_VM		0x00000100
 #define CLONE_FS		0x00000200
+#define CLONE_FILES		0x00000400
 #define CLONE_SIGHAND		0x00000800
 #define CLONE_PTRACE		0x00002000
 #define CLONE_VFORK		0x00004000
+#define CLONE_PARENT		0x00008000
 #define CLONE_THREAD		0x00010000
 #define CLONE_NEWNS		0x00020000
+#define CLONE_SYSVSEM		0x00040000
 #define CLONE_SETTLS		0x00080000
 #define CLONE_PARENT_SETTID	0x00100000
 #define CLONE_CHILD_CLEARTID	0x00200000
@@ -103,7 +107,7 @@ void mmput(struct mm_struct *mm)
 }
 
 /*
- * Copies every VMA in order (so the list stays sorted) and its PTEs, as
+ * Copies every VMA (vma_link: list and tree) and its PTEs, as
  * Linux: a VM_DONTCOPY VMA is left out (and off the child's *_vm
  * counters), a VM_WIPEONFORK one is copied without its PTEs, so the child
  * faults in zeros there.
@@ -123,10 +127,11 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			return -ENOMEM;
 		*new = *vma;
 		new->vm_mm = mm;
+		/* Locks are not inherited (locked_vm starts at 0). */
+		new->vm_flags &= ~VM_LOCKED_MASK;
 		if (new->vm_file)
 			get_file(new->vm_file);
-		list_add_tail(&new->vm_list, &mm->mmap);
-		mm->map_count++;
+		vma_link(mm, new);
 		if (vma->vm_flags & VM_WIPEONFORK)
 			continue;
 		if (copy_page_range(mm, oldmm, vma))
@@ -152,7 +157,6 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
 	mm->total_vm = old->total_vm;
-	mm->locked_vm = old->locked_vm;
 	mm->data_vm = old->data_vm;
 	mm->exec_vm = old->exec_vm;
 	mm->stack_vm = old->stack_vm;
@@ -178,6 +182,16 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
 /* ---- tasks ------------------------------------------------------------- */
 
+/* pid 0's shared parts; a kernel thread copies them (Linux's
+ * init/init_task.c). */
+struct sighand_struct init_sighand = { .count = 1 };
+struct signal_struct init_signals = {
+	.sigcnt = 1, .live = 1, .nr_threads = 1,
+	.thread_head = LIST_HEAD_INIT(init_signals.thread_head),
+	.wait_chldexit = WAIT_QUEUE_HEAD_INIT(init_signals.wait_chldexit),
+};
+struct fs_struct init_fs = { .users = 1, .umask = 022 };
+
 /* A task with a kernel stack and empty lists, not yet on any list. */
 static struct task_struct *alloc_task(void)
 {
@@ -194,78 +208,218 @@ static struct task_struct *alloc_task(void)
 	t->stack = page_address(stack);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);
+	INIT_LIST_HEAD(&t->thread_node);
 	INIT_LIST_HEAD(&t->run_list);
-	init_waitqueue_head(&t->wait_chldexit);
 	t->state = TASK_UNINTERRUPTIBLE;	/* until wake_up_process */
 	t->exit_signal = SIGCHLD;
-	t->umask = 022;
 	t->usage = 1;
 	return t;
 }
 
+void put_signal_struct(struct signal_struct *sig)
+{
+	BUG_ON(sig->sigcnt <= 0);
+	if (--sig->sigcnt == 0)
+		kfree(sig);
+}
+
+void put_sighand(struct sighand_struct *sh)
+{
+	BUG_ON(sh->count <= 0);
+	if (--sh->count == 0)
+		kfree(sh);
+}
+
+void put_fs_struct(struct fs_struct *fs)
+{
+	BUG_ON(fs->users <= 0);
+	if (--fs->users)
+		return;
+	if (fs->pwd)
+		iput(fs->pwd);
+	kfree(fs);
+}
+
 /* Drops a reference on t; the last one frees the struct (its stack and
- * pid went when it was reaped). */
+ * pid went when it was released) and its hold on the signal_struct. */
 void put_task_struct(struct task_struct *t)
 {
 	BUG_ON(t->usage <= 0);
-	if (--t->usage == 0)
-		kfree(t);
-}
-
-/* A task that never ran: its stack and pid back, then the struct. */
-static void drop_new_task(struct task_struct *t)
-{
-	if (t->pid > 0)
-		free_pid(t->pid);
-	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
+	if (--t->usage)
+		return;
+	if (t->signal)
+		put_signal_struct(t->signal);
 	kfree(t);
 }
 
-/* Reaping: t leaves the task list and gives back its stack and pid; the
- * struct stays while a /proc file holds it (it sees EXIT_DEAD). */
-void free_task(struct task_struct *t)
+void put_task_stack(struct task_struct *t)
 {
-	list_del(&t->tasks);
-	proc_flush_task(t);
-	free_pid(t->pid);
 	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
 	t->stack = NULL;
+}
+
+/* The new task's shared parts that copy_process got, dropped again. */
+static void drop_task_parts(struct task_struct *t)
+{
+	if (t->mm)
+		mmput(t->mm);
+	if (t->files)
+		put_files_struct(t->files);
+	if (t->fs)
+		put_fs_struct(t->fs);
+	if (t->sighand)
+		put_sighand(t->sighand);
+}
+
+/* A task that never ran: its parts, stack and pid back, then the struct. */
+static void drop_new_task(struct task_struct *t)
+{
+	drop_task_parts(t);
+	if (t->pid > 0)
+		free_pid(t->pid);
+	put_task_stack(t);
 	put_task_struct(t);
 }
 
-/* Links t (its pid already allocated) as current's child and makes it
- * runnable. Init cannot be killed by what it does not handle. */
-static void attach_task(struct task_struct *t)
+/* Links t (its pid and parts ready) into its parent's children or its
+ * thread group, and the task list, and makes it runnable. */
+static void attach_task(struct task_struct *t, unsigned long flags)
 {
-	if (t->pid == 1)
-		t->signal_flags |= SIGNAL_UNKILLABLE;
-	t->parent = current;
-	list_add_tail(&t->sibling, &current->children);
-	list_add_tail(&t->tasks, &task_list);
+	struct signal_struct *sig = t->signal;
+
+	t->parent = flags & (CLONE_PARENT | CLONE_THREAD) ?
+		    current->group_leader->parent : current;
 	t->start_time = ktime_get_ns();
+	if (thread_group_leader(t)) {
+		/* Init cannot be killed by what it does not handle. */
+		if (t->pid == 1)
+			sig->flags |= SIGNAL_UNKILLABLE;
+		list_add_tail(&t->sibling, &t->parent->children);
+	} else {
+		sig->nr_threads++;
+		sig->live++;
+		/* A thread born during a group stop stops too (Linux's
+		 * task_join_group_stop). */
+		if (current->jobctl & JOBCTL_STOP_PENDING) {
+			t->jobctl |= JOBCTL_STOP_PENDING;
+			sig->group_stop_count++;
+		}
+	}
+	list_add_tail(&t->thread_node, &sig->thread_head);
+	list_add_tail(&t->tasks, &task_list);
 	wake_up_process(t);
 }
 
-/* What a child shares or copies of its parent besides memory. */
+/* What a child copies of its parent besides its shared parts. */
 static void copy_task_fields(struct task_struct *t)
 {
 	memcpy(t->comm, current->comm, sizeof(t->comm));
 	t->fsbase = current->fsbase;
-	t->cwd = current->cwd;
-	if (t->cwd)
-		ihold(t->cwd);
-	t->umask = current->umask;
-	t->oom_score_adj = current->oom_score_adj;
 	t->nice = current->nice;
 	t->ioprio = current->ioprio;
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
-	memcpy(t->sighand, current->sighand, sizeof(t->sighand));
 	t->blocked = current->blocked;
 }
 
-/* A fork copies the parent's address space; CLONE_VM shares it (zpk
- * allows that only with CLONE_VFORK, where the parent sleeps meanwhile). */
+/* CLONE_FS shares the cwd and umask; otherwise the child has a copy. */
+static int copy_fs(unsigned long flags, struct task_struct *t)
+{
+	struct fs_struct *fs = current->fs;
+
+	if (flags & CLONE_FS) {
+		fs->users++;
+		t->fs = fs;
+		return 0;
+	}
+	t->fs = kmalloc(sizeof(*fs), GFP_KERNEL);
+	if (!t->fs)
+		return -ENOMEM;
+	*t->fs = *fs;
+	t->fs->users = 1;
+	if (fs->pwd)
+		ihold(fs->pwd);
+	return 0;
+}
+
+/* CLONE_FILES shares the descriptor table; otherwise a copy. */
+static int copy_files(unsigned long flags, struct task_struct *t)
+{
+	if (!current->files)
+		return 0;
+	if (flags & CLONE_FILES) {
+		current->files->count++;
+		t->files = current->files;
+		return 0;
+	}
+	t->files = dup_fd(current->files);
+	return t->files ? 0 : -ENOMEM;
+}
+
+/* A private copy of sh's handlers, count 1; NULL if out of memory. */
+static struct sighand_struct *dup_sighand(const struct sighand_struct *sh)
+{
+	struct sighand_struct *copy = kmalloc(sizeof(*sh), GFP_KERNEL);
+
+	if (copy) {
+		*copy = *sh;
+		copy->count = 1;
+	}
+	return copy;
+}
+
+/* CLONE_SIGHAND shares the handlers; otherwise a copy. */
+static int copy_sighand(unsigned long flags, struct task_struct *t)
+{
+	if (flags & CLONE_SIGHAND) {
+		current->sighand->count++;
+		t->sighand = current->sighand;
+		return 0;
+	}
+	t->sighand = dup_sighand(current->sighand);
+	return t->sighand ? 0 : -ENOMEM;
+}
+
+/* CLONE_THREAD joins current's group; a new process starts its own, in
+ * its parent's process group and session, with its terminal. */
+static int copy_signal(unsigned long flags, struct task_struct *t)
+{
+	struct signal_struct *old = current->signal, *sig;
+
+	if (flags & CLONE_THREAD) {
+		old->sigcnt++;
+		t->signal = old;
+		return 0;
+	}
+	sig = kzalloc(sizeof(*sig), GFP_KERNEL);
+	if (!sig)
+		return -ENOMEM;
+	sig->sigcnt = sig->live = sig->nr_threads = 1;
+	INIT_LIST_HEAD(&sig->thread_head);
+	init_waitqueue_head(&sig->wait_chldexit);
+	sig->pgrp = old->pgrp;
+	sig->session = old->session;
+	sig->tty = old->tty;
+	sig->oom_score_adj = old->oom_score_adj;
+	t->signal = sig;
+	return 0;
+}
+
+int unshare_sighand(struct task_struct *t)
+{
+	struct sighand_struct *copy;
+
+	if (t->sighand->count == 1)
+		return 0;
+	copy = dup_sighand(t->sighand);
+	if (!copy)
+		return -ENOMEM;
+	t->sighand->count--;
+	t->sighand = copy;
+	return 0;
+}
+
+/* A fork copies the parent's address space; CLONE_VM shares it. */
 static int copy_mm(unsigned long flags, struct task_struct *t)
 {
 	if (!current->mm)
@@ -279,85 +433,123 @@ static int copy_mm(unsigned long flags, struct task_struct *t)
 	return t->mm ? 0 : -ENOMEM;
 }
 
-/* The new task, attached and runnable; ERR_PTR(-ENOMEM) or, with every
- * pid below pid_max in use, ERR_PTR(-EAGAIN) as Linux. */
-static struct task_struct *copy_process(const struct kernel_clone_args *args)
+/* The shared or copied parts of a new task, by flags: 0 or -ENOMEM
+ * (what was got stays in t for drop_task_parts). */
+static int copy_task_parts(unsigned long flags, struct task_struct *t)
 {
-	struct task_struct *t = alloc_task();
-	int err = -ENOMEM;
+	if (copy_fs(flags, t) || copy_files(flags, t) ||
+	    copy_sighand(flags, t) || copy_signal(flags, t) ||
+	    copy_mm(flags, t))
+		return -ENOMEM;
+	return 0;
+}
 
-	if (!t)
-		return ERR_PTR(-ENOMEM);
+/* Its pid, and a thread's tgid and leader (a process leads itself). */
+static int set_task_ids(struct task_struct *t, unsigned long flags)
+{
 	t->pid = alloc_pid();
 	if (t->pid < 0) {
-		err = t->pid;
+		int err = t->pid;
+
 		t->pid = 0;
-		goto fail;
+		return err;
 	}
-	copy_task_fields(t);
-	if (copy_mm(args->flags, t))
-		goto fail;
-	if (current->files && !(t->files = dup_fd(current->files)))
-		goto fail;
+	t->tgid = flags & CLONE_THREAD ? current->tgid : t->pid;
+	t->group_leader = flags & CLONE_THREAD ? current->group_leader : t;
+	return 0;
+}
+
+/* The child's registers: the parent's, returning 0, on its new stack. */
+static void copy_user_regs(struct task_struct *t,
+			   const struct kernel_clone_args *args)
+{
 	*task_pt_regs(t) = *task_pt_regs(current);
 	task_pt_regs(t)->rax = 0;		/* fork returns 0 in the child */
 	if (args->stack)
 		task_pt_regs(t)->rsp = args->stack;
 	if (args->flags & CLONE_SETTLS)
 		t->fsbase = args->tls;
+}
+
+/* Who hears of the child's end: a thread nobody (it reaps itself), a
+ * CLONE_PARENT sibling the parent as its creator would, else the parent
+ * by the signal clone was given (Linux's copy_process). */
+static int child_exit_signal(const struct kernel_clone_args *args)
+{
+	if (args->flags & CLONE_THREAD)
+		return -1;
+	if (args->flags & CLONE_PARENT)
+		return current->group_leader->exit_signal;
+	return args->exit_signal;
+}
+
+/* The new task, attached and runnable; ERR_PTR(-ENOMEM), with every pid
+ * below pid_max in use ERR_PTR(-EAGAIN) as Linux, or -EINTR when current
+ * is being killed (a new thread must not slip out of its group's end). */
+static struct task_struct *copy_process(const struct kernel_clone_args *args)
+{
+	struct task_struct *t = alloc_task();
+	int err;
+
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	err = set_task_ids(t, args->flags);
+	if (!err)
+		err = copy_task_parts(args->flags, t);
+	if (!err && fatal_signal_pending(current))
+		err = -EINTR;
+	if (err) {
+		drop_new_task(t);
+		return ERR_PTR(err);
+	}
+	copy_task_fields(t);
+	copy_user_regs(t, args);
 	if (args->flags & CLONE_CHILD_SETTID)
 		t->set_child_tid = args->child_tid;
 	if (args->flags & CLONE_CHILD_CLEARTID)
 		t->clear_child_tid = args->child_tid;
 	if (args->flags & CLONE_VFORK)
 		t->vfork_parent = current;
-	t->exit_signal = args->exit_signal;
+	t->exit_signal = child_exit_signal(args);
+	t->flags = PF_FORKNOEXEC;
 	fpu_save_to(t);
 	copy_thread(t, NULL, NULL);
-	attach_task(t);
+	attach_task(t, args->flags);
 	return t;
-fail:
-	if (t->mm)
-		mmput(t->mm);
-	if (t->cwd)
-		iput(t->cwd);
-	drop_new_task(t);
-	return ERR_PTR(err);
 }
 
+/* A kernel thread: pid 0's parts copied, files empty (init opens the
+ * console), a process of its own. */
 int kernel_thread(int (*fn)(void *), void *arg, const char *name)
 {
 	struct task_struct *t = alloc_task();
+	int err;
 
 	if (!t)
 		return -ENOMEM;
 	strlcpy(t->comm, name, sizeof(t->comm));
-	t->pid = alloc_pid();
-	if (t->pid < 0) {
-		int err = t->pid;
-
-		t->pid = 0;
+	err = set_task_ids(t, 0);
+	if (!err && (copy_fs(0, t) || copy_sighand(0, t) ||
+		     copy_signal(0, t) || !(t->files = files_alloc())))
+		err = -ENOMEM;
+	if (err) {
 		drop_new_task(t);
 		return err;
 	}
-	t->files = files_alloc();	/* empty: init opens the console */
-	if (!t->files) {
-		drop_new_task(t);
-		return -ENOMEM;
-	}
 	fpu_save_to(t);
 	copy_thread(t, fn, arg);
-	attach_task(t);
+	attach_task(t, 0);
 	return t->pid;
 }
 
 /*
  * A new child's first C code (from ret_from_fork, on its own kernel stack
- * and address space): CLONE_CHILD_SETTID's store, as Linux's schedule_tail;
- * a bad pointer is ignored, as there.
+ * and address space): the switch's end, then CLONE_CHILD_SETTID's store,
+ * as Linux's schedule_tail; a bad pointer is ignored, as there.
  */
 void schedule_tail(void)
 {
+	finish_task_switch();
 	if (current->set_child_tid)
 		(void)put_user(current->pid, current->set_child_tid);
 }
@@ -429,18 +621,20 @@ static long sys_vfork(void)
 }
 SYSCALL(__NR_vfork, sys_vfork);
 
-/* What zpk's clone does: a process (no threads), fork-like or vfork. */
-#define CLONE_SUPPORTED	(CLONE_VM | CLONE_VFORK | CLONE_SETTLS |	\
-			 CLONE_PARENT_SETTID | CLONE_CHILD_SETTID |	\
+/* What zpk's clone does: processes and threads, without namespaces,
+ * pidfds, CLONE_IO or CLONE_NEWCGROUP. */
+#define CLONE_SUPPORTED	(CLONE_VM | CLONE_FS | CLONE_FILES |		\
+			 CLONE_SIGHAND | CLONE_PTRACE | CLONE_VFORK |	\
+			 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM |	\
+			 CLONE_SETTLS | CLONE_PARENT_SETTID |		\
 			 CLONE_CHILD_CLEARTID | CLONE_DETACHED |	\
-			 CLONE_PTRACE | CLONE_UNTRACED)
+			 CLONE_UNTRACED | CLONE_CHILD_SETTID)
 
 /*
- * Linux's flag checks first (copy_process: inconsistent combinations are
- * -EINVAL), then what zpk lacks: threads, shared files, fs or signal
- * handlers, namespaces, pidfds, CLONE_PARENT and CLONE_VM without
- * CLONE_VFORK are -EINVAL too (docs/syscalls.md). As the legacy clone,
- * only the low 32 bits of flags count.
+ * Linux's flag checks first, in copy_process's order (inconsistent
+ * combinations are -EINVAL; init may not make siblings), then what zpk
+ * lacks: namespaces, pidfds, CLONE_IO are -EINVAL too (docs/syscalls.md).
+ * As the legacy clone, only the low 32 bits of flags count.
  */
 static int clone_flags_ok(unsigned long flags, unsigned long tls)
 {
@@ -451,8 +645,10 @@ static int clone_flags_ok(unsigned long flags, unsigned long tls)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	if ((flags & ~CLONE_SUPPORTED) ||
-	    ((flags & CLONE_VM) && !(flags & CLONE_VFORK)))
+	if ((flags & CLONE_PARENT) &&
+	    (current->signal->flags & SIGNAL_UNKILLABLE))
+		return -EINVAL;
+	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL;
 	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE)
 		return -EPERM;	/* as arch_prctl(ARCH_SET_FS) */

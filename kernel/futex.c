@@ -1,4 +1,5 @@
-/* kernel/futex.c — futex WAIT and WAKE, enough for musl's locks: waiters
+/* kernel/futex.c — futex WAIT, WAKE, their bitset forms and REQUEUE, what
+ * musl's and glibc's locks, condition variables and barriers use: waiters
  * are matched by (address space, user address), one queue for all. */
 #include <zpk/errno.h>
 #include <zpk/sched.h>
@@ -8,46 +9,54 @@
 
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
+#define FUTEX_REQUEUE		3
+#define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAIT_BITSET	9
+#define FUTEX_WAKE_BITSET	10
 #define FUTEX_PRIVATE_FLAG	128
 #define FUTEX_CLOCK_REALTIME	256
+#define FUTEX_CMD_MASK		(~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
+#define FUTEX_BITSET_MATCH_ANY	0xffffffffU
 
+/* One sleeper in futex_wait, on its own kernel stack. */
 struct futex_waiter {
 	struct task_struct *task;
 	struct mm_struct *mm;
-	unsigned long uaddr;
+	unsigned long uaddr;		/* changes when requeued */
+	u32 bitset;
 	bool woken;
 	struct list_head list;
 };
 
 static LIST_HEAD(futex_waiters);
 
-/* Sleeps while *uaddr == val until a FUTEX_WAKE, a signal or timeout. */
-static long futex_wait(u32 __user *uaddr, u32 val,
-		       const struct __kernel_timespec __user *timeout)
+static long futex_wait_restart(struct restart_block *rb);
+
+/*
+ * Sleeps while *uaddr == val until a wake whose bitset meets ours, a
+ * signal or the absolute deadline (ktime ns, 0: none). 0 when woken,
+ * -EAGAIN if *uaddr was not val, -ETIMEDOUT; a signal gives
+ * -ERESTARTSYS, or with a deadline -ERESTART_RESTARTBLOCK that
+ * restart_syscall continues with the same deadline (Linux's futex_wait).
+ */
+static long futex_wait(u32 __user *uaddr, u32 val, u64 deadline, u32 bitset)
 {
 	struct futex_waiter w = { .task = current, .mm = current->mm,
-				  .uaddr = (unsigned long)uaddr };
-	struct __kernel_timespec ts;
-	u64 deadline = 0;
-	u32 cur;
+				  .uaddr = (unsigned long)uaddr,
+				  .bitset = bitset };
 	long ret = 0;
+	u32 cur;
 
-	if (timeout) {
-		if (copy_from_user(&ts, timeout, sizeof(ts)))
-			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
-			return -EINVAL;
-		deadline = ktime_get_ns() + (u64)ts.tv_sec * 1000000000ULL +
-			   (u64)ts.tv_nsec;
-	}
-	if (copy_from_user(&cur, uaddr, sizeof(cur)))
+	if (!bitset)
+		return -EINVAL;
+	if (get_user(cur, uaddr))
 		return -EFAULT;
 	if (cur != val)
 		return -EAGAIN;
 	list_add_tail(&w.list, &futex_waiters);
 	while (!w.woken) {
 		if (signal_pending(current)) {
-			ret = -EINTR;
+			ret = deadline ? -ERESTART_RESTARTBLOCK : -ERESTARTSYS;
 			break;
 		}
 		if (deadline && ktime_get_ns() >= deadline) {
@@ -60,19 +69,36 @@ static long futex_wait(u32 __user *uaddr, u32 val,
 		current->wake_at_ns = 0;
 	}
 	list_del(&w.list);
+	if (ret == -ERESTART_RESTARTBLOCK)
+		current->restart_block = (struct restart_block){
+			.fn = futex_wait_restart, .uaddr = uaddr, .val = val,
+			.deadline_ns = deadline, .bitset = bitset };
 	return ret;
 }
 
-long futex_wake(u32 __user *uaddr, int nr)
+static long futex_wait_restart(struct restart_block *rb)
+{
+	return futex_wait(rb->uaddr, rb->val, rb->deadline_ns, rb->bitset);
+}
+
+static bool futex_match(const struct futex_waiter *w, u32 __user *uaddr)
+{
+	return !w->woken && w->mm == current->mm &&
+	       w->uaddr == (unsigned long)uaddr;
+}
+
+/* Wakes up to nr waiters on uaddr whose bitset meets bitset. */
+static long futex_wake_bitset(u32 __user *uaddr, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	long woken = 0;
 
+	if (!bitset)
+		return -EINVAL;
 	list_for_each_entry(w, &futex_waiters, list) {
 		if (woken >= nr)
 			break;
-		if (w->woken || w->mm != current->mm ||
-		    w->uaddr != (unsigned long)uaddr)
+		if (!futex_match(w, uaddr) || !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		wake_up_process(w->task);
@@ -81,16 +107,108 @@ long futex_wake(u32 __user *uaddr, int nr)
 	return woken;
 }
 
-static long sys_futex(u32 __user *uaddr, int op, u32 val,
-		      const struct __kernel_timespec __user *timeout)
+long futex_wake(u32 __user *uaddr, int nr)
 {
+	return futex_wake_bitset(uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+}
+
+/*
+ * Wakes nr_wake waiters on uaddr and moves up to nr_requeue more to
+ * uaddr2, where a wake of uaddr2 finds them (a condition variable's
+ * broadcast hands them to the mutex). CMP_REQUEUE first checks *uaddr ==
+ * *cmpval (-EAGAIN if not). The number woken and moved.
+ */
+static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2, int nr_wake,
+			  int nr_requeue, const u32 *cmpval)
+{
+	struct futex_waiter *w;
+	long done = 0;
+	u32 cur;
+
+	if (nr_wake < 0 || nr_requeue < 0)
+		return -EINVAL;
+	if (cmpval) {
+		if (get_user(cur, uaddr))
+			return -EFAULT;
+		if (cur != *cmpval)
+			return -EAGAIN;
+	}
+	list_for_each_entry(w, &futex_waiters, list) {
+		if (!futex_match(w, uaddr))
+			continue;
+		if (done < nr_wake) {
+			w->woken = true;
+			wake_up_process(w->task);
+		} else if (done < (long)nr_wake + nr_requeue) {
+			w->uaddr = (unsigned long)uaddr2;
+		} else {
+			break;
+		}
+		done++;
+	}
+	return done;
+}
+
+/* The deadline of a wait in ktime ns: FUTEX_WAIT's timeout is relative,
+ * WAIT_BITSET's absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with
+ * the flag. 0 (none), or -EFAULT / -EINVAL. */
+static long futex_deadline(int cmd, int op,
+			   const struct __kernel_timespec __user *ut, u64 *ns)
+{
+	struct __kernel_timespec ts;
+	u64 t;
+
+	*ns = 0;
+	if (!ut)
+		return 0;
+	if (copy_from_user(&ts, ut, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
+		return -EINVAL;
+	t = (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	if (cmd == FUTEX_WAIT)
+		t += ktime_get_ns();
+	else if (op & FUTEX_CLOCK_REALTIME)
+		t -= min(t, ktime_get_real_ns() - ktime_get_ns());
+	*ns = t ? t : 1;	/* 0 would mean no deadline */
+	return 0;
+}
+
+/*
+ * futex(uaddr, op, val, timeout or val2, uaddr2, val3). PRIVATE and
+ * shared futexes are matched alike, by address space and address;
+ * CLOCK_REALTIME goes only with WAIT_BITSET (else -ENOSYS, as Linux
+ * since 5.13); unknown operations are -ENOSYS.
+ */
+static long sys_futex(u32 __user *uaddr, int op, u32 val,
+		      const struct __kernel_timespec __user *timeout,
+		      u32 __user *uaddr2, u32 val3)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+	u64 deadline;
+	long err;
+
+	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
+		return -ENOSYS;
 	if ((unsigned long)uaddr & 3)
 		return -EINVAL;
-	switch (op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME)) {
+	switch (cmd) {
 	case FUTEX_WAIT:
-		return futex_wait(uaddr, val, timeout);
+	case FUTEX_WAIT_BITSET:
+		err = futex_deadline(cmd, op, timeout, &deadline);
+		if (err)
+			return err;
+		return futex_wait(uaddr, val, deadline, cmd == FUTEX_WAIT ?
+				  FUTEX_BITSET_MATCH_ANY : val3);
 	case FUTEX_WAKE:
 		return futex_wake(uaddr, (int)val);
+	case FUTEX_WAKE_BITSET:
+		return futex_wake_bitset(uaddr, (int)val, val3);
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(uaddr, uaddr2, (int)val,
+				     (int)(unsigned long)timeout,
+				     cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
 	}
 	return -ENOSYS;
 }

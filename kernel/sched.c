@@ -24,6 +24,10 @@ static struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.comm = "swapper",
 	.stack = boot_stack_bottom,
+	.group_leader = &init_task,
+	.signal = &init_signals,
+	.sighand = &init_sighand,
+	.fs = &init_fs,
 	.files = &init_files,
 };
 struct task_struct *current_task = &init_task;
@@ -35,7 +39,7 @@ void sched_init(void)
 	INIT_LIST_HEAD(&init_task.children);
 	INIT_LIST_HEAD(&init_task.sibling);
 	INIT_LIST_HEAD(&init_task.run_list);
-	init_waitqueue_head(&init_task.wait_chldexit);
+	list_add_tail(&init_task.thread_node, &init_signals.thread_head);
 	list_add_tail(&init_task.tasks, &task_list);
 	fpu_save_to(&init_task);
 }
@@ -79,6 +83,21 @@ static struct task_struct *pick_next_task(void)
 	return next;
 }
 
+/* A task that released itself (an exited thread) and switched away
+ * for the last time: its stack and struct go once we are off it. */
+static struct task_struct *task_dead;
+
+void finish_task_switch(void)
+{
+	struct task_struct *t = task_dead;
+
+	if (!t || t == current)
+		return;
+	task_dead = NULL;
+	put_task_stack(t);
+	put_task_struct(t);
+}
+
 /* Interrupts are off in the kernel except in the idle loop's hlt, so
  * nothing here can be interrupted. */
 void schedule(void)
@@ -95,7 +114,11 @@ void schedule(void)
 	next->ticks = 0;
 	nr_context_switches++;
 	current_task = next;
+	finish_task_switch();
+	if (prev->state == EXIT_DEAD)
+		task_dead = prev;
 	switch_to(prev, next);
+	finish_task_switch();
 }
 
 /* Sleepers whose nanosleep time has come. */
@@ -146,13 +169,13 @@ int sleep_on(struct wait_queue_head *wq)
 	struct wait_queue_entry e = { .task = current };
 
 	if (signal_pending(current))
-		return -EINTR;
+		return -ERESTARTSYS;
 	BUG_ON(current == &init_task);	/* idle must never sleep */
 	list_add_tail(&e.entry, &wq->head);
 	current->state = TASK_INTERRUPTIBLE;
 	schedule();
 	list_del(&e.entry);
-	return signal_pending(current) ? -EINTR : 0;
+	return signal_pending(current) ? -ERESTARTSYS : 0;
 }
 
 static long sys_sched_yield(void)
@@ -191,19 +214,27 @@ static long sys_sched_setaffinity(int pid, unsigned int len,
 }
 SYSCALL(__NR_sched_setaffinity, sys_sched_setaffinity);
 
-/* Every return to user mode comes here (entry.asm's trap_return). */
-void prepare_exit_to_usermode(struct pt_regs *regs)
+/* Preemption and signal delivery until neither is left (Linux's
+ * exit_to_user_mode_loop). */
+static __noinline void exit_to_user_mode_loop(struct pt_regs *regs)
 {
 	for (;;) {
 		if (current->need_resched) {
 			schedule();
 			continue;
 		}
-		if (signal_pending(current) && do_signal(regs))
+		if (do_signal(regs))
 			continue;
-		restore_saved_sigmask();
 		return;
 	}
+}
+
+/* Every return to user mode comes here (entry.asm's trap_return); most
+ * have nothing to do. */
+void prepare_exit_to_usermode(struct pt_regs *regs)
+{
+	if (current->need_resched || signal_pending(current))
+		exit_to_user_mode_loop(regs);
 }
 
 /* ---- sleeping for a while ------------------------------------------- */
@@ -246,6 +277,11 @@ static long timespec_from_user(const struct __kernel_timespec __user *u,
 	return 0;
 }
 
+static long nanosleep_restart(struct restart_block *rb);
+
+/* Sleeps until wake_at. A signal ends it with the time left in *rem and
+ * -ERESTART_RESTARTBLOCK: EINTR if a handler runs, else restart_syscall
+ * sleeps on to the same wake_at (Linux's hrtimer_nanosleep). */
 static long sleep_and_report(u64 wake_at, struct __kernel_timespec __user *rem)
 {
 	u64 left = 0;
@@ -257,7 +293,14 @@ static long sleep_and_report(u64 wake_at, struct __kernel_timespec __user *rem)
 	ts.tv_nsec = (long)(left % NSEC_PER_SEC);
 	if (rem && copy_to_user(rem, &ts, sizeof(ts)))
 		return -EFAULT;
-	return -EINTR;
+	current->restart_block = (struct restart_block){
+		.fn = nanosleep_restart, .deadline_ns = wake_at, .uaddr = rem };
+	return -ERESTART_RESTARTBLOCK;
+}
+
+static long nanosleep_restart(struct restart_block *rb)
+{
+	return sleep_and_report(rb->deadline_ns, rb->uaddr);
 }
 
 static long sys_nanosleep(const struct __kernel_timespec __user *req,

@@ -1,5 +1,6 @@
-/* kernel/sys.c — small process system calls: ids, uname, limits, rusage,
- * sysinfo, and the calls musl makes at start-up (set_tid_address...). */
+/* kernel/sys.c — small process system calls: ids, process groups and
+ * sessions, uname, limits, rusage, sysinfo, and the calls musl makes at
+ * start-up (set_tid_address...). */
 #include <zpk/errno.h>
 #include <zpk/loadavg.h>
 #include <zpk/fs.h>
@@ -14,7 +15,8 @@
 #include <zpk/uaccess.h>
 #include <zpk/vmstat.h>
 
-static long sys_getpid(void) { return current->pid; }
+/* getpid is the process's id (its thread group's), gettid the thread's. */
+static long sys_getpid(void) { return current->tgid; }
 SYSCALL(__NR_getpid, sys_getpid);
 
 static long sys_gettid(void) { return current->pid; }
@@ -22,7 +24,7 @@ SYSCALL(__NR_gettid, sys_gettid);
 
 static long sys_getppid(void)
 {
-	return current->parent ? current->parent->pid : 0;
+	return task_ppid_nr(current);
 }
 SYSCALL(__NR_getppid, sys_getppid);
 
@@ -33,17 +35,108 @@ SYSCALL(__NR_geteuid, sys_getuid);
 SYSCALL(__NR_getgid, sys_getuid);
 SYSCALL(__NR_getegid, sys_getuid);
 
-/* No process groups or sessions yet: each process is its own. */
+/* ---- process groups and sessions --------------------------------------- */
+
+/* The task pid names (any thread's id), or current for 0; NULL if none. */
+static struct task_struct *find_task_or_current(int pid)
+{
+	return pid ? find_task_by_pid(pid) : current;
+}
+
 static long sys_getpgid(int pid)
 {
-	return pid == 0 || find_task_by_pid(pid) ? (pid ? pid : current->pid)
-						 : -ESRCH;
+	struct task_struct *t = find_task_or_current(pid);
+
+	return t ? t->signal->pgrp : -ESRCH;
 }
 SYSCALL(__NR_getpgid, sys_getpgid);
-SYSCALL(__NR_getsid, sys_getpgid);
 
-static long sys_getpgrp(void) { return current->pid; }
+static long sys_getsid(int pid)
+{
+	struct task_struct *t = find_task_or_current(pid);
+
+	return t ? t->signal->session : -ESRCH;
+}
+SYSCALL(__NR_getsid, sys_getsid);
+
+static long sys_getpgrp(void) { return current->signal->pgrp; }
 SYSCALL(__NR_getpgrp, sys_getpgrp);
+
+/* A process whose process group is pgrp, or NULL. */
+static struct task_struct *find_pgrp_member(int pgrp)
+{
+	struct task_struct *p;
+
+	for_each_process(p)
+		if (p->signal->pgrp == pgrp)
+			return p;
+	return NULL;
+}
+
+/*
+ * Process pid (0: the caller) joins process group pgid (0: its own), with
+ * Linux's errnos in Linux's order: -EINVAL (pgid < 0, a thread that is not
+ * a leader), -ESRCH (no such process, or not the caller nor its child),
+ * -EPERM (a child in another session, a session leader, a group of
+ * another session), -EACCES (a child that has exec'd).
+ */
+static long sys_setpgid(int pid, int pgid)
+{
+	struct task_struct *leader = current->group_leader, *p, *g;
+	int old;
+
+	if (!pid)
+		pid = leader->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	p = find_task_by_pid(pid);
+	if (!p)
+		return -ESRCH;
+	if (!thread_group_leader(p))
+		return -EINVAL;
+	if (p->parent && same_thread_group(p->parent, leader)) {
+		if (p->signal->session != leader->signal->session)
+			return -EPERM;
+		if (!(p->flags & PF_FORKNOEXEC))
+			return -EACCES;
+	} else if (p != leader) {
+		return -ESRCH;
+	}
+	if (p->signal->leader)
+		return -EPERM;
+	if (pgid != pid) {
+		g = find_pgrp_member(pgid);
+		if (!g || g->signal->session != leader->signal->session)
+			return -EPERM;
+	}
+	old = p->signal->pgrp;
+	p->signal->pgrp = pgid;
+	put_pid_nr(old);
+	return 0;
+}
+SYSCALL(__NR_setpgid, sys_setpgid);
+
+/* The caller's process starts a session and a process group, both with
+ * its pid, without a controlling tty: the session id, or -EPERM if it
+ * leads a session or its pid is some process group's id. */
+static long sys_setsid(void)
+{
+	struct signal_struct *sig = current->signal;
+	int sid = current->group_leader->pid, old_pgrp = sig->pgrp;
+	int old_sid = sig->session;
+
+	if (sig->leader || find_pgrp_member(sid))
+		return -EPERM;
+	sig->leader = true;
+	sig->session = sig->pgrp = sid;
+	sig->tty = NULL;
+	put_pid_nr(old_pgrp);
+	put_pid_nr(old_sid);
+	return sid;
+}
+SYSCALL(__NR_setsid, sys_setsid);
 
 /* getgroups(0, NULL) is the count; a list too short is -EINVAL. */
 static long sys_getgroups(int size, u32 __user *list)
@@ -137,15 +230,18 @@ SYSCALL(__NR_set_robust_list, sys_set_robust_list);
 #define PRIO_PGRP	1
 #define PRIO_USER	2
 
-/* Whether t is among those (which, who) names: one process (0: the
- * caller), a group (each process is its own), a user (every process is
- * root's: uid 0 names all, as "the caller's user" does). */
+/* Whether t is among those (which, who) names: one thread by its id
+ * (0: the caller), every thread of a process group (0: the caller's),
+ * or a user's (every process is root's: uid 0 names all, as "the
+ * caller's user" does). */
 static bool prio_match(struct task_struct *t, int which, int who)
 {
 	if (t->pid <= 0 || t->state == EXIT_ZOMBIE || t->state == EXIT_DEAD)
 		return false;
 	if (which == PRIO_USER)
 		return who == 0;
+	if (which == PRIO_PGRP)
+		return t->signal->pgrp == (who ? who : current->signal->pgrp);
 	return t->pid == (who ? who : current->pid);
 }
 
@@ -325,8 +421,10 @@ static long sys_prlimit64(int pid, unsigned int res,
 
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (pid && pid != current->pid)
-		return find_task_by_pid(pid) ? -EPERM : -ESRCH;
+	if (pid && !find_task_by_pid(pid))
+		return -ESRCH;
+	if (pid && !same_thread_group(find_task_by_pid(pid), current))
+		return -EPERM;
 	if (new) {
 		if (copy_from_user(&want, new, sizeof(want)))
 			return -EFAULT;
@@ -365,22 +463,42 @@ struct rusage {
 
 #define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN	(-1)
+#define RUSAGE_THREAD	1
 
+/* The faults of every thread of current's process, those gone too. */
+static void group_faults(struct rusage *r)
+{
+	struct task_struct *t;
+
+	r->ru_minflt = (long)current->signal->min_flt;
+	r->ru_majflt = (long)current->signal->maj_flt;
+	for_each_thread(current, t) {
+		r->ru_minflt += (long)t->min_flt;
+		r->ru_majflt += (long)t->maj_flt;
+	}
+}
+
+/* RUSAGE_SELF is the process's (its threads'), RUSAGE_THREAD the caller's. */
 static long sys_getrusage(int who, struct rusage __user *ru)
 {
+	struct signal_struct *sig = current->signal;
 	struct rusage r;
 
 	memset(&r, 0, sizeof(r));
-	if (who == RUSAGE_SELF) {
-		r.ru_minflt = (long)current->min_flt;
-		r.ru_majflt = (long)current->maj_flt;
+	if (who == RUSAGE_SELF || who == RUSAGE_THREAD) {
+		if (who == RUSAGE_SELF)
+			group_faults(&r);
+		else {
+			r.ru_minflt = (long)current->min_flt;
+			r.ru_majflt = (long)current->maj_flt;
+		}
 		if (current->mm)
 			task_update_maxrss(current, current->mm);
-		r.ru_maxrss = (long)current->maxrss_kb;
+		r.ru_maxrss = (long)sig->maxrss_kb;
 	} else if (who == RUSAGE_CHILDREN) {
-		r.ru_minflt = (long)current->cmin_flt;
-		r.ru_majflt = (long)current->cmaj_flt;
-		r.ru_maxrss = (long)current->cmaxrss_kb;
+		r.ru_minflt = (long)sig->cmin_flt;
+		r.ru_majflt = (long)sig->cmaj_flt;
+		r.ru_maxrss = (long)sig->cmaxrss_kb;
 	} else {
 		return -EINVAL;
 	}

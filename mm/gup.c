@@ -13,16 +13,17 @@
 
 /*
  * A FOLL_FORCE write may use a read-only PTE once the fault has made the
- * page a private anonymous one of ours alone (Linux's can_follow_write_pte):
- * the write then lands in our copy, never in the zero page or a file's.
+ * page an exclusive anonymous one (Linux's can_follow_write_pte): the
+ * write then lands in our copy, never in the zero page, a file's page or
+ * one a fork child shares.
  */
 static bool can_follow_write_pte(pte_t pte, struct page *page,
 				 unsigned int flags)
 {
 	if (pte_write(pte))
 		return true;
-	return (flags & FOLL_FORCE) && page && PageAnon(page) &&
-	       page_mapcount(page) == 1 && pte_dirty(pte);
+	return (flags & FOLL_FORCE) && page && PageAnonExclusive(page) &&
+	       pte_dirty(pte);
 }
 
 /*
@@ -158,6 +159,8 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 
 	if (!(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		return 0;		/* PROT_NONE: nothing to populate */
+	if (vma->vm_flags & VM_LOCKONFAULT)
+		return 0;		/* locked as it faults, not before */
 	if ((vma->vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE)
 		flags |= FOLL_WRITE;
 	flags |= FOLL_FORCE;

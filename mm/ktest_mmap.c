@@ -1,6 +1,6 @@
 /* mm/ktest_mmap.c — ktests of mm/mmap.c in the kernel: top-down mmap,
  * munmap and mprotect splits and merges, brk, the fork flags of madvise,
- * and no VMA left behind. */
+ * the VMA tree under many VMAs, and no VMA left behind. */
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
 #include <zpk/mm.h>
@@ -126,5 +126,47 @@ KTEST(mmap, fork_flags)
 		KEXPECT_TRUE(vma && (vma->vm_flags & VM_WIPEONFORK));
 		mmput(child);
 	}
+	mmput(mm);
+}
+
+/* 512 VMAs (every other page's protection flipped): find_vma answers for
+ * every page from mm_rb alone (the cache emptied first), and a fork's
+ * copy links the same VMAs into a valid tree of its own. */
+KTEST(mmap, vma_tree)
+{
+	struct mm_struct *mm = mm_alloc(), *child;
+	struct vm_area_struct *vma;
+	enum { NP = 512 };
+	int i, bad = 0;
+
+	KEXPECT_TRUE(mm != NULL);
+	if (!mm)
+		return;
+	KEXPECT_EQ(do_mmap(mm, X, NP * P, PROT_READ, ANON | MAP_FIXED, NULL,
+			   0), X);
+	for (i = 1; i < NP; i += 2)
+		bad += do_mprotect(mm, X + i * P, P, RW) != 0;
+	KEXPECT_EQ(bad, 0);
+	KEXPECT_EQ(mm->map_count, NP);
+	validate_mm(mm);
+	for (i = NP - 1; i >= 0; i--) {
+		mm->mmap_cache = NULL;
+		vma = find_vma(mm, X + i * P + 1);
+		bad += !vma || vma->vm_start != X + i * P;
+	}
+	KEXPECT_EQ(bad, 0);
+	child = dup_mm(mm);
+	KEXPECT_TRUE(child != NULL);
+	if (child) {
+		validate_mm(child);
+		KEXPECT_EQ(child->map_count, NP);
+		vma = find_vma(child, X + (NP / 2) * P);
+		KEXPECT_TRUE(vma && vma->vm_mm == child &&
+			     vma->vm_start == X + (NP / 2) * P);
+		mmput(child);
+	}
+	KEXPECT_EQ(do_munmap(mm, X + P, (NP - 2) * P), 0);
+	KEXPECT_EQ(mm->map_count, 2);
+	validate_mm(mm);
 	mmput(mm);
 }

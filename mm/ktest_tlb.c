@@ -24,34 +24,14 @@
 #define SMALL	4			/* below the ceiling: invlpg each */
 #define LARGE	64			/* above it: one CR3 reload */
 
-long enter_user_mode(u64 rip, u64 rsp, u64 *saved_ksp);
-extern const char user_mode_returned[];
 extern const char user_tlb_read[], user_tlb_read_end[];
 extern const char user_tlb_write[], user_tlb_write_end[];
 
-static u8 tlb_kstack[16384] __aligned(16);	/* traps from ring 3 */
-static u64 saved_ksp;
-static struct pt_regs last;
-static u64 last_cr2;
+static struct ktest_trap last;	/* the trap that ended the last run */
 
 /* The test's mm, loaded in CR3 and current's while a test runs. */
 static struct mm_struct *tmm, *saved_mm;
 static u64 saved_cr3;
-
-/* Any trap from user mode ends the run: record it, resume the kernel. */
-static bool tlb_user_trap(struct pt_regs *regs)
-{
-	if (!user_mode(regs))
-		return false;
-	last = *regs;
-	last_cr2 = read_cr2();
-	regs->rip = (u64)user_mode_returned;
-	regs->cs = __KERNEL_CS;
-	regs->ss = __KERNEL_DS;
-	regs->rsp = saved_ksp;
-	regs->rflags = 2;
-	return true;
-}
 
 /* Every page of [addr, addr + n pages) faulted in for write: real pages. */
 static bool populate(unsigned long addr, int n)
@@ -101,12 +81,7 @@ static u64 run_tlb(const char *blob, const char *end, unsigned long addr,
 	    copy_to_user((void __user *)(USTACK - sizeof(args)), args,
 			 sizeof(args)))
 		return ~0ULL;
-	set_kernel_stack((u64)tlb_kstack + sizeof(tlb_kstack));
-	memset(&last, 0, sizeof(last));
-	trap_test_hook = tlb_user_trap;
-	enter_user_mode(UCODE, USTACK, &saved_ksp);
-	trap_test_hook = NULL;
-	return last.vector;
+	return ktest_run_user(UCODE, USTACK, &last);
 }
 
 #define READ(a, n)	run_tlb(user_tlb_read, user_tlb_read_end, a, n, 0)
@@ -121,7 +96,7 @@ static int stale_pages(unsigned long addr, int n, bool wr)
 	for (int i = 0; i < n; i++) {
 		u64 v = wr ? WRITE(addr + i * P, 1, 0x22) : READ(addr + i * P, 1);
 
-		stale += v != X86_TRAP_PF || last_cr2 != addr + i * P;
+		stale += v != X86_TRAP_PF || last.cr2 != addr + i * P;
 	}
 	return stale;
 }
@@ -193,7 +168,7 @@ static void mprotect_case(int n, unsigned long prot)
 	expect_flush_path(n);
 	KEXPECT_EQ(stale_pages(UDATA, n, prot == PROT_READ), 0);
 	if (prot == PROT_READ)
-		KEXPECT_EQ(last.error_code & 7,
+		KEXPECT_EQ(last.regs.error_code & 7,
 			   X86_PF_USER | X86_PF_WRITE | X86_PF_PROT);
 	tlb_env_end();
 }

@@ -96,10 +96,14 @@ void free_pgtables(struct mm_struct *mm)
 /*
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
- * address past the hole, so range loops skip empty tables whole.
+ * address past the hole, so range loops skip empty tables whole. The
+ * fault path inlines it (__walk_pte): there the call and the unused
+ * arguments cost as much as a level of the walk; the range loops call it
+ * (walk_pte), as inlined it costs their per-PTE loops registers.
  */
-static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
-		       unsigned long *next)
+static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
+					 unsigned long addr, bool alloc,
+					 unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
@@ -146,6 +150,12 @@ static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 	return pte_offset_kernel(pmd, addr);
 }
 
+static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
+		       unsigned long *next)
+{
+	return __walk_pte(mm, addr, alloc, next);
+}
+
 /* The end of the PTE table that maps addr, or end if that comes first:
  * range loops walk once per table and step through it (Linux's
  * pmd_addr_end). */
@@ -172,9 +182,13 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
  * fn stops the walk and is returned. It walks down once per PTE table,
  * then along it. The one range walk: zap, mprotect, /proc, mm_verify (fn
  * may change the PTE); only faults and fork's two-sided copy use walk_pte.
+ * The zap inlines it (__walk_page_range), so that its fn, run for every
+ * PTE of a munmap or an exit, is a direct call the compiler can inline.
  */
-int walk_page_range(struct mm_struct *mm, unsigned long start,
-		    unsigned long end, pte_walk_fn fn, void *priv)
+static __always_inline int __walk_page_range(struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end,
+					     pte_walk_fn fn, void *priv)
 {
 	unsigned long addr, next;
 	int ret;
@@ -196,22 +210,41 @@ int walk_page_range(struct mm_struct *mm, unsigned long start,
 	return 0;
 }
 
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	return __walk_page_range(mm, start, end, fn, priv);
+}
+
 /* ---- pages behind PTEs ---------------------------------------------- */
 
-/* The PTE bits for a VMA's flags. PROT_NONE is not present to the CPU
- * (_PAGE_PROTNONE): a supervisor-only PTE would still be readable by
- * uaccess, which runs at CPL 0. */
+#define PAGE_USER_RO	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED | _PAGE_NX)
+#define PAGE_USER_RW	(PAGE_USER_RO | _PAGE_RW)
+#define PAGE_USER_RX	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED)
+#define PAGE_USER_RWX	(PAGE_USER_RX | _PAGE_RW)
+
+/*
+ * The PTE bits for each combination of VM_READ, VM_WRITE and VM_EXEC
+ * (Linux's protection_map): x86 cannot map a page writable or executable
+ * but not readable. PROT_NONE is not present to the CPU (_PAGE_PROTNONE):
+ * a supervisor-only PTE would still be readable by uaccess, which runs at
+ * CPL 0.
+ */
+static const pgprot_t protection_map[8] = {
+	[0]					= { _PAGE_PROTNONE |
+						    _PAGE_ACCESSED | _PAGE_NX },
+	[VM_READ]				= { PAGE_USER_RO },
+	[VM_WRITE]				= { PAGE_USER_RW },
+	[VM_READ | VM_WRITE]			= { PAGE_USER_RW },
+	[VM_EXEC]				= { PAGE_USER_RX },
+	[VM_READ | VM_EXEC]			= { PAGE_USER_RX },
+	[VM_WRITE | VM_EXEC]			= { PAGE_USER_RWX },
+	[VM_READ | VM_WRITE | VM_EXEC]		= { PAGE_USER_RWX },
+};
+
 pgprot_t vm_get_page_prot(unsigned long vm_flags)
 {
-	u64 prot = _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED;
-
-	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return __pgprot(_PAGE_PROTNONE | _PAGE_ACCESSED | _PAGE_NX);
-	if (vm_flags & VM_WRITE)
-		prot |= _PAGE_RW;
-	if (!(vm_flags & VM_EXEC))
-		prot |= _PAGE_NX;
-	return __pgprot(prot);
+	return protection_map[vm_flags & (VM_READ | VM_WRITE | VM_EXEC)];
 }
 
 struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
@@ -241,11 +274,13 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap). */
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
+ * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. */
 static void page_add_new_anon_rmap(struct page *page)
 {
 	page->_mapcount = 0;
 	page_set_flag(page, PG_anon);
+	page_set_flag(page, PG_anon_exclusive);
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
@@ -258,10 +293,12 @@ static void page_add_file_rmap(struct page *page)
 		inc_vm_stat(NR_FILE_MAPPED);
 }
 
-/* One more PTE maps page (fork). */
+/* One more PTE maps page (fork): an anonymous page is then shared, no
+ * longer exclusive to either side (Linux's page_try_dup_anon_rmap). */
 static void page_dup_rmap(struct page *page)
 {
 	page->_mapcount++;
+	page_clear_flag(page, PG_anon_exclusive);
 }
 
 /* One PTE less; the last one makes the page unmapped again. */
@@ -274,6 +311,7 @@ static void page_remove_rmap(struct page *page)
 		return;
 	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
+		page_clear_flag(page, PG_anon_exclusive);
 		dec_vm_stat(NR_ANON_PAGES);
 	} else {
 		dec_vm_stat(NR_FILE_MAPPED);
@@ -287,7 +325,7 @@ static bool is_zero_pte(pte_t pte)
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static void zero_pte_add(struct mm_struct *mm, pte_t entry)
+static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
 {
 	inc_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
@@ -299,7 +337,7 @@ static void zero_pte_add(struct mm_struct *mm, pte_t entry)
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static void zero_pte_remove(struct mm_struct *mm, pte_t entry)
+static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
 	dec_mm_counter(mm, MM_ZEROPAGES);
 	if (pte_special(entry))
@@ -483,8 +521,28 @@ static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
 }
 
 /*
- * Write to a present read-only PTE. Sole mapper of an anonymous page:
- * reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
+ * May a write fault reuse this anonymous page rather than copy it?
+ * (Linux's wp_can_reuse_anon_folio.) Yes if it is exclusive to this mm.
+ * Otherwise (fork shared it) only if no one else holds it at all: its
+ * one reference is this PTE's. Another mapping is not all that counts:
+ * a pipe's vmsplice or a get_user_pages holds a reference without one,
+ * and must keep seeing the page as it was. A reused page is exclusive.
+ */
+static bool wp_can_reuse_anon_page(struct page *page)
+{
+	/* LAB(cow-fork) BEGIN task 2: reuse a page no one else holds */
+	if (PageAnonExclusive(page))
+		return true;
+	if (page_count(page) != 1)
+		return false;
+	page_set_flag(page, PG_anon_exclusive);
+	return true;
+	/* LAB(cow-fork) END: (void)page; return false; */
+}
+
+/*
+ * Write to a present read-only PTE. An anonymous page no one else holds
+ * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
  * wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
@@ -502,10 +560,8 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) BEGIN task 2: reuse a page mapped only here */
-	if (old && PageAnon(old) && page_mapcount(old) == 1)
+	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
 		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-fork) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -532,7 +588,7 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 				   unsigned long address, unsigned int flags)
 {
-	pte_t *pte = pte_alloc_map(vma->vm_mm, address);
+	pte_t *pte = __walk_pte(vma->vm_mm, address, true, NULL);
 	pte_t entry;
 
 	if (!pte)
@@ -554,26 +610,6 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		entry = pte_mkdirty(entry);
 	set_pte(pte, entry);
 	return 0;
-}
-
-bool access_error(const struct vm_area_struct *vma, unsigned int flags)
-{
-	unsigned long vm_flags = vma->vm_flags;
-	bool force = flags & FAULT_FLAG_FORCE;
-
-	/* FOLL_FORCE may write a private mapping it could make writable:
-	 * the write lands in a private copy, never in the file. */
-	if (flags & FAULT_FLAG_WRITE)
-		return !(vm_flags & VM_WRITE) &&
-		       !(force && is_cow_mapping(vm_flags));
-	if (flags & FAULT_FLAG_INSTRUCTION)
-		return !(vm_flags & VM_EXEC);
-	/* The CPU reads any accessible VMA (x86 has no write- or exec-only
-	 * PTEs); get_user_pages wants VM_READ, or FOLL_FORCE and VM_MAYREAD. */
-	if (vm_flags & (flags & FAULT_FLAG_REMOTE ? VM_READ :
-			VM_READ | VM_WRITE | VM_EXEC))
-		return false;
-	return !(force && (vm_flags & VM_MAYREAD));
 }
 
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
@@ -631,7 +667,7 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 {
 	struct zap_details zd = { .mm = mm, .vma = vma, .tlb = tlb };
 
-	walk_page_range(mm, start, end, zap_one_pte, &zd);
+	__walk_page_range(mm, start, end, zap_one_pte, &zd);
 }
 
 /* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
@@ -669,8 +705,10 @@ static void changed_range_add(unsigned long *start, unsigned long *end,
 }
 
 /* The PTE for the new protection (cp->prot), keeping pfn and state
- * bits (a walk_page_range fn). Only a page this PTE alone maps may be
- * written in place: shared (COW) pages and the zero page stay read-only. */
+ * bits (a walk_page_range fn). Only an exclusive anonymous page may be
+ * written in place (Linux's can_change_pte_writable): shared (COW) pages,
+ * even ones fork's other side has let go, and the zero page stay
+ * read-only, and their next write is a do_wp_page. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
@@ -683,7 +721,7 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
 	entry = __pte((pte_val(*pte) & keep) | cp->prot);
-	if (!page || !PageAnon(page) || page_mapcount(page) > 1)
+	if (!page || !PageAnonExclusive(page))
 		entry = pte_wrprotect(entry);
 	if (pte_val(entry) == pte_val(*pte))
 		return 0;
@@ -725,7 +763,7 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 		set_pte(src_pte, entry);
 		wrprotected = true;
 	}
-	/* LAB(cow-fork) END */
+	/* LAB(cow-fork) END: if (is_cow_mapping(vma->vm_flags)) return false; */
 	page = vm_normal_page(vma, addr, entry);
 	if (page) {
 		get_page(page);

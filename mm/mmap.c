@@ -1,5 +1,6 @@
-/* mm/mmap.c — a process's VMAs: the sorted mm->mmap list, mmap, munmap,
- * mprotect and brk on it, with splitting, merging and the *_vm counters. */
+/* mm/mmap.c — a process's VMAs: the sorted mm->mmap list and the mm_rb
+ * tree, mmap, munmap, mprotect and brk on them, with splitting, merging
+ * and the *_vm counters. */
 #include <asm/tlb.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
@@ -10,6 +11,7 @@
 #include <zpk/slab.h>
 
 struct kmem_cache *vm_area_cachep;
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 
 static inline struct vm_area_struct *vma_of(struct list_head *l)
 {
@@ -60,6 +62,7 @@ void mm_init_vmas(struct mm_struct *mm)
 				sizeof(struct vm_area_struct), 0);
 	BUG_ON(!vm_area_cachep);
 	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_rb = RB_ROOT;
 	mm->mmap_cache = NULL;
 	mm->map_count = 0;
 	mm->mmap_base = MMAP_BASE;
@@ -67,24 +70,40 @@ void mm_init_vmas(struct mm_struct *mm)
 	mm->exec_vm = mm->stack_vm = 0;
 }
 
+static inline struct vm_area_struct *vma_of_rb(struct rb_node *n)
+{
+	return rb_entry(n, struct vm_area_struct, vm_rb);
+}
+
 /*
- * A list walk, O(n), behind a one-entry cache as Linux had until 3.14: a
- * run of faults in one VMA finds it at once. The cache is checked against
+ * A one-entry cache, then a walk down mm_rb: O(log n), as Linux until 6.0.
+ * A run of faults in one VMA finds it at once. The cache is checked against
  * the VMA's current bounds, so splits and merges cannot make it lie; only
  * freeing the VMA (remove_vma) must clear it.
  */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
+	struct vm_area_struct *vma = mm->mmap_cache, *v;
+	struct rb_node *n;
 
 	if (vma && vma->vm_start <= addr && addr < vma->vm_end)
 		return vma;
-	list_for_each_entry(vma, &mm->mmap, vm_list)
-		if (vma->vm_end > addr) {
-			mm->mmap_cache = vma;
-			return vma;
+	vma = NULL;
+	n = mm->mm_rb.rb_node;
+	while (n) {
+		v = vma_of_rb(n);
+		if (v->vm_end > addr) {
+			vma = v;	/* a candidate: is one lower still? */
+			if (v->vm_start <= addr)
+				break;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
 		}
-	return NULL;
+	}
+	if (vma)
+		mm->mmap_cache = vma;
+	return vma;
 }
 
 struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
@@ -110,12 +129,47 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
 	return NULL;
 }
 
-/* Puts vma into the list at its place by address; it must not overlap. */
-static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+/*
+ * Where a VMA starting at addr goes in mm_rb: returns the NULL link to
+ * hang it on, *rb_parent the node that link belongs to, and *pnext the
+ * first VMA above addr (NULL if none), which it goes before in the list.
+ */
+static struct rb_node **find_vma_links(struct mm_struct *mm,
+				       unsigned long addr,
+				       struct rb_node **rb_parent,
+				       struct vm_area_struct **pnext)
 {
-	struct vm_area_struct *next = find_vma(mm, vma->vm_start);
+	struct rb_node **link = &mm->mm_rb.rb_node, *parent = NULL;
 
+	*pnext = NULL;
+	while (*link) {
+		parent = *link;
+		if (addr < vma_of_rb(parent)->vm_start) {
+			*pnext = vma_of_rb(parent);
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+		}
+	}
+	*rb_parent = parent;
+	return link;
+}
+
+/*
+ * Only vma_link and remove_vma change the tree. Elsewhere a VMA's
+ * vm_start moves in place (merges, splits, stack growth) only within the
+ * gap beside it, so it keeps its place in the order and the tree stays
+ * sorted without re-linking.
+ */
+void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct vm_area_struct *next;
+	struct rb_node *parent, **link;
+
+	link = find_vma_links(mm, vma->vm_start, &parent, &next);
 	list_add_tail(&vma->vm_list, next ? &next->vm_list : &mm->mmap);
+	rb_link_node(&vma->vm_rb, parent, link);
+	rb_insert_color(&vma->vm_rb, &mm->mm_rb);
 	mm->map_count++;
 }
 
@@ -124,6 +178,7 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *vma)
 static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 {
 	list_del(&vma->vm_list);
+	rb_erase(&vma->vm_rb, &mm->mm_rb);
 	mm->map_count--;
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
@@ -177,15 +232,15 @@ struct vm_area_struct *vma_merge(struct mm_struct *mm,
 	return NULL;
 }
 
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
-	      unsigned long addr, int new_below)
+/* split_vma without the max_map_count check: munmap's, which checks
+ * only where its result has more VMAs than before (Linux's). */
+static int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+		       unsigned long addr, int new_below)
 {
 	struct vm_area_struct *new;
 
 	BUG_ON(addr <= vma->vm_start || addr >= vma->vm_end ||
 	       (addr & ~PAGE_MASK));
-	if (mm->map_count >= MAX_MAP_COUNT)
-		return -ENOMEM;
 	new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
@@ -203,6 +258,14 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vma_link(mm, new);
 	return 0;
+}
+
+int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+	      unsigned long addr, int new_below)
+{
+	if (mm->map_count >= sysctl_max_map_count)
+		return -ENOMEM;
+	return __split_vma(mm, vma, addr, new_below);
 }
 
 /* The highest gap of len bytes in [low, high), or -ENOMEM. */
@@ -283,8 +346,9 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
+ * mremap's new VMA comes from here too (Linux's copy_vma).
  */
-static long mmap_region(struct mm_struct *mm, unsigned long addr,
+long mmap_region(struct mm_struct *mm, unsigned long addr,
 			unsigned long len, unsigned long vm_flags,
 			struct file *file, unsigned long pgoff)
 {
@@ -304,10 +368,6 @@ static long mmap_region(struct mm_struct *mm, unsigned long addr,
 	if (err) {
 		kmem_cache_free(vm_area_cachep, vma);
 		return err;
-	}
-	if (mm->map_count >= MAX_MAP_COUNT) {
-		kmem_cache_free(vm_area_cachep, vma);
-		return -ENOMEM;
 	}
 	find_vma_prev(mm, addr, &prev);
 	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
@@ -364,6 +424,10 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		return -ENOMEM;		/* it wrapped: bigger than anything */
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
+	/* Linux's historical ">": a mapping at the limit may still be made
+	 * (it might merge), leaving map_count one above it. */
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;
 	if (flags & MAP_ANONYMOUS)
 		file = NULL;
 
@@ -429,18 +493,19 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	vma = find_vma(mm, start);
 	if (!vma || vma->vm_start >= end)
 		return 0;	/* a hole: nothing to do, not an error */
-	/* Cutting a hole in the middle needs one VMA more: check first. */
+	/* Cutting a hole in the middle needs one VMA more: check first.
+	 * Other splits here end with no more VMAs than before. */
 	if (start > vma->vm_start && end < vma->vm_end &&
-	    mm->map_count >= MAX_MAP_COUNT)
+	    mm->map_count >= sysctl_max_map_count)
 		return -ENOMEM;
 	if (start > vma->vm_start) {
-		err = split_vma(mm, vma, start, 1);
+		err = __split_vma(mm, vma, start, 1);
 		if (err)
 			return err;
 	}
 	last = find_vma(mm, end);
 	if (last && last->vm_start < end) {
-		err = split_vma(mm, last, end, 1);
+		err = __split_vma(mm, last, end, 1);
 		if (err)
 			return err;	/* only split so far: still valid */
 	}
@@ -574,10 +639,10 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 }
 
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock)
+	     unsigned long lock_flags)
 {
-	return vma_modify_flags(mm, start, len, lock ? VM_LOCKED : 0,
-				lock ? 0 : VM_LOCKED);
+	return vma_modify_flags(mm, start, len, lock_flags,
+				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */
@@ -588,6 +653,8 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			      VM_MAYEXEC | mm->def_flags;
 	long ret;
 
+	if (mm->map_count > sysctl_max_map_count)
+		return -ENOMEM;		/* as do_mmap's */
 	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);
 	return IS_ERR_VALUE(ret) ? (int)ret : 0;
 }
@@ -656,6 +723,26 @@ void exit_mmap_vmas(struct mm_struct *mm)
 	mm->exec_vm = mm->stack_vm = 0;
 }
 
+/* mm_rb is a valid red-black tree and its in-order walk is the list. */
+static void validate_mm_rb(struct mm_struct *mm)
+{
+	struct rb_node *n = rb_first(&mm->mm_rb);
+	struct vm_area_struct *vma;
+	const char *why;
+
+	if (rb_check(&mm->mm_rb, &why) < 0)
+		BUGF("mm_rb: %s", why);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (n != &vma->vm_rb)
+			BUGF("mm_rb in order is not the list at vma [%#lx, %#lx)",
+			     vma->vm_start, vma->vm_end);
+		n = rb_next(n);
+	}
+	if (n)
+		BUGF("mm_rb holds vma [%#lx, %#lx) that the list does not",
+		     vma_of_rb(n)->vm_start, vma_of_rb(n)->vm_end);
+}
+
 void validate_mm(struct mm_struct *mm)
 {
 	unsigned long prev_end = 0, total = 0, locked = 0, data = 0;
@@ -693,6 +780,7 @@ void validate_mm(struct mm_struct *mm)
 	}
 	if (count != mm->map_count)
 		BUGF("map_count %d but %d vmas", mm->map_count, count);
+	validate_mm_rb(mm);
 	if (mm->mmap_cache && !cached)
 		BUGF("mmap_cache %p is not a vma of this mm", mm->mmap_cache);
 	if (total != mm->total_vm || locked != mm->locked_vm ||

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /* mm/mmu_gather.c — the mmu_gather (asm/tlb.h): a zap's PTEs are flushed
  * from the TLB once per range, and its pages freed only after that. */
 #include <asm/tlb.h>

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /* mm/oom_kill.c — the OOM killer, as Linux's: when a fault cannot get a
  * page, the task with the most memory is killed and its memory reaped. */
 #include <zpk/memblock.h>
@@ -25,7 +24,7 @@ long oom_badness(struct task_struct *p, unsigned long totalpages)
 
 	if (oom_unkillable_task(p))
 		return LONG_MIN;
-	adj = p->oom_score_adj;
+	adj = p->signal->oom_score_adj;
 	if (adj == OOM_SCORE_ADJ_MIN || (p->mm->flags & (1UL << MMF_OOM_SKIP)))
 		return LONG_MIN;
 	/* The baseline: the pages it holds, mapped and as page tables. */
@@ -41,7 +40,7 @@ static struct task_struct *select_bad_process(unsigned long totalpages)
 	struct task_struct *p, *chosen = NULL;
 	long points, best = LONG_MIN;
 
-	list_for_each_entry(p, &task_list, tasks) {
+	for_each_process(p) {
 		points = oom_badness(p, totalpages);
 		if (points == LONG_MIN || points < best)
 			continue;
@@ -58,11 +57,11 @@ static void dump_header(void)
 	struct task_struct *p;
 
 	pr_warn("%s invoked oom-killer: order=0, oom_score_adj=%d\n",
-		current->comm, current->oom_score_adj);
+		current->comm, current->signal->oom_score_adj);
 	pr_info("Tasks state (memory values in pages):\n");
 	pr_info("[  pid  ]   uid  tgid total_vm      rss pgtables_bytes "
 		"swapents oom_score_adj name\n");
-	list_for_each_entry(p, &task_list, tasks) {
+	for_each_process(p) {
 		if (oom_unkillable_task(p) && p->pid != 1)
 			continue;
 		if (!p->mm)
@@ -70,7 +69,7 @@ static void dump_header(void)
 		pr_info("[%7d] %5d %5d %8lu %8lu %8lu %8lu         %5d %s\n",
 			p->pid, 0, p->pid, p->mm->total_vm,
 			get_mm_rss(p->mm), p->mm->nr_ptes * PAGE_SIZE, 0UL,
-			p->oom_score_adj, p->comm);
+			p->signal->oom_score_adj, p->comm);
 	}
 }
 
@@ -109,8 +108,8 @@ static void oom_kill_process(struct task_struct *victim)
 	       K(mm->total_vm), K(get_mm_counter(mm, MM_ANONPAGES)),
 	       K(get_mm_counter(mm, MM_FILEPAGES)),
 	       K(get_mm_counter(mm, MM_SHMEMPAGES)), 0U,
-	       K(mm->nr_ptes), victim->oom_score_adj);
-	if (victim != current)
+	       K(mm->nr_ptes), victim->signal->oom_score_adj);
+	if (mm != current->mm)
 		oom_reap_task_mm(victim, mm);
 }
 
@@ -121,7 +120,7 @@ enum oom_result out_of_memory(void)
 
 	/* Already dying (Linux's task_will_free_mem(current)): its exit
 	 * frees its memory; killing another would be one too many. */
-	if (current->pending & sigmask(SIGKILL))
+	if (fatal_signal_pending(current))
 		return OOM_CURRENT;
 	victim = select_bad_process(totalram_pages());
 	if (!victim) {
@@ -134,5 +133,5 @@ enum oom_result out_of_memory(void)
 	none_reported = false;
 	dump_header();
 	oom_kill_process(victim);
-	return victim == current ? OOM_CURRENT : OOM_RETRY;
+	return same_thread_group(victim, current) ? OOM_CURRENT : OOM_RETRY;
 }

@@ -7,13 +7,8 @@
 #include <zpk/slab.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
+#include <zpk/uio.h>
 
-#define UIO_MAXIOV	1024
-
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
 
 /* Where the next local byte goes or comes from. */
 struct iov_cursor {

@@ -187,10 +187,12 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 }
 SYSCALL(__NR_madvise, sys_madvise);
 
-/* mlock sets VM_LOCKED through mprotect's split-and-merge path keeping
- * the protection, then faults the range in: for write in private
- * writable VMAs (real pages, never zero pages), as Linux. */
-static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
+/* mlock sets the lock flags through mprotect's split-and-merge path
+ * keeping the protection, then faults the range in (not for
+ * MLOCK_ONFAULT): for write in private writable VMAs (real pages, never
+ * zero pages), as Linux. lock_flags 0 unlocks. */
+static long mlock_fixup_range(unsigned long start, size_t len,
+			      unsigned long lock_flags)
 {
 	struct mm_struct *mm = current->mm;
 	unsigned long end;
@@ -203,26 +205,37 @@ static long mlock_fixup_range(unsigned long start, size_t len, bool lock)
 		return -EINVAL;
 	if (!range_mapped(mm, start, end))
 		return -ENOMEM;
-	err = do_mlock(mm, start, len, lock);
-	if (err || !lock)
+	err = do_mlock(mm, start, len, lock_flags);
+	if (err || !lock_flags)
 		return err;
 	return mm_populate(mm, start, len);
 }
 
 static long sys_mlock(unsigned long start, size_t len)
 {
-	return mlock_fixup_range(start, len, true);
+	return mlock_fixup_range(start, len, VM_LOCKED);
 }
 SYSCALL(__NR_mlock, sys_mlock);
 
+/* MLOCK_ONFAULT: locked, but each page only as it faults in. */
+static long sys_mlock2(unsigned long start, size_t len, int flags)
+{
+	if (flags & ~MLOCK_ONFAULT)
+		return -EINVAL;
+	return mlock_fixup_range(start, len, flags & MLOCK_ONFAULT ?
+				 VM_LOCKED_MASK : VM_LOCKED);
+}
+SYSCALL(__NR_mlock2, sys_mlock2);
+
 static long sys_munlock(unsigned long start, size_t len)
 {
-	return mlock_fixup_range(start, len, false);
+	return mlock_fixup_range(start, len, 0);
 }
 SYSCALL(__NR_munlock, sys_munlock);
 
-/* Every VMA locked (or unlocked), one at a time: they may merge. */
-static int mlock_all_vmas(struct mm_struct *mm, bool lock)
+/* Every VMA given lock_flags (0: unlocked), one at a time: they may
+ * merge. */
+static int mlock_all_vmas(struct mm_struct *mm, unsigned long lock_flags)
 {
 	struct vm_area_struct *vma;
 	unsigned long addr = 0;
@@ -231,7 +244,7 @@ static int mlock_all_vmas(struct mm_struct *mm, bool lock)
 	while ((vma = find_vma(mm, addr))) {
 		addr = vma->vm_end;
 		err = do_mlock(mm, vma->vm_start, vma->vm_end - vma->vm_start,
-			       lock);
+			       lock_flags);
 		if (err)
 			return err;
 	}
@@ -241,27 +254,30 @@ static int mlock_all_vmas(struct mm_struct *mm, bool lock)
 static long sys_mlockall(int flags)
 {
 	struct mm_struct *mm = current->mm;
+	unsigned long lock_flags = VM_LOCKED;
 	int err;
 
 	if (!flags || (flags & ~(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT)) ||
 	    flags == MCL_ONFAULT)
 		return -EINVAL;
-	mm->def_flags &= ~VM_LOCKED;
+	if (flags & MCL_ONFAULT)
+		lock_flags |= VM_LOCKONFAULT;
+	mm->def_flags &= ~VM_LOCKED_MASK;
 	if (flags & MCL_FUTURE)
-		mm->def_flags |= VM_LOCKED;
+		mm->def_flags |= lock_flags;
 	if (!(flags & MCL_CURRENT))
 		return 0;
-	err = mlock_all_vmas(mm, true);
-	if (err || (flags & MCL_ONFAULT))
+	err = mlock_all_vmas(mm, lock_flags);
+	if (err)
 		return err;
-	return mm_populate(mm, 0, TASK_SIZE);
+	return mm_populate(mm, 0, TASK_SIZE);	/* skips VM_LOCKONFAULT */
 }
 SYSCALL(__NR_mlockall, sys_mlockall);
 
 static long sys_munlockall(void)
 {
-	current->mm->def_flags &= ~VM_LOCKED;
-	return mlock_all_vmas(current->mm, false);
+	current->mm->def_flags &= ~VM_LOCKED_MASK;
+	return mlock_all_vmas(current->mm, 0);
 }
 SYSCALL(__NR_munlockall, sys_munlockall);
 

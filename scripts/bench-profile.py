@@ -24,11 +24,13 @@ for l in open(log, errors="replace"):
     if m:
         counts[int(m.group(1), 16)] += 1; continue
     if l.startswith("IN:"): cur = None; continue
-    m = re.match(r"^0x([0-9a-f]{16}):", l)
+    m = re.match(r"^0x([0-9a-f]{16}):\s+(.*)$", l)
     if m:
         a = int(m.group(1), 16)
         if cur is None: cur = a; ninsn[cur] = 0
-        ninsn[cur] += 1
+        # A long instruction's bytes go on over a second line: not one more.
+        if not re.fullmatch(r"([0-9a-f]{2} ?)+", m.group(2).strip()):
+            ninsn[cur] += 1
     elif not l.strip(): cur = None
 per = collections.Counter(); unknown = 0; tot = 0
 entry = sys.argv[4] if len(sys.argv) > 4 else None

@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/bench-profile.sh KERNEL PHASE [N] — where the instructions of one
 # zpbench phase go: boots KERNEL (special|refcount|off|linux) running
-# "zpbench --only PHASE --repeat 20 N", turns on QEMU's "-d in_asm,exec,nochain" log
+# "zpbench --only PHASE --repeat 20 N" (PHASE vmas.N: the vmas phase at N
+# VMAs only), turns on QEMU's "-d in_asm,exec,nochain" log
 # through the monitor when zpbench says the timed part begins, for
 # PROFILE_S (1) seconds of host time, and
 # prints instructions per kernel function (scripts/bench-profile.py).
@@ -59,7 +60,11 @@ else
 	nm -n build/zpk.elf >"$syms"
 	entry=do_page_fault
 fi
-boot --only "$phase" --sparse 1 --repeat "${PROFILE_REPEAT:-20}" "$n" | while IFS= read -r l; do
+case $phase in
+vmas.*) only="--only vmas --vmas ${phase#vmas.} --raise-max-map-count" ;;
+*) only="--only $phase" ;;
+esac
+boot $only --sparse 1 --repeat "${PROFILE_REPEAT:-20}" "$n" | while IFS= read -r l; do
 	case ${l%$'\r'} in *zpbench.phase=$phase)
 		[ -z "${started:-}" ] || continue
 		started=1

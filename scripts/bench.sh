@@ -4,7 +4,7 @@
 # booted twice with the same QEMU command line: free-running TCG (TSC =
 # host time, noisy) and -icount shift=0,sleep=off (TSC = guest instruction
 # count: exact, repeatable).  Then zpk's own page-allocator figures.
-# Writes build/bench/{report.md,results.csv,faults.png,scale.png}.
+# Writes build/bench/{report.md,results.csv,faults.png,scale.png,vmas.png}.
 # make bench-linux runs only the Linux column.  Nothing passes or fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ stamp() {
 # run KERNEL MODE — one boot; figures into $OUT/runs/KERNEL-MODE.txt.
 run() {
 	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1
-	args="$PAGES --sparse $SPARSE"
+	args="$PAGES --sparse $SPARSE --raise-max-map-count"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
 		args="$args --scale $SCALE"

@@ -11,38 +11,19 @@ if [ -f "$dir/vmlinuz" ] && [ -f "$dir/version" ]; then
 	echo "$dir/vmlinuz"
 	exit 0
 fi
-fail() {
-	echo "bench-linux: $*" >&2
-	echo "bench-linux: cannot get Debian's Linux kernel; the package mirror" \
-	     "may be unavailable (check /etc/apt/sources.list and the network)" >&2
-	exit 1
-}
-command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
-	fail "apt-get and dpkg-deb are needed (a Debian host)"
+WHO=${WHO:-bench-linux}	# make kselftest sets its own
+. scripts/apt-fetch.sh
 pkg_name() {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	apt-cache depends linux-image-amd64 |
 		sed -n 's/^ *Depends: \(linux-image-6[^ ]*-amd64\)$/\1/p' | head -1
 }
-pkg=$(pkg_name || true)
-if [ -z "$pkg" ]; then
-	echo "bench-linux: apt-get update (linux-image-amd64 not in the package lists)" >&2
-	apt-get update -qq >&2 || fail "apt-get update failed"
-	pkg=$(pkg_name || true)
-fi
-[ -n "$pkg" ] || fail "no linux-image-6.*-amd64 found as linux-image-amd64's dependency"
-mkdir -p "$dir/deb"
-rm -f "$dir"/deb/*.deb
-echo "bench-linux: downloading $pkg (once; cached in $dir)" >&2
-if ! (cd "$dir/deb" && apt-get download -q "$pkg" >&2); then
-	echo "bench-linux: download failed; apt-get update and retry" >&2
-	apt-get update -qq >&2 || fail "apt-get update failed"
-	(cd "$dir/deb" && apt-get download -q "$pkg" >&2) ||
-		fail "apt-get download $pkg failed"
-fi
+pkg=$(apt_name pkg_name)
+[ -n "$pkg" ] || apt_fail "no linux-image-6.*-amd64 found as linux-image-amd64's dependency"
+deb=$(apt_download "$pkg" "$dir/deb")
 rm -rf "$dir/root"
-dpkg-deb -x "$dir"/deb/*.deb "$dir/root" || fail "dpkg-deb -x failed"
+dpkg-deb -x "$deb" "$dir/root" || apt_fail "dpkg-deb -x failed"
 img=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -1)
-[ -n "$img" ] || fail "no /boot/vmlinuz-* in $pkg"
+[ -n "$img" ] || apt_fail "no /boot/vmlinuz-* in $pkg"
 cp "$img" "$dir/vmlinuz"
 # Only the kernel image is needed: no modules (the initramfs has no disk).
 rm -rf "$dir/root/lib" "$dir/deb"

@@ -17,7 +17,9 @@ usage: scripts/qemu.sh [--mem SIZE] [--append PARAMS] [--initrd FILE]
                   of zpk from a GRUB ISO; every other argument is the same
 Environment: QEMU (qemu-system-x86_64), QEMU_ACCEL (tcg), QEMU_CPU (max),
              QEMU_EXTRA (more QEMU arguments), QEMU_T0_FILE (write the
-             time QEMU starts, \$EPOCHREALTIME, into this file)
+             time QEMU starts, \$EPOCHREALTIME, into this file),
+             TIMEOUT_SCALE (multiplies --timeout: on a loaded machine,
+             e.g. TIMEOUT_SCALE=4 make test)
 USAGE
 	exit 2
 }
@@ -67,6 +69,7 @@ args+=(${QEMU_EXTRA:-})
 
 [ -z "${QEMU_T0_FILE:-}" ] || echo "$EPOCHREALTIME" >"$QEMU_T0_FILE"
 if [ -n "$timeout_s" ]; then
+	timeout_s=$((timeout_s * ${TIMEOUT_SCALE:-1}))
 	exec timeout --foreground -k 2 "$timeout_s" "${QEMU:-qemu-system-x86_64}" "${args[@]}" </dev/null
 else
 	exec "${QEMU:-qemu-system-x86_64}" "${args[@]}"

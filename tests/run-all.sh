@@ -97,7 +97,7 @@ ktests() {
 t_start=$(date +%s.%N)
 # Longest first, so that the short ones fill in beside them.
 user_parts="init runner-special runner-refcount runner-off zpbench-special
-zpbench-refcount zpbench-off oom outside sh proc busybox"
+zpbench-refcount zpbench-off oom outside sh jobctl proc busybox"
 job user-runner-special bash tests/qemu/user.sh runner-special
 job user-runner-refcount bash tests/qemu/user.sh runner-refcount
 job user-runner-off bash tests/qemu/user.sh runner-off

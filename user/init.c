@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,8 +33,11 @@ static void open_console(void)
 }
 
 /* Run argv[0] and wait for it; as PID 1 we also reap orphans meanwhile.
- * Returns an exit status: the child's, or 128 + signal, or 127. */
-static int run(char **argv)
+ * With ctty, the child leads a session whose controlling terminal is
+ * the console, so that its shell has job control (busybox init's
+ * "cttyhack"). Returns an exit status: the child's, or 128 + signal, or
+ * 127. */
+static int run(char **argv, int ctty)
 {
 	int status;
 	pid_t pid, w;
@@ -46,6 +50,10 @@ static int run(char **argv)
 	if (pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		if (ctty && isatty(0)) {
+			setsid();
+			ioctl(0, TIOCSCTTY, 0);
+		}
 		execve(argv[0], argv, environ);
 		say("init: cannot run ");
 		say(argv[0]);
@@ -79,12 +87,12 @@ int main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 
 	if (argc > 1)
-		return run(argv + 1);
+		return run(argv + 1, 0);
 
 	if (access(rc[1], R_OK) == 0)
-		run(rc);
+		run(rc, 0);
 	for (;;) {
-		status = run(sh);
+		status = run(sh, 1);
 		if (status == 127) {
 			say("init: no shell, giving up\n");
 			return 127;

@@ -1,5 +1,7 @@
 /* user/sh.c — zpk's shell: words with quotes and $?/$NAME, pipelines, < > >>
- * redirection, ; and # comments, cd/exit/help; "sh FILE", "sh -c CMD". */
+ * redirection, ; and # comments, cd/exit/help/fg; "sh FILE", "sh -c CMD".
+ * On its controlling terminal each pipeline is a process group in the
+ * foreground: ^C and ^Z reach it, not the shell; fg continues a stopped one. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +29,16 @@ static struct tok toks[MAXLINE + 1];
 static char words[2 * MAXLINE];
 static char *argv_buf[MAXLINE + 1];
 static int last_status;
+
+/* Job control: on when the shell owns its terminal's foreground. A
+ * pipeline is a job, its process group led by its first process. */
+static int jobctl;
+struct job {
+	pid_t pgid, last;		/* the group, its last stage */
+	int nchild;			/* processes not yet reaped */
+};
+static struct job stopped_job;		/* ^Z'd, for fg; pgid 0: none */
+static void fg(void);
 
 static int syntax(const char *msg)
 {
@@ -73,6 +85,20 @@ static const char *expand(const char *p, char **w, int *ok)
 	return p;
 }
 
+/* One character of a word into *w: a backslash pair, a $NAME, or itself;
+ * inside double quotes only \" \\ \$ escape. Returns what follows. */
+static const char *word_char(const char *p, char **w, int *ok, int dquoted)
+{
+	if (*p == '\\' && p[1] && (!dquoted || strchr("\"\\$", p[1]))) {
+		*ok &= put(w, p + 1, 1);
+		return p + 2;
+	}
+	if (*p == '$')
+		return expand(p, w, ok);
+	*ok &= put(w, p, 1);
+	return p + 1;
+}
+
 /* Split one pipeline (up to ';' or the end of the line) into toks[];
  * returns the count (last is T_END) or -1, and where the next one starts. */
 static int tokenize(const char *p, const char **next)
@@ -105,26 +131,12 @@ static int tokenize(const char *p, const char **next)
 					return syntax("unterminated quote");
 			} else if (*p == '"') {
 				quoted = 1;
-				for (p++; *p && *p != '"';) {
-					if (*p == '\\' && p[1] &&
-					    strchr("\"\\$", p[1])) {
-						ok &= put(&w, p + 1, 1);
-						p += 2;
-					} else if (*p == '$') {
-						p = expand(p, &w, &ok);
-					} else {
-						ok &= put(&w, p++, 1);
-					}
-				}
+				for (p++; *p && *p != '"';)
+					p = word_char(p, &w, &ok, 1);
 				if (!*p++)
 					return syntax("unterminated quote");
-			} else if (*p == '\\' && p[1]) {
-				ok &= put(&w, p + 1, 1);
-				p += 2;
-			} else if (*p == '$') {
-				p = expand(p, &w, &ok);
 			} else {
-				ok &= put(&w, p++, 1);
+				p = word_char(p, &w, &ok, 0);
 			}
 		}
 		/* An unquoted expansion to nothing is no word at all. */
@@ -182,7 +194,7 @@ static void help(void)
 	int n = 0, i, col = 0;
 	DIR *d;
 
-	printf("builtins: cd [DIR], exit [N], help\n");
+	printf("builtins: cd [DIR], exit [N], fg, help\n");
 	printf("syntax: 'quoted' \"$? $NAME\" a | b, < in, > out, >> out, "
 	       "# comment\nprograms in /bin:\n");
 	d = opendir("/bin");
@@ -299,6 +311,10 @@ static int builtin(char **argv, int argc)
 		}
 		return 1;
 	}
+	if (strcmp(argv[0], "fg") == 0) {
+		fg();
+		return 1;
+	}
 	if (strcmp(argv[0], "exit") == 0) {
 		if (argc < 2)
 			exit(last_status);
@@ -329,11 +345,83 @@ static void report(int status)
 		fprintf(stderr, "%s\n", strsignal(sig));
 }
 
+/* The shell's signals, ignored on a terminal it owns (as sh's); a child
+ * takes the defaults back. */
+static void job_signals(void (*h)(int))
+{
+	signal(SIGINT, h);
+	signal(SIGQUIT, h);
+	if (jobctl) {
+		signal(SIGTSTP, h);
+		signal(SIGTTIN, h);
+		signal(SIGTTOU, h);
+	}
+}
+
+/* In a child, or the shell for it: into the job's group (the child's
+ * own for the first stage), which gets the terminal. Both do it, so that
+ * neither has to wait for the other. */
+static void enter_job(pid_t pid, pid_t *pgid)
+{
+	if (!jobctl)
+		return;
+	if (!*pgid)
+		*pgid = pid;
+	setpgid(pid, *pgid);
+	tcsetpgrp(0, *pgid);
+}
+
+/* Waits for the job's processes; a stop (^Z) keeps it for fg. The
+ * terminal comes back to the shell. */
+static void wait_job(struct job *j)
+{
+	int status;
+	pid_t w;
+
+	while (j->nchild > 0) {
+		w = jobctl ? waitpid(-j->pgid, &status, WUNTRACED)
+			   : wait(&status);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		if (WIFSTOPPED(status)) {
+			fprintf(stderr, "\n[stopped] %d (fg continues it)\n",
+				j->pgid);
+			stopped_job = *j;
+			last_status = 128 + WSTOPSIG(status);
+			break;
+		}
+		j->nchild--;
+		if (w == j->last)
+			report(status);
+	}
+	if (jobctl)
+		tcsetpgrp(0, getpgrp());
+}
+
+/* fg: the stopped job gets the terminal and SIGCONT, and is waited for. */
+static void fg(void)
+{
+	struct job j = stopped_job;
+
+	if (!j.pgid) {
+		fprintf(stderr, "sh: fg: no stopped job\n");
+		last_status = 1;
+		return;
+	}
+	stopped_job.pgid = 0;
+	tcsetpgrp(0, j.pgid);
+	kill(-j.pgid, SIGCONT);
+	wait_job(&j);
+}
+
 static void run_pipeline(int n)
 {
-	int i, argc, nstages = 1, nchild = 0, in = -1, pfd[2], status;
-	pid_t pid, last = -1, w;
+	int i, argc, nstages = 1, in = -1, pfd[2];
+	struct job job = { 0, -1, 0 };
 	struct tok *stage;
+	pid_t pid;
 
 	for (i = 0; i < n; i++)
 		nstages += toks[i].type == T_PIPE;
@@ -364,8 +452,8 @@ static void run_pipeline(int n)
 			break;
 		}
 		if (pid == 0) {
-			signal(SIGINT, SIG_DFL);
-			signal(SIGQUIT, SIG_DFL);
+			enter_job(getpid(), &job.pgid);
+			job_signals(SIG_DFL);
 			if (in >= 0)
 				dup2(in, 0);
 			if (pfd[1] >= 0)
@@ -376,27 +464,19 @@ static void run_pipeline(int n)
 				_exit(last_status);
 			exec_cmd(argv_buf);
 		}
+		enter_job(pid, &job.pgid);
 		if (in >= 0)
 			close(in);
 		if (pfd[1] >= 0)
 			close(pfd[1]);
 		in = pfd[0];
-		last = pid;
-		nchild++;
+		job.last = pid;
+		job.nchild++;
 	}
 	if (in >= 0)
 		close(in);
 	last_status = 1;
-	while (nchild > 0) {
-		w = wait(&status);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			break;
-		nchild--;
-		if (w == last)
-			report(status);
-	}
+	wait_job(&job);
 }
 
 /* Each pipeline is expanded only when the one before it is done, so that
@@ -463,12 +543,12 @@ int main(int argc, char **argv)
 			return 127;
 		}
 	}
-	/* Ctrl-C at the prompt must not end the shell; children reset it. */
+	/* Ctrl-C at the prompt must not end the shell; children reset it.
+	 * Job control if the terminal's foreground group is ours. */
 	interactive = fd == 0 && isatty(0);
-	if (interactive) {
-		signal(SIGINT, SIG_IGN);
-		signal(SIGQUIT, SIG_IGN);
-	}
+	jobctl = interactive && tcgetpgrp(0) == getpgrp();
+	if (interactive)
+		job_signals(SIG_IGN);
 	for (;;) {
 		if (interactive)
 			write(2, "zpk$ ", 5);

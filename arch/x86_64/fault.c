@@ -17,7 +17,7 @@ static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 			    int sig)
 {
 	/* LAB(faults) BEGIN task 2: Linux's segfault line */
-	if (current->sighand[sig - 1].handler != SIG_DFL)
+	if (current->sighand->action[sig - 1].handler != SIG_DFL)
 		return;
 	pr_info("zpk: %s[%d]: segfault at 0x%lx ip 0x%llx sp 0x%llx error %llx\n",
 		current->comm, current->pid, addr,
@@ -176,7 +176,7 @@ bool do_user_trap(struct pt_regs *regs)
 	if (v >= NR_EXCEPTIONS || !user_trap_sig[v].sig)
 		return false;
 	sig = user_trap_sig[v].sig;
-	if (current->sighand[sig - 1].handler == SIG_DFL)
+	if (current->sighand->action[sig - 1].handler == SIG_DFL)
 		pr_info("zpk: %s[%d] trap %s ip:%llx sp:%llx error:%llx\n",
 			current->comm, current->pid, user_trap_sig[v].what,
 			(unsigned long long)regs->rip,

@@ -6,6 +6,7 @@
 #include <zpk/errno.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
+#include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
 /* Linux's struct sigcontext (64-bit), inside ucontext's uc_mcontext. */
@@ -117,4 +118,39 @@ int restore_rt_frame(struct pt_regs *regs)
 	current->blocked = f.uc.uc_sigmask &
 			   ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return 0;
+}
+
+void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka)
+{
+	if (!current->in_syscall)
+		return;
+	current->in_syscall = false;
+	switch ((long)regs->rax) {
+	case -ERESTART_RESTARTBLOCK:
+		if (ka) {
+			regs->rax = -EINTR;
+			return;
+		}
+		regs->rax = __NR_restart_syscall;
+		regs->rip -= 2;		/* the syscall instruction again */
+		return;
+	case -ERESTARTNOHAND:
+		if (ka) {
+			regs->rax = -EINTR;
+			return;
+		}
+		break;
+	case -ERESTARTSYS:
+		if (ka && !(ka->flags & SA_RESTART)) {
+			regs->rax = -EINTR;
+			return;
+		}
+		break;
+	case -ERESTARTNOINTR:
+		break;
+	default:
+		return;
+	}
+	regs->rax = regs->vector;	/* the entry left the number there */
+	regs->rip -= 2;
 }

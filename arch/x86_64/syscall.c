@@ -61,6 +61,7 @@ void do_syscall_64(struct pt_regs *regs)
 	const struct syscall_entry *e =
 		nr < NR_syscalls ? sys_call_table[nr] : NULL;
 
+	current->in_syscall = true;	/* for syscall_restart */
 	if (!e) {
 		regs->rax = sys_ni_syscall(nr);
 		return;

@@ -6,6 +6,7 @@
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
+#include <zpk/tty.h>
 #include "internal.h"
 
 #define PF_KTHREAD	0x00200000	/* Linux's task->flags bit */
@@ -17,16 +18,13 @@ static const char *task_state_name(const struct task_struct *t)
 	case TASK_RUNNING:		return "R (running)";
 	case TASK_INTERRUPTIBLE:	return "S (sleeping)";
 	case TASK_UNINTERRUPTIBLE:	return "D (disk sleep)";
+	case TASK_STOPPED:		return "T (stopped)";
 	case EXIT_ZOMBIE:		return "Z (zombie)";
 	case EXIT_DEAD:			break;
 	}
 	return "X (dead)";
 }
 
-static int ppid_of(const struct task_struct *t)
-{
-	return t->parent ? t->parent->pid : 0;
-}
 
 /* Descriptors open; Linux's FDSize is the table's size (64 here). */
 static int fd_table_size(const struct task_struct *t)
@@ -38,8 +36,10 @@ static void collect_sigign_sigcatch(const struct task_struct *t,
 				    sigset_t *ign, sigset_t *catch)
 {
 	*ign = *catch = 0;
+	if (!t->sighand)
+		return;
 	for (int sig = 1; sig <= _NSIG; sig++) {
-		void *h = t->sighand[sig - 1].handler;
+		void *h = t->sighand->action[sig - 1].handler;
 
 		if (h == SIG_IGN)
 			*ign |= sigmask(sig);
@@ -48,20 +48,22 @@ static void collect_sigign_sigcatch(const struct task_struct *t,
 	}
 }
 
+/* Linux prints Umask only while the task has its fs_struct. */
 static void task_state(struct seq_file *m, struct task_struct *t)
 {
-	int pid = t->pid;
+	struct signal_struct *sig = t->signal;
 
-	seq_printf(m, "Umask:\t0%03o\n", t->umask & 0777);
+	if (t->fs)
+		seq_printf(m, "Umask:\t0%03o\n", t->fs->umask & 0777);
 	seq_printf(m, "State:\t%s\n", task_state_name(t));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
-		   "TracerPid:\t0\n", pid, pid, ppid_of(t));
+		   "TracerPid:\t0\n", t->tgid, t->pid, task_ppid_nr(t));
 	seq_puts(m, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n");
 	seq_printf(m, "FDSize:\t%d\n", fd_table_size(t));
 	/* Linux leaves a space after the (here empty) group list. */
 	seq_puts(m, "Groups:\t \n");
 	seq_printf(m, "NStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
-		   pid, pid, pid, pid);
+		   t->tgid, t->pid, sig->pgrp, sig->session);
 }
 
 static void put_kb(struct seq_file *m, const char *name, unsigned long kb)
@@ -118,16 +120,18 @@ static int sigset_count(sigset_t s)
 	return n;
 }
 
-/* zpk queues at most one of each signal: SigQ's limit is _NSIG. */
+/* zpk queues at most one of each signal per thread and per process:
+ * SigQ's limit is _NSIG. */
 static void task_sig(struct seq_file *m, struct task_struct *t)
 {
 	sigset_t ign, catch;
 
 	collect_sigign_sigcatch(t, &ign, &catch);
-	seq_puts(m, "Threads:\t1\n");
-	seq_printf(m, "SigQ:\t%d/%d\n", sigset_count(t->pending), _NSIG);
+	seq_printf(m, "Threads:\t%d\n", t->signal->nr_threads);
+	seq_printf(m, "SigQ:\t%d/%d\n", sigset_count(t->pending) +
+		   sigset_count(t->signal->shared_pending), _NSIG);
 	render_sigset(m, "SigPnd", t->pending);
-	render_sigset(m, "ShdPnd", 0);
+	render_sigset(m, "ShdPnd", t->signal->shared_pending);
 	render_sigset(m, "SigBlk", t->blocked);
 	render_sigset(m, "SigIgn", ign);
 	render_sigset(m, "SigCgt", catch);
@@ -159,17 +163,52 @@ static unsigned long ns_to_clock_t(u64 ns)
 	return (unsigned long)(ns / (NSEC_PER_SEC / HZ));
 }
 
-/* Fields 1-22: who, state, faults, times (Linux's do_task_stat). */
-static void stat_task_part(struct seq_file *m, struct task_struct *t)
+/* What /proc/PID/stat adds up over the threads (whole) or gives of one
+ * (/proc/PID/task/TID/stat), as Linux's do_task_stat. */
+struct stat_sums {
+	unsigned long min_flt, maj_flt;
+	u64 utime, stime;
+};
+
+static void stat_sums(struct task_struct *task, bool whole,
+		      struct stat_sums *s)
 {
-	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", t->pid, t->comm,
-		   task_state_name(t)[0], ppid_of(t), t->pid, t->pid,
+	struct task_struct *t;
+
+	*s = (struct stat_sums){ task->min_flt, task->maj_flt, task->utime,
+				 task->stime };
+	if (!whole)
+		return;
+	s->min_flt = task->signal->min_flt;
+	s->maj_flt = task->signal->maj_flt;
+	s->utime = task->signal->utime;
+	s->stime = task->signal->stime;
+	for_each_thread(task, t) {
+		s->min_flt += t->min_flt;
+		s->maj_flt += t->maj_flt;
+		s->utime += t->utime;
+		s->stime += t->stime;
+	}
+}
+
+/* Fields 1-22: who, state, terminal, faults, times (Linux's
+ * do_task_stat). */
+static void stat_task_part(struct seq_file *m, struct task_struct *t,
+			   bool whole)
+{
+	struct signal_struct *sig = t->signal;
+	struct stat_sums s;
+
+	stat_sums(t, whole, &s);
+	seq_printf(m, "%d (%s) %c %d %d %d %d %d %u ", t->pid, t->comm,
+		   task_state_name(t)[0], task_ppid_nr(t), sig->pgrp,
+		   sig->session, tty_devnr(sig->tty), tty_fg_pgrp(sig->tty),
 		   t->mm ? 0 : PF_KTHREAD);
-	seq_printf(m, "%lu %lu %lu %lu ", t->min_flt, t->cmin_flt,
-		   t->maj_flt, t->cmaj_flt);
-	seq_printf(m, "%lu %lu 0 0 %d %d 1 0 %lu ", ns_to_clock_t(t->utime),
-		   ns_to_clock_t(t->stime), 20 + t->nice, t->nice,
-		   ns_to_clock_t(t->start_time));
+	seq_printf(m, "%lu %lu %lu %lu ", s.min_flt, sig->cmin_flt,
+		   s.maj_flt, sig->cmaj_flt);
+	seq_printf(m, "%lu %lu 0 0 %d %d %d 0 %lu ", ns_to_clock_t(s.utime),
+		   ns_to_clock_t(s.stime), 20 + t->nice, t->nice,
+		   sig->nr_threads, ns_to_clock_t(t->start_time));
 }
 
 /* Fields 23-52: memory layout, signals (decimal, as Linux), the rest. */
@@ -200,7 +239,14 @@ static void stat_mm_part(struct seq_file *m, struct task_struct *t)
 
 int proc_pid_stat(struct seq_file *m, struct task_struct *task)
 {
-	stat_task_part(m, task);
+	stat_task_part(m, task, true);
+	stat_mm_part(m, task);
+	return 0;
+}
+
+int proc_tid_stat(struct seq_file *m, struct task_struct *task)
+{
+	stat_task_part(m, task, false);
 	stat_mm_part(m, task);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* fs/proc/base.c — the directories of /proc: the root (its stored
- * files, then "self" and one entry per live pid), /proc/PID, /proc/PID/mem. */
+ * files, then "self" and one entry per live process), /proc/PID,
+ * /proc/PID/task/TID (one per thread), /proc/PID/mem. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/gup.h>
@@ -39,7 +40,7 @@ static int proc_oom_score(struct seq_file *m, struct task_struct *task)
 
 static int proc_oom_score_adj(struct seq_file *m, struct task_struct *task)
 {
-	seq_printf(m, "%d\n", task->oom_score_adj);
+	seq_printf(m, "%d\n", task->signal->oom_score_adj);
 	return 0;
 }
 
@@ -66,15 +67,17 @@ static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 		return err;
 	if (v < OOM_SCORE_ADJ_MIN || v > OOM_SCORE_ADJ_MAX)
 		return -EINVAL;
-	task->oom_score_adj = (short)v;
+	task->signal->oom_score_adj = (short)v;
 	return (ssize_t)n;
 }
 
-static const struct inode_operations proc_fd_dir_iops, proc_fd_link_iops,
-	proc_cwd_iops, proc_exe_iops;
+static const struct inode_operations task_dir_iops, proc_fd_dir_iops,
+	proc_fd_link_iops, proc_cwd_iops, proc_exe_iops;
 
-/* The files of every /proc/PID, in Linux's readdir order. */
+/* The files of every /proc/PID, in Linux's readdir order; "task" (the
+ * first) is not in /proc/PID/task/TID. */
 static const struct proc_entry pid_entries[] = {
+	{ .name = "task", .mode = S_IFDIR | 0555, .iops = &task_dir_iops },
 	{ .name = "fd", .mode = S_IFDIR | 0500, .iops = &proc_fd_dir_iops },
 	{ .name = "comm", .mode = S_IFREG | 0644,
 	  .show = proc_pid_comm, .write = proc_pid_comm_write },
@@ -97,6 +100,9 @@ static const struct proc_entry pid_entries[] = {
 	  .show = proc_oom_score_adj, .write = proc_oom_score_adj_write },
 };
 #define NR_PID_ENTRIES	(sizeof(pid_entries) / sizeof(pid_entries[0]))
+/* /proc/PID/stat adds up the threads; /proc/PID/task/TID/stat is one's. */
+static const struct proc_entry tid_stat_entry = {
+	.name = "stat", .mode = R, .show = proc_tid_stat };
 
 /* The links of /proc/PID/fd: one entry, the descriptor in proc_inode. */
 static const struct proc_entry fd_link_entry = {
@@ -105,7 +111,8 @@ static const struct proc_entry fd_link_entry = {
 
 static struct inode *proc_root;
 static struct inode *proc_self;	/* the link /proc/self */
-static const struct inode_operations pid_dir_iops, pid_file_iops;
+static const struct inode_operations pid_dir_iops, tid_dir_iops,
+	pid_file_iops;
 /*
  * Per-pid inodes are made on the first lookup and kept here while their
  * process lives (their i_nlink is this list's), so that a path walk gets
@@ -129,7 +136,7 @@ static void free_pid_inode(struct inode *inode)
 	struct proc_inode *pi = PROC_I(inode);
 
 	list_del_init(&pi->cache);
-	if (pi->entry)
+	if (inode->i_parent != proc_root)
 		iput(inode->i_parent);
 	put_task_struct(pi->task);
 	kfree(pi);
@@ -156,8 +163,8 @@ void proc_flush_task(struct task_struct *task)
 	}
 }
 
-/* The name a pid inode has in its directory (for d_path): the pid,
- * the entry's name, or the descriptor; in the room after pi. */
+/* The name a pid inode has in its directory (for d_path): the pid or
+ * tid, the entry's name, or the descriptor; in the room after pi. */
 static struct dentry *pid_dentry(struct proc_inode *pi)
 {
 	struct dentry *d = (struct dentry *)(pi + 1);
@@ -173,8 +180,19 @@ static struct dentry *pid_dentry(struct proc_inode *pi)
 	return d;
 }
 
-/* The inode of (task, entry, fd), entry NULL for the /proc/PID directory,
- * fd -1 but for /proc/PID/fd/N. */
+/* The inode operations of (entry, in parent): a /proc/PID or TID
+ * directory, an entry's own (task, fd, links), or a file's. */
+static const struct inode_operations *pid_inode_ops(const struct proc_entry *e,
+						   struct inode *parent)
+{
+	if (!e)
+		return parent == proc_root ? &pid_dir_iops : &tid_dir_iops;
+	return e->iops ? e->iops : &pid_file_iops;
+}
+
+/* The inode of (task, entry, fd) in parent, entry NULL for the /proc/PID
+ * and /proc/PID/task/TID directories, fd -1 but for /proc/PID/fd/N; each
+ * holds its parent but the root. */
 static struct inode *pid_inode(struct task_struct *task,
 			       const struct proc_entry *e, struct inode *parent,
 			       int fd)
@@ -182,7 +200,8 @@ static struct inode *pid_inode(struct task_struct *task,
 	struct proc_inode *pi;
 
 	list_for_each_entry(pi, &pid_inodes, cache)
-		if (pi->task == task && pi->entry == e && pi->fd == fd)
+		if (pi->task == task && pi->entry == e && pi->fd == fd &&
+		    pi->vfs_inode.i_parent == parent)
 			return &pi->vfs_inode;
 	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, task->pid, e);
 	if (!pi)
@@ -194,14 +213,9 @@ static struct inode *pid_inode(struct task_struct *task,
 	pi->vfs_inode.i_count = 0;
 	pi->vfs_inode.i_nlink = e && !S_ISDIR(e->mode) ? 1 : 2;
 	pi->vfs_inode.i_parent = parent;
-	if (e)
+	if (parent != proc_root)
 		ihold(parent);
-	if (!e)
-		pi->vfs_inode.i_op = &pid_dir_iops;
-	else if (e->iops)
-		pi->vfs_inode.i_op = e->iops;
-	else
-		pi->vfs_inode.i_op = &pid_file_iops;
+	pi->vfs_inode.i_op = pid_inode_ops(e, parent);
 	list_add_tail(&pi->cache, &pid_inodes);
 	return &pi->vfs_inode;
 }
@@ -221,6 +235,13 @@ static int name_to_pid(const char *name, size_t len)
 	return (int)v;
 }
 
+/* The first entry a directory lists: /proc/PID has "task", a thread's
+ * /proc/PID/task/TID does not. */
+static size_t first_entry(struct inode *dir)
+{
+	return dir->i_op == &tid_dir_iops;
+}
+
 static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 			  struct inode **res)
 {
@@ -228,10 +249,12 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 
 	if (!task)
 		return -ESRCH;	/* a held-open /proc/PID of a reaped one */
-	for (size_t i = 0; i < NR_PID_ENTRIES; i++) {
+	for (size_t i = first_entry(dir); i < NR_PID_ENTRIES; i++) {
 		const struct proc_entry *e = &pid_entries[i];
 
 		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
+			if (first_entry(dir) && e->show == proc_pid_stat)
+				e = &tid_stat_entry;	/* the thread's own */
 			*res = pid_inode(task, e, dir, -1);
 			return *res ? 0 : -ENOMEM;
 		}
@@ -241,6 +264,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 
 static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 {
+	idx += first_entry(dir);
 	if (idx < 0 || (size_t)idx >= NR_PID_ENTRIES ||
 	    !proc_inode_task(dir))
 		return false;
@@ -254,6 +278,51 @@ static bool pid_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
 static const struct inode_operations pid_dir_iops = {
 	.lookup = pid_dir_lookup,
 	.readdir = pid_dir_readdir,
+	.evict = free_pid_inode,
+};
+
+static const struct inode_operations tid_dir_iops = {
+	.lookup = pid_dir_lookup,
+	.readdir = pid_dir_readdir,
+	.evict = free_pid_inode,
+};
+
+/* /proc/PID/task: one directory per thread of the process, by tid. */
+static int task_dir_lookup(struct inode *dir, const char *name, size_t len,
+			   struct inode **res)
+{
+	struct task_struct *task = proc_inode_task(dir), *t;
+	int tid = name_to_pid(name, len);
+
+	if (!task)
+		return -ESRCH;
+	t = tid > 0 ? find_task_by_pid(tid) : NULL;
+	if (!t || !same_thread_group(t, task))
+		return -ENOENT;
+	*res = pid_inode(t, NULL, dir, -1);
+	return *res ? 0 : -ENOMEM;
+}
+
+static bool task_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	struct task_struct *task = proc_inode_task(dir), *t;
+
+	if (!task || idx < 0)
+		return false;
+	for_each_thread(task, t) {
+		if (t->state == EXIT_DEAD || idx-- > 0)
+			continue;
+		de->len = snprintf(de->name, sizeof(de->name), "%d", t->pid);
+		de->ino = 0x60000000UL + t->pid;
+		de->mode = S_IFDIR | 0555;
+		return true;
+	}
+	return false;
+}
+
+static const struct inode_operations task_dir_iops = {
+	.lookup = task_dir_lookup,
+	.readdir = task_dir_readdir,
 	.evict = free_pid_inode,
 };
 
@@ -291,7 +360,7 @@ static bool root_readdir(struct inode *dir, long idx, struct dir_entry *de)
 		de->mode = L;
 		return true;
 	}
-	list_for_each_entry(t, &task_list, tasks) {
+	for_each_process(t) {
 		if (t->pid <= 0 || t->state == EXIT_DEAD || --idx > 0)
 			continue;
 		de->len = snprintf(de->name, sizeof(de->name), "%d", t->pid);
@@ -313,14 +382,14 @@ static const struct inode_operations proc_root_iops = {
 static int self_get_link(struct inode *link, struct inode **res)
 {
 	(void)link;
-	*res = pid_inode(current, NULL, proc_root, -1);
+	*res = pid_inode(current->group_leader, NULL, proc_root, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
 static int self_readlink(struct inode *link, char *buf, size_t size)
 {
 	(void)link;
-	return snprintf(buf, size, "%d", current->pid);
+	return snprintf(buf, size, "%d", current->tgid);
 }
 
 static const struct inode_operations proc_self_iops = {
@@ -346,14 +415,15 @@ static const struct inode_operations proc_exe_iops = {
 	.evict = free_pid_inode,
 };
 
-/* The process's working directory: -ENOENT once it has exited. */
+/* The task's working directory: -ENOENT once it has exited (its
+ * fs_struct is gone). */
 static int cwd_of(struct inode *link, struct inode **res)
 {
 	struct task_struct *t = proc_inode_task(link);
 
-	if (!t || t->state == EXIT_ZOMBIE)
+	if (!t || !t->fs)
 		return -ENOENT;
-	*res = t->cwd ? t->cwd : vfs_root;
+	*res = t->fs->pwd ? t->fs->pwd : vfs_root;
 	return 0;
 }
 

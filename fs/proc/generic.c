@@ -321,7 +321,10 @@ static int proc_new_name(const char *path, struct inode **dir,
 	return err;
 }
 
-static int proc_add(const char *path, struct proc_entry *e)
+/* A new /proc name at path for entry e (NULL for a directory); in
+ * /proc/sys a directory's fixed names are -EACCES (sysctl's permission
+ * check) to remove, elsewhere -EPERM. */
+static int proc_add(const char *path, u32 mode, struct proc_entry *e)
 {
 	struct proc_inode *pi;
 	struct inode *dir;
@@ -330,9 +333,12 @@ static int proc_add(const char *path, struct proc_entry *e)
 
 	if (err)
 		return err;
-	pi = proc_new_inode(e->mode, PROC_NO_PID, e);
+	pi = proc_new_inode(mode, PROC_NO_PID, e);
 	if (!pi)
 		return -ENOMEM;
+	if (S_ISDIR(mode) && !strncmp(path, "sys", 3) &&
+	    (path[3] == '/' || !path[3]))
+		pi->vfs_inode.i_fixed = -EACCES;
 	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
 	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
 	return err;
@@ -351,7 +357,7 @@ static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
 	e->show = show;
 	e->read = read;
 	e->write = write;
-	err = proc_add(path, e);
+	err = proc_add(path, e->mode, e);
 	if (err)
 		kfree(e);
 	return err;
@@ -369,25 +375,9 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 	return proc_add_entry(path, mode, NULL, read, write);
 }
 
-/* The directory is fixed as the rest of /proc: in /proc/sys, removing
- * its names is -EACCES (sysctl's permission check), elsewhere -EPERM. */
 int proc_mkdir(const char *path)
 {
-	struct proc_inode *pi;
-	struct inode *dir;
-	const char *name;
-	int err = proc_new_name(path, &dir, &name);
-
-	if (err)
-		return err;
-	pi = proc_new_inode(S_IFDIR | 0555, PROC_NO_PID, NULL);
-	if (!pi)
-		return -ENOMEM;
-	if (!strncmp(path, "sys", 3) && (path[3] == '/' || !path[3]))
-		pi->vfs_inode.i_fixed = -EACCES;
-	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
-	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
-	return err;
+	return proc_add(path, S_IFDIR | 0555, NULL);
 }
 
 int proc_symlink(const char *path, const char *target)

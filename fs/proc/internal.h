@@ -38,6 +38,7 @@ struct task_struct *proc_inode_task(struct inode *inode);
 /* The files of /proc/PID (array.c, task_mmu.c, base.c). */
 int proc_pid_status(struct seq_file *m, struct task_struct *task);
 int proc_pid_stat(struct seq_file *m, struct task_struct *task);
+int proc_tid_stat(struct seq_file *m, struct task_struct *task);
 int proc_pid_statm(struct seq_file *m, struct task_struct *task);
 int proc_pid_cmdline(struct seq_file *m, struct task_struct *task);
 int proc_pid_maps(struct seq_file *m, struct task_struct *task);

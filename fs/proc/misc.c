@@ -1,9 +1,11 @@
 /* fs/proc/misc.c — the small files of /proc: cmdline, uptime,
- * version, cpuinfo (from CPUID) and vmstat (mm/vmstat.c's names). */
+ * version, cpuinfo (from CPUID), vmstat (mm/vmstat.c's names) and the
+ * sysctls of /proc/sys. */
 #include <asm/io.h>
 #include <zpk/errno.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/loadavg.h>
+#include <zpk/mm.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
 #include <zpk/sched.h>
@@ -77,6 +79,14 @@ static int vmstat_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
+/* The lowest address mmap hands out or maps at: a constant in zpk. */
+static int mmap_min_addr_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%lu\n", MMAP_MIN_ADDR);
+	return 0;
+}
+
 /* ---- /proc/sys/vm/zero_page ------------------------------------------ */
 
 /* "[special] refcount off", like Linux's THP files in sysfs. */
@@ -107,7 +117,25 @@ static ssize_t zero_page_write(struct task_struct *task, const char *buf,
 	return n;
 }
 
-/* ---- /proc/sys/kernel/pid_max ---------------------------------------- */
+/* ---- sysctl numbers: /proc/sys/kernel/pid_max, vm/max_map_count ------- */
+
+/* A write of a decimal number in 0..INT_MAX and an optional newline, as
+ * Linux's proc_dointvec: *v, or -EINVAL. */
+static int proc_write_int(const char *buf, size_t n, loff_t pos,
+			  unsigned long *v)
+{
+	char num[16];
+
+	if (pos || n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, n);
+	num[n] = 0;
+	if (num[n - 1] == '\n')
+		num[n - 1] = 0;
+	if (kstrtoul(num, 10, v) || *v > 0x7fffffff)
+		return -EINVAL;
+	return 0;
+}
 
 static int pid_max_show(struct seq_file *m, struct task_struct *task)
 {
@@ -116,22 +144,35 @@ static int pid_max_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
-/* A decimal number and an optional newline, within Linux's bounds. */
+/* Within Linux's bounds (set_pid_max). */
 static ssize_t pid_max_write(struct task_struct *task, const char *buf,
 			     size_t n, loff_t pos)
 {
-	char num[16];
 	unsigned long v;
 
 	(void)task;
-	if (pos || n == 0 || n >= sizeof(num))
+	if (proc_write_int(buf, n, pos, &v) || set_pid_max((long)v))
 		return -EINVAL;
-	memcpy(num, buf, n);
-	num[n] = 0;
-	if (num[n - 1] == '\n')
-		num[n - 1] = 0;
-	if (kstrtoul(num, 10, &v) || v > 0x7fffffff || set_pid_max((long)v))
+	return n;
+}
+
+static int max_map_count_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%d\n", sysctl_max_map_count);
+	return 0;
+}
+
+/* Any int from 0 up, as Linux's (SYSCTL_ZERO is its only bound). */
+static ssize_t max_map_count_write(struct task_struct *task, const char *buf,
+				   size_t n, loff_t pos)
+{
+	unsigned long v;
+
+	(void)task;
+	if (proc_write_int(buf, n, pos, &v))
 		return -EINVAL;
+	sysctl_max_map_count = (int)v;
 	return n;
 }
 
@@ -278,6 +319,9 @@ void proc_misc_init(void)
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
+	proc_create("sys/vm/mmap_min_addr", 0444, mmap_min_addr_show, NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
+	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,
+		    max_map_count_write);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
 }

@@ -12,7 +12,10 @@ int setup_rt_frame(int sig, const struct k_sigaction *ka,
 		   const struct kernel_siginfo *info, struct pt_regs *regs);
 /* rt_sigreturn: regs, mask and FPU state back from the frame at rsp. */
 int restore_rt_frame(struct pt_regs *regs);
-/* kernel/signal.c: one pending signal acted on; true to look again. */
-bool do_signal(struct pt_regs *regs);
+/* A system call's -ERESTART* result before returning to user mode: EINTR
+ * if the handler ka runs (unless SA_RESTART allows, for -ERESTARTSYS),
+ * else the call runs again (restart_syscall for -ERESTART_RESTARTBLOCK);
+ * ka NULL: no handler. Nothing for other results or a trap's regs. */
+void syscall_restart(struct pt_regs *regs, const struct k_sigaction *ka);
 
 #endif

@@ -125,6 +125,7 @@
 #define __NR_sched_getaffinity	204
 #define __NR_getdents64		217
 #define __NR_set_tid_address	218
+#define __NR_restart_syscall	219
 #define __NR_clock_gettime	228
 #define __NR_clock_getres	229
 #define __NR_clock_nanosleep	230
@@ -147,14 +148,18 @@
 #define __NR_pselect6		270
 #define __NR_ppoll		271
 #define __NR_set_robust_list	273
+#define __NR_vmsplice		278
 #define __NR_utimensat		280
+#define __NR_fallocate		285
 #define __NR_dup3		292
 #define __NR_pipe2		293
 #define __NR_prlimit64		302
 #define __NR_renameat2		316
 #define __NR_getrandom		318
+#define __NR_memfd_create	319
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311
+#define __NR_mlock2		325
 #define __NR_statx		332
 #define __NR_rseq		334
 #define __NR_clone3		435

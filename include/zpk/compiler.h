@@ -4,6 +4,9 @@
 #define ZPK_COMPILER_H
 
 #define __used		__attribute__((used))
+#ifndef __always_inline	/* the host tests' libc has its own */
+#define __always_inline	inline __attribute__((always_inline))
+#endif
 #define __section(s)	__attribute__((section(s)))
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __packed	__attribute__((packed))

@@ -51,4 +51,11 @@
 #define ETIMEDOUT	110
 #define ECONNREFUSED	111
 
+/* Never seen by user programs: the signal code turns them into EINTR or
+ * restarts the call (Linux's include/linux/errno.h). */
+#define ERESTARTSYS		512	/* restart if no handler or SA_RESTART */
+#define ERESTARTNOINTR		513	/* always restart */
+#define ERESTARTNOHAND		514	/* restart if no handler */
+#define ERESTART_RESTARTBLOCK	516	/* restart_syscall with restart_block */
+
 #endif

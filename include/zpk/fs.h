@@ -7,6 +7,7 @@
 #include <zpk/errno.h>
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/uio.h>
 #include <zpk/wait.h>
 
 typedef long ssize_t;
@@ -51,10 +52,6 @@ struct file;
 struct inode;
 struct page;
 
-struct iovec {
-	void __user *iov_base;
-	size_t iov_len;
-};
 
 /* poll(2)'s events, Linux's values. */
 #define POLLIN		0x0001
@@ -168,7 +165,7 @@ struct inode {
 	union {
 		struct page **i_pages;	/* regular files */
 		char *i_link;		/* symbolic links: the text (kmalloc) */
-		void *i_private;	/* a pipe's struct pipe, a socket's */
+		void *i_private;	/* a pipe's pipe_inode_info, a socket's */
 	};
 	unsigned long i_nr_pages;	/* capacity of i_pages */
 	bool i_readonly;		/* initrd files */
@@ -287,6 +284,16 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
  * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking frees the
  * pages past the end and zeroes the tail of the last one. */
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* fallocate(2)'s modes, Linux's values. */
+#define FALLOC_FL_KEEP_SIZE	0x01
+#define FALLOC_FL_PUNCH_HOLE	0x02
+#define FALLOC_FL_LINUX_MODES	0x7f	/* every mode Linux knows */
+/* fallocate of a ramfs or shmem file, as Linux's shmem_fallocate: mode
+ * 0 allocates the pages of [offset, offset + len) and grows the size to
+ * its end, FALLOC_FL_KEEP_SIZE only allocates, FALLOC_FL_PUNCH_HOLE
+ * zeroes the range (giving back whole pages). 0, -EFBIG, -ENOMEM. */
+int ramfs_fallocate(struct inode *inode, int mode, loff_t offset,
+		    loff_t len);
 int vfs_truncate(struct inode *inode, loff_t size);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 

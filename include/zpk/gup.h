@@ -26,7 +26,7 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 void put_user_page(struct page *page);
 
 /* mlock/MAP_POPULATE: faults in the range, for write in private writable
- * VMAs; 0, -ENOMEM or -EFAULT. */
+ * VMAs (nothing in a VM_LOCKONFAULT one); 0, -ENOMEM or -EFAULT. */
 int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 			    unsigned long end);
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);

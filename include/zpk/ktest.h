@@ -5,6 +5,7 @@
 
 #include <zpk/types.h>
 #include <zpk/compiler.h>
+#include <asm/ptrace.h>
 
 struct ktest {
 	const char *suite;
@@ -27,6 +28,15 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
  * tables (no mm) and returns its direct-map alias; one at a time. */
 void *ktest_map_user_page(unsigned long uva);
 void ktest_unmap_user_page(unsigned long uva);
+
+/* Runs user code at rip with stack rsp, in the page tables loaded now,
+ * until its first trap (int3 ends a run); returns the trap's vector with
+ * the registers and CR2 in *t (arch/x86_64/ktest_usermode.c). */
+struct ktest_trap {
+	struct pt_regs regs;
+	u64 cr2;
+};
+u64 ktest_run_user(u64 rip, u64 rsp, struct ktest_trap *t);
 
 #define KEXPECT_EQ(a, b) do {						\
 	long long __a = (long long)(a), __b = (long long)(b);		\

@@ -58,6 +58,21 @@ static inline bool list_empty(const struct list_head *head)
 	return head->next == head;
 }
 
+/* Exactly one entry on the list. */
+static inline bool list_is_singular(const struct list_head *head)
+{
+	return !list_empty(head) && head->next == head->prev;
+}
+
+/* n takes old's place on its list; old is left pointing nowhere. */
+static inline void list_replace(struct list_head *old, struct list_head *n)
+{
+	n->next = old->next;
+	n->next->prev = n;
+	n->prev = old->prev;
+	n->prev->next = n;
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

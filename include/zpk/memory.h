@@ -5,6 +5,7 @@
 #define ZPK_MEMORY_H
 
 #include <asm/pgtable.h>
+#include <zpk/mm.h>
 #include <zpk/mm_types.h>
 
 /* handle_mm_fault's flags and results: Linux's values. */
@@ -26,9 +27,31 @@ typedef unsigned int vm_fault_t;
  * The one rule for whether an access of kind flags (FAULT_FLAG_WRITE,
  * _INSTRUCTION, else a read; _FORCE, _REMOTE) may use vma at all: true
  * means refuse it. Linux codes it twice, as x86's access_error() and
- * GUP's check_vma_flags(); the fault path and mm/gup.c both call this.
+ * GUP's check_vma_flags(); the fault path and mm/gup.c both call this
+ * (inline: it is on every fault).
  */
-bool access_error(const struct vm_area_struct *vma, unsigned int flags);
+static inline bool access_error(const struct vm_area_struct *vma,
+				unsigned int flags)
+{
+	unsigned long vm_flags = vma->vm_flags;
+	bool force = flags & FAULT_FLAG_FORCE;
+
+	/* FOLL_FORCE may write a private mapping it could make writable:
+	 * the write lands in a private copy, never in the file. */
+	if (flags & FAULT_FLAG_WRITE)
+		return !(vm_flags & VM_WRITE) &&
+		       !(force && is_cow_mapping(vm_flags));
+	if (flags & FAULT_FLAG_INSTRUCTION)
+		return !(vm_flags & VM_EXEC);
+	/* The CPU reads any accessible VMA (x86 has no write- or exec-only
+	 * PTEs); get_user_pages wants VM_READ, or FOLL_FORCE and VM_MAYREAD. */
+	if (!(flags & FAULT_FLAG_REMOTE) &&
+	    (vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return false;
+	if (vm_flags & VM_READ)
+		return false;
+	return !(force && (vm_flags & VM_MAYREAD));
+}
 
 /* ---- RSS counters: the one API; every change updates hiwater_rss ---- */
 
@@ -106,8 +129,9 @@ typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv);
 
-/* The PTE protection bits for vm_flags (user, RW iff VM_WRITE, NX unless
- * VM_EXEC; no VM_READ/WRITE/EXEC: present but not user-accessible). */
+/* The PTE protection bits for vm_flags: user, RW iff VM_WRITE, NX unless
+ * VM_EXEC; with none of VM_READ/WRITE/EXEC, _PAGE_PROTNONE (not present to
+ * the CPU). Linux's protection_map lookup. */
 pgprot_t vm_get_page_prot(unsigned long vm_flags);
 
 /*

@@ -168,6 +168,9 @@ static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 
 /* The cache every vm_area_struct comes from (tests count its objects). */
 extern struct kmem_cache *vm_area_cachep;
+/* /proc/sys/vm/max_map_count: the most VMAs a split or a new mapping may
+ * leave (Linux's checks: mmap and brk refuse above it, splits at it). */
+extern int sysctl_max_map_count;
 
 /* An empty address space: no VMAs, counters 0, mmap_base = MMAP_BASE. */
 void mm_init_vmas(struct mm_struct *mm);
@@ -205,6 +208,13 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
 	     unsigned long pgoff);
 /*
+ * The VMA part of mmap: [addr, addr + len) becomes a mapping of file at
+ * pgoff with vm_flags (whatever was there is unmapped first), merged
+ * with a neighbour that continues it, accounted. addr or -ENOMEM.
+ */
+long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		 unsigned long vm_flags, struct file *file, unsigned long pgoff);
+/*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
  * start, len 0 or a range outside user space, -ENOMEM if a split fails.
@@ -218,10 +228,13 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  */
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long prot);
-/* mlock/munlock: sets or clears VM_LOCKED on the page-aligned range,
- * splitting and merging VMAs as mprotect does. 0 or -ENOMEM (a hole). */
+/* mlock/mlock2/munlock: gives the page-aligned range the lock flags
+ * (VM_LOCKED, VM_LOCKED | VM_LOCKONFAULT, or 0 to unlock), splitting and
+ * merging VMAs as mprotect does (Linux's apply_vma_lock_flags). 0 or
+ * -ENOMEM (a hole). */
+#define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     bool lock);
+	     unsigned long lock_flags);
 /* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
  * set, then clear, over the range. 0 or -ENOMEM. */
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,
@@ -237,10 +250,13 @@ void vm_stat_account(struct mm_struct *mm, unsigned long flags,
  */
 unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
 
+/* Puts vma, set up and not overlapping any, into mm's list and tree. */
+void vma_link(struct mm_struct *mm, struct vm_area_struct *vma);
 /*
  * Cuts vma in two at addr (page aligned, strictly inside). The new VMA is
  * the part below addr if new_below, else the part above; vma keeps the
- * other. 0 or -ENOMEM.
+ * other. 0, or -ENOMEM if mm already has sysctl_max_map_count VMAs or no
+ * memory.
  */
 int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	      unsigned long addr, int new_below);
@@ -266,7 +282,8 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address);
 #define STACK_GUARD_GAP	(256UL << PAGE_SHIFT)	/* Linux's default */
 
 /* BUGs unless mm's VMAs are sorted, non-empty, page aligned, in user space,
- * non-overlapping, owned by mm, and map_count and the *_vm counters agree. */
+ * non-overlapping, owned by mm, mm_rb is a valid red-black tree holding
+ * the list's VMAs in its order, and map_count and the *_vm counters agree. */
 void validate_mm(struct mm_struct *mm);
 
 /*

@@ -5,6 +5,7 @@
 
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/rbtree.h>
 
 /* page->flags bits */
 enum pageflags {
@@ -19,6 +20,8 @@ enum pageflags {
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
 	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
+	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
+				 * one else: a write may reuse it */
 	NR_PAGEFLAGS
 };
 
@@ -76,6 +79,7 @@ enum {
 #define VM_MAYSHARE	0x00000080UL
 #define VM_GROWSDOWN	0x00000100UL
 #define VM_LOCKED	0x00002000UL
+#define VM_LOCKONFAULT	0x00080000UL	/* mlock2(MLOCK_ONFAULT): not populated */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
 
@@ -90,6 +94,7 @@ struct vm_area_struct {
 	struct file *vm_file;		/* NULL for anonymous memory */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
+	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
 };
 
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
@@ -100,6 +105,7 @@ struct vm_area_struct {
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	struct list_head mmap;		/* VMAs, sorted, non-overlapping */
+	struct rb_root mm_rb;		/* the same VMAs, for find_vma */
 	struct vm_area_struct *mmap_cache;	/* last find_vma hit (Linux <=3.14) */
 	int map_count;
 	int mm_users;			/* tasks using it: the address space */
@@ -111,7 +117,8 @@ struct mm_struct {
 	unsigned long arg_start, arg_end, env_start, env_end;
 	unsigned long total_vm, locked_vm, data_vm, exec_vm, stack_vm;
 	unsigned long hiwater_rss, hiwater_vm;
-	unsigned long def_flags;	/* VM_LOCKED after mlockall(MCL_FUTURE) */
+	unsigned long def_flags;	/* VM_LOCKED (| VM_LOCKONFAULT) after
+					 * mlockall(MCL_FUTURE) */
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
 	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
@@ -125,5 +132,6 @@ struct mm_struct {
 #define PageAnon(p)	page_test_flag(p, PG_anon)
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
+#define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)
 
 #endif

@@ -30,7 +30,8 @@ void mm_verify_bug(struct mm_verify_report *r);
 
 /* Both checks on mm alone, then BUG on any difference. */
 void mm_verify(struct mm_struct *mm);
-/* Both checks on every task's mm; BUGs on any difference. */
+/* validate_mm (not under =warn) and both checks on every task's mm;
+ * BUGs on any difference. */
 void mm_verify_all(void);
 
 #endif

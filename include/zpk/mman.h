@@ -40,6 +40,12 @@
 #define MADV_POPULATE_READ	22	/* fault in for read: zero pages */
 #define MADV_POPULATE_WRITE	23	/* fault in for write: real pages */
 
+#define MREMAP_MAYMOVE		1	/* may move the mapping */
+#define MREMAP_FIXED		2	/* ... to new_addr exactly */
+#define MREMAP_DONTUNMAP	4	/* ... and leave the old VMA, empty */
+
+#define MLOCK_ONFAULT	1	/* mlock2: lock pages as they fault in */
+
 #define MCL_CURRENT	1	/* mlockall: lock what is mapped now */
 #define MCL_FUTURE	2	/* ... and what will be mapped */
 #define MCL_ONFAULT	4
@@ -50,6 +56,6 @@
 #define MMAP_BASE		0x00007f0000000000UL	/* top-down below */
 #define TASK_UNMAPPED_BASE	PAGE_ALIGN(TASK_SIZE / 3)	/* bottom-up */
 #define MMAP_MIN_ADDR		0x10000UL	/* Linux's mmap_min_addr */
-#define MAX_MAP_COUNT		65530		/* Linux's max_map_count */
+#define DEFAULT_MAX_MAP_COUNT	65530		/* Linux's max_map_count */
 
 #endif

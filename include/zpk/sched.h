@@ -17,52 +17,124 @@ enum task_state {
 	TASK_RUNNING,			/* on the run queue or running */
 	TASK_INTERRUPTIBLE,		/* asleep; a signal wakes it */
 	TASK_UNINTERRUPTIBLE,
+	TASK_STOPPED,			/* SIGSTOP & co.: SIGCONT wakes it */
 	EXIT_ZOMBIE,			/* exited, not yet reaped */
 	EXIT_DEAD,
 };
 
+/* task_struct.flags (Linux's PF_*) */
+#define PF_EXITING	0x00000004	/* in do_exit */
+#define PF_FORKNOEXEC	0x00000040	/* forked and not yet exec'd */
+
+/* task_struct.jobctl */
+#define JOBCTL_STOP_PENDING	(1U << 17)	/* join the group stop */
+
 struct files_struct;
 struct inode;
+struct tty_struct;
+
+/* What restart_syscall needs to go on with an interrupted sleep (Linux's
+ * restart_block): the function and its arguments. */
+struct restart_block {
+	long (*fn)(struct restart_block *rb);
+	u64 deadline_ns;		/* absolute, ktime */
+	void __user *uaddr;		/* futex word, or nanosleep's rem */
+	u32 val, bitset;
+	int clock;
+};
+
+/*
+ * Signal handlers, shared by CLONE_SIGHAND (Linux's sighand_struct).
+ * One CPU with interrupts off in the kernel: nothing locks it yet; on
+ * SMP, Linux's siglock beside action guards it and the signal_struct.
+ */
+struct sighand_struct {
+	int count;			/* tasks sharing it */
+	struct k_sigaction action[_NSIG];
+};
+
+/*
+ * What the threads of one process share (Linux's signal_struct): the
+ * thread list, process-directed pending signals, the group's exit and
+ * stop state, its process group and session, and the group's usage
+ * figures. Every field is the thread group's, so that one lock (the
+ * sighand's) can guard it on SMP.
+ */
+struct signal_struct {
+	int sigcnt;			/* task structs pointing here */
+	int live;			/* threads not yet in do_exit */
+	int nr_threads;			/* threads not yet released */
+	struct list_head thread_head;	/* of task_struct.thread_node */
+	struct wait_queue_head wait_chldexit;	/* wait4 of any thread */
+
+	sigset_t shared_pending;	/* kill(): any thread may take it */
+	struct kernel_siginfo shared_info[_NSIG];
+
+	unsigned int flags;		/* SIGNAL_* */
+	int group_exit_code;		/* exit_group status, or stop signal */
+	int group_stop_count;		/* threads still to stop */
+	struct task_struct *group_exec_task;	/* de_thread's caller */
+	int notify_count;		/* threads de_thread still waits for */
+
+	int pgrp, session;		/* process group and session ids */
+	bool leader;			/* a session leader (setsid) */
+	struct tty_struct *tty;		/* controlling terminal, or NULL */
+
+	short oom_score_adj;		/* -1000..1000; fork copies it */
+	unsigned long min_flt, maj_flt;	/* of released threads */
+	u64 utime, stime;		/* of released threads, ns */
+	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
+	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS */
+};
+
+/* The file-system context, shared by CLONE_FS (Linux's fs_struct). */
+struct fs_struct {
+	int users;
+	unsigned int umask;
+	struct inode *pwd;		/* NULL: the root */
+};
 
 struct task_struct {
-	int pid;
+	int pid;			/* the thread id (gettid) */
+	int tgid;			/* the process id: the leader's pid */
 	enum task_state state;
+	unsigned int flags;		/* PF_* */
 	char comm[TASK_COMM_LEN];
 	void *stack;			/* THREAD_SIZE bytes, kernel stack */
 	unsigned long ksp;		/* saved kernel rsp while switched out */
 	unsigned long fsbase;		/* user TLS (arch_prctl ARCH_SET_FS) */
 	struct mm_struct *mm;		/* NULL for kernel threads */
-	struct task_struct *parent;
-	struct list_head children;	/* of sibling */
-	struct list_head sibling;
-	struct list_head tasks;		/* every task, for /proc and ps */
+	struct task_struct *parent;	/* a thread of the parent process */
+	struct task_struct *group_leader;
+	struct list_head children;	/* of sibling: processes we forked */
+	struct list_head sibling;	/* leaders only */
+	struct list_head thread_node;	/* in signal->thread_head */
+	struct list_head tasks;		/* every task, threads too */
 	struct list_head run_list;	/* on the run queue */
-	struct wait_queue_head wait_chldexit;	/* parent sleeps in wait4 */
 	int exit_code;			/* wait4 status word */
-	int exit_signal;		/* SIGCHLD to the parent */
+	int exit_signal;		/* to the parent; -1 for a thread */
 	int usage;			/* the task list's, /proc files' */
-	unsigned int signal_flags;	/* SIGNAL_UNKILLABLE for init */
 	bool need_resched;
 
+	struct signal_struct *signal;
+	struct sighand_struct *sighand;
+	struct fs_struct *fs;
 	struct files_struct *files;
-	struct inode *cwd;
-	unsigned int umask;
-	short oom_score_adj;		/* -1000..1000; fork copies it */
 	short nice;			/* -20..19, setpriority's; fork copies
 					 * it (round-robin: slices are equal) */
 	unsigned short ioprio;		/* ioprio_set's class << 13 | data */
 	unsigned int ngroups;		/* supplementary groups (setgroups) */
 	u32 groups[NGROUPS_SMALL];
 
-	struct k_sigaction sighand[_NSIG];
-	sigset_t blocked, pending;
-	sigset_t saved_sigmask;		/* sigsuspend's caller's mask, put */
-	bool restore_sigmask;		/* back once a handler is set up */
+	sigset_t blocked, pending;	/* pending: sent to this thread */
+	sigset_t saved_sigmask;		/* sigsuspend's, restored after */
+	bool restore_sigmask;
 	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
+	unsigned int jobctl;		/* JOBCTL_* */
+	bool in_syscall;		/* pt_regs hold a system call's result */
+	struct restart_block restart_block;
 
 	unsigned long min_flt, maj_flt;	/* page faults, as getrusage */
-	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
-	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS at exit */
 	unsigned long start_time;	/* ns since boot */
 	unsigned long utime, stime;	/* ns */
 	int __user *set_child_tid;	/* CLONE_CHILD_SETTID: pid stored here */
@@ -111,7 +183,6 @@ long kernel_clone(const struct kernel_clone_args *args);
 int kernel_thread(int (*fn)(void *), void *arg, const char *name);
 /* A new child's first C code, from ret_from_fork: CLONE_CHILD_SETTID. */
 void schedule_tail(void);
-void free_task(struct task_struct *t);
 
 /* References that keep a task struct (not its pid or stack) after it is
  * reaped: /proc files opened on it see it EXIT_DEAD. */
@@ -129,7 +200,7 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm);
  * current's mm; how many were woken. */
 long futex_wake(u32 __user *uaddr, int nr);
 
-/* kernel/exit.c: ends current; code is a wait4 status word. */
+/* kernel/exit.c: ends current (the thread); code is a wait4 status word. */
 void __noreturn do_exit(int code);
 
 /* kernel/exec.c: replaces current's program; 0 or -errno (before the
@@ -137,15 +208,78 @@ void __noreturn do_exit(int code);
 int kernel_execve(const char *path, const char *const *argv,
 		  const char *const *envp);
 
-/* Folds mm's peak RSS into t's ru_maxrss (exec and exit drop an mm). */
+/* Folds mm's peak RSS into t's process's ru_maxrss (exec and exit drop
+ * an mm). */
 static inline void task_update_maxrss(struct task_struct *t,
 				      const struct mm_struct *mm)
 {
 	unsigned long kb = mm->hiwater_rss * 4;
 
-	if (t->maxrss_kb < kb)
-		t->maxrss_kb = kb;
+	if (t->signal->maxrss_kb < kb)
+		t->signal->maxrss_kb = kb;
 }
+
+/* ---- thread groups (Linux's include/linux/sched/signal.h) ---------- */
+
+static inline bool thread_group_leader(const struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+
+/* Only t's own thread is left in its group (a zombie leader counts). */
+static inline bool thread_group_empty(const struct task_struct *t)
+{
+	return list_is_singular(&t->signal->thread_head);
+}
+
+static inline bool same_thread_group(const struct task_struct *a,
+				     const struct task_struct *b)
+{
+	return a->signal == b->signal;
+}
+
+/* Every thread t of p's group, leader first. */
+#define for_each_thread(p, t)						\
+	list_for_each_entry(t, &(p)->signal->thread_head, thread_node)
+
+/* Every process (thread-group leader) p on the task list. */
+#define for_each_process(p)						\
+	list_for_each_entry(p, &task_list, tasks)			\
+		if (!thread_group_leader(p)) {} else
+
+/* The pid of t's process's parent, as getppid reports it. */
+static inline int task_ppid_nr(const struct task_struct *t)
+{
+	return t->group_leader->parent ? t->group_leader->parent->tgid : 0;
+}
+
+/* pid 0's (Linux's init_signals, init_sighand, init_fs). */
+extern struct signal_struct init_signals;
+extern struct sighand_struct init_sighand;
+extern struct fs_struct init_fs;
+
+/* kernel/exit.c: the end of a thread group: every other thread killed,
+ * then do_exit with the group's status. */
+void __noreturn do_group_exit(int code);
+/* A reaped or self-reaping task leaves its group, the task list and its
+ * pid (Linux's release_task); a leader whose last thread this was is
+ * reported to its parent, and released too if the parent ignores it. */
+void release_task(struct task_struct *p);
+/* nr goes back to the pid allocator once no task has it as its pid and
+ * no process as its process group or session id (Linux's struct pid
+ * lives while any of them refers to it). */
+void put_pid_nr(int nr);
+/* Called after every switch: frees the kernel stack of a task that
+ * released itself and switched away for good. */
+void finish_task_switch(void);
+void put_task_stack(struct task_struct *t);
+
+/* kernel/fork.c: dropping the shared parts. */
+void put_signal_struct(struct signal_struct *sig);
+void put_sighand(struct sighand_struct *sh);
+void put_fs_struct(struct fs_struct *fs);
+/* exec: a private copy of the handlers if they are shared; 0 or -ENOMEM */
+int unshare_sighand(struct task_struct *t);
 
 /* Where the user registers of t sit: the top of its kernel stack. */
 static inline struct pt_regs *task_pt_regs(struct task_struct *t)

@@ -1,5 +1,5 @@
-/* zpk/signal.h — signals: Linux x86-64 numbers, sigaction layout, delivery.
- * Default actions terminate or ignore; stop signals are ignored (no jobs). */
+/* zpk/signal.h — signals: Linux x86-64 numbers, sigaction layout, delivery
+ * to threads and thread groups; default actions terminate, ignore or stop. */
 #ifndef ZPK_SIGNAL_H
 #define ZPK_SIGNAL_H
 
@@ -24,12 +24,17 @@
 #define SIGCONT		18
 #define SIGSTOP		19
 #define SIGTSTP		20
+#define SIGTTIN		21
+#define SIGTTOU		22
+#define SIGURG		23
 #define SIGWINCH	28
 #define _NSIG		64
 
 #define SIG_DFL		((void *)0)
 #define SIG_IGN		((void *)1)
 
+#define SA_NOCLDSTOP	0x00000001
+#define SA_NOCLDWAIT	0x00000002
 #define SA_SIGINFO	0x00000004
 #define SA_RESTORER	0x04000000
 #define SA_ONSTACK	0x08000000
@@ -44,14 +49,23 @@
 /* si_code values */
 #define SI_USER		0
 #define SI_KERNEL	0x80
+#define SI_TKILL	(-6)
 #define SEGV_MAPERR	1
 #define SEGV_ACCERR	2
 #define BUS_ADRERR	2
 #define CLD_EXITED	1
 #define CLD_KILLED	2
 #define CLD_DUMPED	3
+#define CLD_STOPPED	5
+#define CLD_CONTINUED	6
 
-/* task_struct.signal_flags */
+/* signal_struct.flags (Linux's) */
+#define SIGNAL_STOP_STOPPED	0x00000001	/* the group is stopped */
+#define SIGNAL_STOP_CONTINUED	0x00000002	/* for WCONTINUED */
+#define SIGNAL_GROUP_EXIT	0x00000004	/* exit_group or fatal signal */
+#define SIGNAL_CLD_STOPPED	0x00000010	/* the parent is still to */
+#define SIGNAL_CLD_CONTINUED	0x00000020	/* hear of it (SIGCHLD) */
+#define SIGNAL_CLD_MASK		(SIGNAL_CLD_STOPPED | SIGNAL_CLD_CONTINUED)
 #define SIGNAL_UNKILLABLE	0x00000040	/* init: SIG_DFL is ignored */
 
 typedef u64 sigset_t;
@@ -81,19 +95,44 @@ static inline sigset_t sigmask(int sig)
 }
 
 struct task_struct;
-/* Queue sig for t (one pending instance per signal, as Linux's classic). */
+struct pt_regs;
+/* Process-directed: queue sig for t's thread group (one pending instance
+ * per signal, as Linux's classic signals); a thread that does not block
+ * it takes it. 0 or -EINVAL. */
 int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
+/* Thread-directed (tkill, faults): queue sig for the thread t itself. */
+int send_sig_thread(struct task_struct *t, int sig,
+		    const struct kernel_siginfo *info);
+/* sig to every process of process group pgrp: 0, or -ESRCH if there is
+ * none (Linux's kill_pgrp). */
+int kill_pgrp(int pgrp, int sig, const struct kernel_siginfo *info);
 /* A fault in user mode: SIGSEGV/SIGBUS with si_addr, to current. */
 void force_sig_fault(int sig, int code, unsigned long addr);
 /* A fatal signal the kernel sends current (out of memory): even init's
  * unkillability gives way, as for a fault. */
 void force_sig(int sig);
+/* A signal t should act on at its return to user mode (or to wake a
+ * sleep: the sleep returns -ERESTARTSYS or -EINTR). */
 bool signal_pending(struct task_struct *t);
-/* The mask a signal frame saves: sigsuspend's caller's while it waits
- * (Linux's sigmask_to_save), else the blocked set. */
+/* SIGKILL or a group exit is pending: t is about to die. */
+bool fatal_signal_pending(struct task_struct *t);
+/* sig's handler is SIG_IGN or t blocks it: t would not act on it now. */
+bool sig_blocked_or_ignored(struct task_struct *t, int sig);
+/* At every return to user mode: stops, handlers, default actions and the
+ * restart of an interrupted system call. True if a handler was set up. */
+bool do_signal(struct pt_regs *regs);
+/* SIGKILL to every other thread of p's group; how many there were,
+ * zombies included (Linux's zap_other_threads). */
+int zap_other_threads(struct task_struct *p);
+/* do_exit: current stops taking signals (PF_EXITING). */
+void exit_signals(void);
+/* The mask a handler's frame saves: sigsuspend's old one, or blocked. */
 sigset_t sigmask_to_save(void);
-/* On the way back to user mode with no handler run: sigsuspend's
- * caller's mask again. */
-void restore_saved_sigmask(void);
+/* Every process of process group pgrp is in a session whose parents
+ * are all in pgrp or outside the session (Linux's orphaned pgrp). */
+bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored);
+/* At exit: the SIGHUP and SIGCONT that a newly orphaned process group
+ * with stopped members gets (tsk exits, or parent leaves tsk). */
+void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent);
 
 #endif

@@ -25,10 +25,12 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 void wake_up(struct wait_queue_head *wq);
 
 /* Sleep once on wq: returns after a wake_up, or at once if a signal is
- * pending (then -EINTR). Callers loop on their condition. */
+ * pending (then -ERESTARTSYS, which the system call returns: the signal
+ * code makes it EINTR or restarts the call). Callers loop on their
+ * condition. */
 int sleep_on(struct wait_queue_head *wq);
 
-/* Sleep until cond is true; -EINTR if a signal arrives first, else 0. */
+/* Sleep until cond is true; -ERESTARTSYS if a signal comes first, else 0. */
 #define wait_event_interruptible(wq, cond) ({				\
 	int __ret = 0;							\
 	while (!(cond)) {						\

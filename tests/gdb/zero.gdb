@@ -28,4 +28,5 @@ finish
 zpk-pte 0x10000000
 zpk-vmas
 delete
+zpk-memmap --summary
 continue

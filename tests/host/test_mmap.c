@@ -1,4 +1,4 @@
-/* host-test-sources: mm/mmap.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: mm/mmap.c lib/rbtree.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_mmap.c — the VMA code of mm/mmap.c on the real slab and
  * buddy allocators: mmap, munmap, mprotect, brk, merging, errnos, counters. */
 #include <setjmp.h>
@@ -92,6 +92,7 @@ static int mm_setup(void **state)
 	(void)state;
 	memset(&mm, 0, sizeof(mm));
 	mm_init_vmas(&mm);
+	sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
 	objs0 = kmem_cache_objs_inuse(vm_area_cachep);
 	unmapped_pages = 0;
 	prot_calls = 0;
@@ -520,6 +521,89 @@ static void test_validate_catches(void **state)
 	assert_bug_says("counters");
 	mm.total_vm--;
 	validate_mm(&mm);
+	/* The tree: a broken rule, a VMA the tree has lost. */
+	mm.mm_rb.rb_node->rb_color = RB_RED;
+	expect_bug(validate_mm(&mm));
+	assert_bug_says("mm_rb: the root is red");
+	mm.mm_rb.rb_node->rb_color = RB_BLACK;
+	rb_erase(&a->vm_rb, &mm.mm_rb);
+	expect_bug(validate_mm(&mm));
+	assert_bug_says("mm_rb in order is not the list");
+	rb_link_node(&a->vm_rb, &b->vm_rb, &b->vm_rb.rb_left);
+	rb_insert_color(&a->vm_rb, &mm.mm_rb);
+	validate_mm(&mm);
+}
+
+/*
+ * Many VMAs (every other page's protection flipped), then find_vma on
+ * every page with the cache emptied first: each answer comes from a walk
+ * down mm_rb. Then holes punched at random, checking the same way.
+ */
+static void test_find_vma_tree(void **state)
+{
+	enum { NP = 1024 };
+	struct vm_area_struct *vma;
+	unsigned long a;
+
+	(void)state;
+	map_fixed(X, NP * P, PROT_READ);
+	for (int i = 1; i < NP; i += 2)
+		assert_int_equal(do_mprotect(&mm, X + i * P, P, RW), 0);
+	validate_mm(&mm);
+	assert_int_equal(mm.map_count, NP);
+	for (int i = 0; i < NP; i++) {
+		mm.mmap_cache = NULL;
+		vma = find_vma(&mm, X + i * P + 5);
+		assert_non_null(vma);
+		assert_int_equal(vma->vm_start, X + i * P);
+		assert_ptr_equal(mm.mmap_cache, vma);
+	}
+	mm.mmap_cache = NULL;
+	assert_int_equal(find_vma(&mm, 0)->vm_start, X);
+	assert_null(find_vma(&mm, X + NP * P));
+	srand(99);
+	for (int iter = 0; iter < 300; iter++) {
+		a = rand() % NP;
+		assert_int_equal(do_munmap(&mm, X + a * P, P), 0);
+		mm.mmap_cache = NULL;
+		vma = find_vma(&mm, X + a * P);
+		assert_true(!vma || vma->vm_start > X + a * P);
+	}
+	validate_mm(&mm);
+}
+
+/*
+ * max_map_count as Linux: mmap and brk are refused only above the limit
+ * (map_count may reach limit + 1), a split that adds a VMA at the limit,
+ * munmap's other splits never.
+ */
+static void test_max_map_count(void **state)
+{
+	const unsigned long B = 0x600000;
+
+	(void)state;
+	sysctl_max_map_count = 4;
+	mm.start_brk = mm.brk = B;
+	map_fixed(X, 4 * P, PROT_READ);
+	map_fixed(X + 5 * P, P, RW);
+	map_fixed(X + 7 * P, P, RW);
+	/* Two splits from 3 VMAs: the first is made and kept, as Linux's. */
+	assert_int_equal(mprotect_v(X + P, P, RW), -ENOMEM);
+	EXPECT_VMAS(X, X + P, X + P, X + 4 * P, X + 5 * P, X + 6 * P,
+		    X + 7 * P, X + 8 * P);
+	/* At the limit: no split that adds a VMA. */
+	assert_int_equal(mprotect_v(X + P, P, RW), -ENOMEM);
+	assert_int_equal(munmap_v(X + 2 * P, P), -ENOMEM);
+	assert_int_equal(mmap_v(X + 2 * P, P, RW, ANON | MAP_FIXED), -ENOMEM);
+	assert_int_equal(mprotect_v(X + 7 * P, P, PROT_READ), 0);
+	assert_int_equal(brk_v(B + P), B + P);		/* 5: the last one */
+	assert_int_equal(mmap_v(X + 11 * P, P, RW, ANON | MAP_FIXED), -ENOMEM);
+	assert_int_equal(brk_v(B + 2 * P), B + P);	/* even a merge */
+	/* munmap's head and tail splits add nothing in the end: allowed. */
+	assert_int_equal(munmap_v(X + P, P), 0);
+	assert_int_equal(munmap_v(X + 3 * P, 3 * P), 0);
+	EXPECT_VMAS(B, B + P, X, X + P, X + 2 * P, X + 3 * P, X + 7 * P,
+		    X + 8 * P);
 }
 
 /*
@@ -613,6 +697,8 @@ int main(void)
 		T(test_counters),
 		T(test_validate_catches),
 		T(test_random_against_model),
+		T(test_find_vma_tree),
+		T(test_max_map_count),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);

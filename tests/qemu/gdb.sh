@@ -14,7 +14,7 @@ gdb_session() {
 	scripts/qemu.sh --gdb --mem 64M --append "$params" --timeout 90 "$@" \
 		"$ZPK_DEBUG_ELF" >"$log" 2>&1 &
 	qpid=$!
-	timeout 90 gdb -batch -nx -x tools/gdbinit -x "tests/gdb/$script" \
+	timeout $((90 * ${TIMEOUT_SCALE:-1})) gdb -batch -nx -x tools/gdbinit -x "tests/gdb/$script" \
 		"$ZPK_DEBUG_ELF" >"$glog" 2>&1
 	wait $qpid
 	BOOT_STATUS=$(qemu_status_to_zpk $?)
@@ -52,6 +52,16 @@ expect_in "$glog" gdb.zero_wp_locals_zero "zero = true"
 expect_in "$glog" gdb.zero_wp_locals_no_old_page "old = 0x0"
 expect_in "$glog" gdb.zero_pte_after_write "P RW U A D NX"
 expect_in "$glog" gdb.zero_vmas "0000000010000000-0000000010001000 rw-p"
+# zpk-memmap counts free pages from struct page (PG_buddy heads and their
+# orders): the count must be the allocator's own, and nothing "other".
+free_map=$(awk '$1 == "." { print $2 }' "$glog")
+free_stat=$(awk '/^NR_FREE_PAGES \(vm_stat\):/ { print $3 }' "$glog")
+if [ -n "$free_map" ] && [ "$free_map" = "$free_stat" ]; then
+	tap gdb.memmap_free_matches_vm_stat 1
+else
+	tap gdb.memmap_free_matches_vm_stat 0 "free '$free_map' vs vm_stat '$free_stat'"
+fi
+expect_in "$glog" gdb.memmap_zero_page "  Z        1         4 kB  the zero page"
 expect_status gdb.zero_zptouch_exits_0 0
 # docs/zero-page.md shows this very session: it must not drift.
 if why=$(python3 scripts/gen-walkthrough.py --check "$glog" docs/zero-page.md 2>&1)

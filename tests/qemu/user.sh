@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
 PARTS="init runner-special runner-refcount runner-off zpbench-special
-zpbench-refcount zpbench-off oom outside sh proc busybox"
+zpbench-refcount zpbench-off oom outside sh jobctl proc busybox"
 
 part_init() {
 log=$LOGDIR/user-true.log
@@ -54,14 +54,17 @@ runner_tap() {
 # its lines numbered on after theirs as if one runner had run them all.
 part_runner() {
 	local policy=$1 log=$LOGDIR/user-runner-$1.log slog=
-	local st1 st2 tapno=0 spid=
+	local st1 st2 tapno=0 spid= scale=
+	# The runner's own per-test watchdog scales with QEMU's timeout.
+	[ "${TIMEOUT_SCALE:-1}" = 1 ] || scale="-T $TIMEOUT_SCALE"
 	if [ "$policy" = special ]; then
 		slog=$LOGDIR/user-runner-special-stress.log
 		TEST_TIMEOUT=400 boot "$slog" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy -- zeropage/stress_integrity &
+			mm_verify=exit zero_page=$policy -- $scale \
+			zeropage/stress_integrity &
 		spid=$!
 		TEST_TIMEOUT=400 boot "$log" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy -- --except \
+			mm_verify=exit zero_page=$policy -- $scale --except \
 			zeropage/stress_integrity
 		st1=$BOOT_STATUS
 		wait $spid
@@ -70,7 +73,7 @@ part_runner() {
 			"$slog" | tail -1)
 	else
 		TEST_TIMEOUT=120 boot "$log" 512M init=/tests/runner \
-			mm_verify=exit zero_page=$policy
+			mm_verify=exit zero_page=$policy ${scale:+-- $scale}
 		st1=$BOOT_STATUS st2=0
 	fi
 	runner_tap "$log" "$policy"
@@ -163,6 +166,59 @@ tap "sh runs /etc/sh-test: pipes, quotes, \$?, redirection, cd" \
 	"output was: $(echo "$out" | head -5 | tr '\n' '|')"
 tap "ls /bin | cat lists the programs" \
 	"$(echo "$out" | grep -qx hello && echo "$out" | grep -qx sh && echo 1)"
+}
+
+# The interactive shell on the console, typed at: init gives it the
+# console as its controlling terminal, so ^Z stops the foreground
+# pipeline (cat), fg continues it and ^C ends it, and the shell, which
+# ignores both, prompts again. Each line is typed once the shell has
+# printed its Nth prompt (no fixed delays: boots under load are slow).
+part_jobctl() {
+	local log=$LOGDIR/user-jobctl.log fifo=$LOGDIR/.jobctl-in qpid t
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	scripts/qemu.sh --mem 128M --initrd "$ZPK_INITRD" --append loglevel=4 \
+		"$ZPK_ELF" <"$fifo" >"$log" 2>&1 &
+	qpid=$!
+	exec 9>"$fifo"
+	# type N TEXT — TEXT once the log shows N prompts (or the text
+	# after "when"); gives up after 90 s in all.
+	type_at() {
+		while [ "$(grep -o 'zpk\$ ' "$log" | wc -l)" -lt "$1" ]; do
+			[ $((t += 1)) -lt 900 ] || return 1
+			sleep 0.1
+		done
+		printf '%b' "$2" >&9
+	}
+	# seen N TEXT — waits until the log has N lines that are TEXT
+	seen() {
+		while [ "$(tr -d '\r' <"$log" | grep -cxF -- "$2")" -lt "$1" ]; do
+			[ $((t += 1)) -lt 900 ] || return 1
+			sleep 0.1
+		done
+	}
+	t=0
+	type_at 1 'cat\n' && seen 1 'zpk$ cat' && printf 'abc\n' >&9
+	seen 2 abc && printf '\032' >&9	# echoed and catted: ^Z
+	type_at 2 'echo stopped $?\n'
+	type_at 3 'fg\n' && seen 1 'zpk$ fg' && printf 'def\n' >&9
+	seen 2 def && printf '\003' >&9
+	type_at 4 'echo after $?\n'
+	type_at 5 ''
+	exec 9>&-
+	kill "$qpid" 2>/dev/null
+	wait "$qpid" 2>/dev/null
+	rm -f "$fifo"
+	tr -d '\r' <"$log" >"$log.txt"
+	expect_in "$log.txt" "shell: ^Z stops the foreground cat and says so" \
+		"[stopped]"
+	expect_in "$log.txt" "shell: its status is 128 + SIGTSTP" "stopped 148"
+	tap "shell: fg continues cat, which reads the next line" \
+		"$(grep -c '^def$' "$log.txt" | grep -qx 2 && echo 1)" \
+		"$(tail -5 "$log.txt" | tr '\n' '|')"
+	expect_in "$log.txt" "shell: ^C ends cat (128 + SIGINT), not the shell" \
+		"after 130"
+	rm -f "$log.txt"
 }
 
 # /proc as the tools in user/ read it: Linux's lines and columns, and

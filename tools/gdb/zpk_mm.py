@@ -5,6 +5,9 @@
 #   zpk-vmas [PID]         the VMAs of PID (default: the current task)
 #   zpk-pte ADDR [PID]     the page-table walk for ADDR, and the page behind
 #   zpk-zero               the zero page: policy, pfn, counts, vmstat events
+#   zpk-memmap [-w N] [--summary]
+#                          every physical page as one character, as
+#                          user/bin/memmap draws it, from struct page itself
 #
 # Memory is read through the direct map (PAGE_OFFSET), which every pgd
 # shares, so the commands work whichever process the CPU is running.
@@ -148,6 +151,95 @@ class ZpkZero(gdb.Command):
                                 int(ev[int(gdb.parse_and_eval(name))])))
 
 
+# The kinds of user/bin/memmap, in the order a page is tested for them.
+MEMMAP_KINDS = [
+    ("free", ".", "free (buddy allocator)"),
+    ("zero", "Z", "the zero page"),
+    ("kernel", "K", "reserved: kernel image, boot, firmware"),
+    ("pgtable", "T", "page tables"),
+    ("slab", "S", "slab"),
+    ("shared", "*", "mapped more than once"),
+    ("anon", "A", "anonymous, mapped once"),
+    ("file", "F", "file page, mapped once"),
+    ("other", "-", "other in use: page cache, kernel stacks"),
+]
+
+
+def member_offset(typename, member):
+    return int(gdb.parse_and_eval("(unsigned long)&((%s *)0)->%s"
+                                  % (typename, member)))
+
+
+def pageflag(name):
+    return 1 << int(gdb.parse_and_eval(name))
+
+
+def mem_map_pages():
+    """(flags, mapcount, order) of every pfn, read in one piece."""
+    n = int(gdb.parse_and_eval("max_pfn"))
+    size = int(gdb.parse_and_eval("sizeof(struct page)"))
+    base = int(gdb.parse_and_eval("(unsigned long)mem_map"))
+    raw = bytes(gdb.selected_inferior().read_memory(base, n * size))
+    off = {m: member_offset("struct page", m)
+           for m in ("flags", "_mapcount", "order")}
+
+    def field(i, m, width, signed=False):
+        at = i * size + off[m]
+        return int.from_bytes(raw[at:at + width], "little", signed=signed)
+    return [(field(i, "flags", 8), field(i, "_mapcount", 4, True),
+             field(i, "order", 4)) for i in range(n)]
+
+
+def memmap_kinds(pages):
+    """Each pfn's kind, decided as kpageflags and user/bin/memmap do."""
+    buddy, reserved, slab, anon, pgtable = (pageflag(f) for f in (
+        "PG_buddy", "PG_reserved", "PG_slab", "PG_anon", "PG_pgtable"))
+    free = [False] * len(pages)
+    for pfn, (flags, _, order) in enumerate(pages):
+        if flags & buddy:       # a free block's head: its pages are free
+            for i in range(pfn, min(pfn + (1 << order), len(pages))):
+                free[i] = True
+    zero = int(gdb.parse_and_eval("zero_pfn"))
+    kinds = []
+    for pfn, (flags, mapcount, _) in enumerate(pages):
+        mapped = mapcount + 1
+        kinds.append("free" if free[pfn] else "zero" if pfn == zero else
+                     "kernel" if flags & reserved else
+                     "pgtable" if flags & pgtable else
+                     "slab" if flags & slab else
+                     "shared" if mapped > 1 else
+                     "anon" if flags & anon else
+                     "file" if mapped > 0 else "other")
+    return kinds
+
+
+class ZpkMemmap(gdb.Command):
+    """zpk-memmap [-w WIDTH] [--summary]: physical memory, one character a
+page (user/bin/memmap's legend), and the count of each kind; the free
+count must equal vm_stat's NR_FREE_PAGES."""
+
+    def __init__(self):
+        super().__init__("zpk-memmap", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        width = int(argv[argv.index("-w") + 1]) if "-w" in argv else 64
+        kinds = memmap_kinds(mem_map_pages())
+        char = {k: c for k, c, _ in MEMMAP_KINDS}
+        if "--summary" not in argv:
+            for start in range(0, len(kinds), width):
+                print("%08x %s" % (start, "".join(
+                    char[k] for k in kinds[start:start + width])))
+            print()
+        print("%d pages of 4 KiB:" % len(kinds))
+        for k, c, what in MEMMAP_KINDS:
+            n = kinds.count(k)
+            print("  %s %8d  %8d kB  %s" % (c, n, n * 4, what))
+        free = gdb.parse_and_eval("vm_stat")[int(gdb.parse_and_eval(
+            "NR_FREE_PAGES"))]
+        print("NR_FREE_PAGES (vm_stat): %d pages" % int(free))
+
+
 class PageTableEntryPrinter:
     """pte_t (and pmd_t, pud_t, pgd_t) as its value and flags."""
 
@@ -171,3 +263,4 @@ ZpkPs()
 ZpkVmas()
 ZpkPte()
 ZpkZero()
+ZpkMemmap()

@@ -1,8 +1,10 @@
 /* user/bench/linux-init.c — /init of make bench-linux's initramfs: mounts
  * /proc, runs /bin/zpbench with the arguments after "--" on Linux's command
  * line (Linux passes them to init as argv), then powers the machine off.
- * "--kallsyms" instead prints /proc/kallsyms (for scripts/bench-profile.sh;
- * boot with nokaslr so the addresses hold for the next boot too). */
+ * A first argument that is a path ("/bin/cow ...") runs that program
+ * instead (make kselftest).  "--kallsyms" instead prints /proc/kallsyms
+ * (for scripts/bench-profile.sh; boot with nokaslr so the addresses hold
+ * for the next boot too). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 int main(int argc, char **argv)
 {
 	char *args[16] = { "/bin/zpbench" };
+	char **run = args;
 	int i, j = 1, st = -1;
 	pid_t pid;
 
@@ -35,16 +38,19 @@ int main(int argc, char **argv)
 		args[0] = "/bin/cat";
 		args[1] = "/proc/kallsyms";
 	}
+	if (args[1] && args[1][0] == '/')
+		run = args + 1;
 	pid = fork();
 	if (pid == 0) {
-		execv(args[0], args);
-		perror("linux-init: exec /bin/zpbench");
+		execv(run[0], run);
+		fprintf(stderr, "linux-init: exec %s: %m\n", run[0]);
 		_exit(127);
 	}
 	if (pid > 0)
 		waitpid(pid, &st, 0);
-	printf("linux-init: zpbench exited with status %d\n",
-	       WIFEXITED(st) ? WEXITSTATUS(st) : 128);
+	printf("linux-init: %s exited with status %d\n", run[0],
+	       WIFEXITED(st) ? WEXITSTATUS(st) :
+	       WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 128);
 	fflush(stdout);
 	sync();
 	reboot(RB_POWER_OFF);

@@ -2,10 +2,16 @@
  * of each fault kind, on zpk, on Linux in QEMU and natively (static musl).
  *
  * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
- *                [--scale N1,N2,...] [--repeat R] [N]
+ *                [--scale N1,N2,...] [--vmas N1,N2,...] [--repeat R] [N]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
- *   --only   run only these phases (read,cow,write,reread,fork,munmap,sparse)
+ *   --only   run only these phases (read,cow,write,reread,fork,munmap,
+ *            sparse,vmas)
+ *   --vmas   the VMA counts of the vmas phase (default 1,16,256,4096,65536;
+ *            --check: 1,16,256)
+ *   --raise-max-map-count  let the vmas phase raise /proc/sys/vm/max_map_count
+ *            (root) when its largest N does not fit, and put it back after:
+ *            for a kernel of its own (make bench's QEMU guests), not a host
  *   --scale  then read, cow and fork again at each of these page counts,
  *            as scale.{read,cow,fork}.N.* (--only none: only these)
  *   --repeat run the selected phases R times (profiling: a longer window)
@@ -32,6 +38,8 @@
 static uint64_t *samples;	/* one per page, touched before any phase */
 static size_t nsamples;
 static int check_mode;
+static const char *vmas_list;	/* --vmas: the vmas phase's VMA counts */
+static int raise_mmc;		/* --raise-max-map-count */
 static char policy[16];	/* "special", "refcount", "off" or "linux" */
 static int zero_in_use;	/* --check: read faults map the zero page */
 
@@ -200,13 +208,34 @@ static void time_pages(char *p, long n, long stride, enum touch how)
 	}
 }
 
+/* The mean and median of the phase's first n samples, then its line. */
+static void summarize(struct result *r, long n)
+{
+	r->avg = mean(samples, n);
+	r->med = median(samples, n);
+	report(r);
+}
+
+/* One timed access (how) to each of n pages at p, its faults counted;
+ * then the region goes and the phase is summarized. */
+static void time_and_unmap(struct result *r, char *p, long n,
+			   enum touch how)
+{
+	long f0 = minflt();
+
+	time_pages(p, n, 1, how);
+	r->minflt = minflt() - f0;
+	snap(&r->after);
+	munmap(p, n * PAGE_SIZE);
+	summarize(r, n);
+}
+
 /* read: read fault per page; cow: write after read; write: first write;
  * reread: read of pages already mapped (the floor of the method). */
 static void phase_touch(struct result *r, const char *name, long n,
 			const char *key)
 {
 	char *p = map(n);
-	long f0;
 
 	r->name = key ? key : name;
 	r->pages = n;
@@ -214,15 +243,8 @@ static void phase_touch(struct result *r, const char *name, long n,
 		read_all(p, n);
 	snap(&r->before);
 	mark(r->name);
-	f0 = minflt();
-	time_pages(p, n, 1, strcmp(name, "read") && strcmp(name, "reread") ?
-		   T_WRITE : T_READ);
-	r->minflt = minflt() - f0;
-	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, n);
-	r->med = median(samples, n);
-	report(r);
+	time_and_unmap(r, p, n, strcmp(name, "read") &&
+			  strcmp(name, "reread") ? T_WRITE : T_READ);
 }
 
 /* fork + child exit + wait with n zero-mapped pages, per page; base is the
@@ -258,10 +280,8 @@ static void phase_fork(struct result *r, long n, const char *key)
 	r->minflt = minflt() - f0;
 	snap(&r->after);
 	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, REPS);
-	r->med = median(samples, REPS);
+	summarize(r, REPS);
 	touch_samples();
-	report(r);
 	put(r->name, "base_cycles_median", (long long)median(base, REPS));
 }
 
@@ -290,9 +310,7 @@ static void phase_munmap(struct result *r, long n)
 	}
 	snap(&r->after);
 	r->minflt = nf;
-	r->avg = mean(samples, REPS);
-	r->med = median(samples, REPS);
-	report(r);
+	summarize(r, REPS);
 }
 
 /* sparse: one byte written every 256th page of a region, then a read scan
@@ -301,7 +319,6 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 {
 	long n = mib * 256, i;
 	char *p = map(n);
-	long f0;
 
 	r->name = "sparse";
 	r->pages = n;
@@ -310,19 +327,162 @@ static void phase_sparse(struct result *r, long mib, struct snap *written)
 		p[i * PAGE_SIZE] = 1;
 	snap(written);
 	mark("sparse");
-	f0 = minflt();
-	time_pages(p, n, 1, T_READ);
-	r->minflt = minflt() - f0;
-	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
-	r->avg = mean(samples, n);
-	r->med = median(samples, n);
-	report(r);
+	time_and_unmap(r, p, n, T_READ);
 	put_snap("sparse", "written", written);
 	put("sparse", "memfree_used_kb_written",
 	    r->before.memfree - written->memfree);
 	put("sparse", "memfree_used_kb_total",
 	    r->before.memfree - r->after.memfree);
+}
+
+/* ---- vmas: a read fault at a random one of n VMAs -------------------- */
+
+#define VMAS_STEPS	4096	/* faults timed at each n (--check: 64) */
+#define MMC_PATH	"/proc/sys/vm/max_map_count"
+
+/* A fixed pseudo-random sequence (xorshift64): every kernel draws the
+ * same VMAs. */
+static uint64_t rnd_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static long read_mmc(void)
+{
+	char buf[32];
+
+	return read_file(MMC_PATH, buf, sizeof(buf)) > 0 ? atol(buf) : -1;
+}
+
+static int write_mmc(long v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld\n", v);
+	return write_file(MMC_PATH, buf) ? -1 : 0;
+}
+
+/* The lines of /proc/self/maps (--check: few enough for a static buffer,
+ * so that counting maps nothing itself). */
+static long count_vmas(void)
+{
+	static char maps[64 << 10];
+	long n = 0;
+	char *l;
+
+	if (read_file("/proc/self/maps", maps, sizeof(maps)) < 0)
+		return -1;
+	for (l = maps; (l = strchr(l, '\n')); l++)
+		n++;
+	return n;
+}
+
+/*
+ * n VMAs of one page each: one mapping, its even pages made read-only so
+ * that no two neighbours can merge, with a free page on each side so that
+ * neither end merges with a mapping beside it. NULL if the VMAs cannot
+ * all be made.
+ */
+static char *map_vmas(long n)
+{
+	char *p = map(n + 2);
+	long i;
+
+	munmap(p, PAGE_SIZE);
+	munmap(p + (n + 1) * PAGE_SIZE, PAGE_SIZE);
+	p += PAGE_SIZE;
+	for (i = 0; i < n; i += 2)
+		if (mprotect(p + i * PAGE_SIZE, PAGE_SIZE, PROT_READ)) {
+			munmap(p, n * PAGE_SIZE);
+			return NULL;
+		}
+	return p;
+}
+
+/* --check's record of each n: VMAs made (from maps) and faults taken. */
+struct vmas_fig {
+	long n, made, minflt;
+};
+static struct vmas_fig vfig[8];
+static int nvfig;
+
+/*
+ * Per step: one read of a random page, a fault in a VMA that is (for
+ * n > 1, nearly always) not the last one used, so the VMA lookup misses
+ * mmap_cache; then MADV_DONTNEED, untimed, empties the PTE again. An n
+ * whose VMAs cannot be made (max_map_count) is vmas.N.skipped=1.
+ */
+static void phase_vmas_one(long n, long steps)
+{
+	struct result r;
+	char key[32], *p;
+	long i, f0, before = check_mode ? count_vmas() : 0;
+	uint64_t t0, t1;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(key, sizeof(key), "vmas.%ld", n);
+	r.name = key;
+	r.pages = n;
+	p = map_vmas(n);
+	if (!p) {
+		put(key, "skipped", 1);
+		return;
+	}
+	if (check_mode && nvfig < 8) {
+		vfig[nvfig].n = n;
+		vfig[nvfig].made = count_vmas() - before;
+	}
+	snap(&r.before);
+	mark(key);
+	f0 = minflt();
+	for (i = 0; i < steps; i++) {
+		volatile char *a = p + (rnd() % n) * PAGE_SIZE;
+
+		t0 = rdtsc();
+		(void)*a;
+		t1 = rdtsc();
+		samples[i] = t1 - t0;
+		madvise((char *)a, PAGE_SIZE, MADV_DONTNEED);
+	}
+	r.minflt = minflt() - f0;
+	snap(&r.after);
+	munmap(p, n * PAGE_SIZE);
+	if (check_mode && nvfig < 8)
+		vfig[nvfig++].minflt = r.minflt;
+	summarize(&r, steps);
+	put(key, "steps", steps);
+}
+
+/*
+ * Each n of list in turn. Linux's default max_map_count (65530) is below
+ * the largest n: with --raise-max-map-count it is raised for the phase
+ * (if allowed: root) and put back after; else that n is skipped.
+ */
+static void phase_vmas(const char *list, long steps)
+{
+	long old = read_mmc(), most = 0, n;
+	const char *c;
+
+	for (c = list; *c; c = strchr(c, ',') ? strchr(c, ',') + 1 : "")
+		if (atol(c) > most)
+			most = atol(c);
+	/* Room for the phase's VMAs and the few the process has. */
+	if (raise_mmc && old >= 0 && old < most + 64 &&
+	    write_mmc(most + 64) == 0)
+		put("vmas", "max_map_count_raised_from", old);
+	put("vmas", "max_map_count", read_mmc());
+	for (c = list; *c; c = strchr(c, ',') ? strchr(c, ',') + 1 : "") {
+		n = atol(c);
+		if (n > 0 && (size_t)steps <= nsamples)
+			phase_vmas_one(n, steps);
+	}
+	if (old >= 0 && read_mmc() != old)
+		write_mmc(old);
 }
 
 static int want(const char *only, const char *phase);
@@ -345,6 +505,8 @@ static void run_phases(struct result *rs, const char *only, long n, long mib,
 		phase_munmap(&rs[5], n);
 	if (want(only, "sparse") || check_mode)
 		phase_sparse(&rs[6], mib, written);
+	if (want(only, "vmas") || check_mode)
+		phase_vmas(vmas_list, check_mode ? 64 : VMAS_STEPS);
 }
 
 /* read, cow and fork at n pages, for the per-page cost's curve over N
@@ -463,6 +625,20 @@ static void check_touch(struct result *rs, long n)
 	       (unsigned long long)rd->med, (unsigned long long)rd->avg);
 }
 
+static void check_vmas(void)
+{
+	int made = nvfig == 3, faults = nvfig == 3;
+
+	for (int i = 0; i < nvfig; i++) {
+		tap_note("vmas: n %ld, %ld VMAs made, %ld faults in 64 steps",
+			 vfig[i].n, vfig[i].made, vfig[i].minflt);
+		made &= vfig[i].made == vfig[i].n;
+		faults &= vfig[i].minflt == 64;
+	}
+	tap_ok(made, "vmas: n VMAs made at each n (1, 16, 256)");
+	tap_ok(faults, "vmas: one fault per step at each n");
+}
+
 static void check_rest(struct result *fk, struct result *mu,
 		       struct result *sp, struct snap *written)
 {
@@ -522,13 +698,18 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--scale") && i + 1 < argc)
 			scale = argv[++i];
+		else if (!strcmp(argv[i], "--vmas") && i + 1 < argc)
+			vmas_list = argv[++i];
+		else if (!strcmp(argv[i], "--raise-max-map-count"))
+			raise_mmc = 1;
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
 			rep = atol(argv[++i]);
 		else if (argv[i][0] != '-')
 			n = atol(argv[i]);
 		else {
 			fprintf(stderr, "usage: zpbench [--check] [--sparse MIB] "
-				"[--only PHASES] [--scale N,N...] [--repeat R] [N]\n");
+				"[--only PHASES] [--scale N,N...] [--vmas N,N...] "
+				"[--raise-max-map-count] [--repeat R] [N]\n");
 			return 2;
 		}
 	}
@@ -536,6 +717,8 @@ int main(int argc, char **argv)
 		n = check_mode ? 256 : 16384;
 	if (mib <= 0)
 		mib = check_mode ? 4 : 256;
+	if (!vmas_list)
+		vmas_list = check_mode ? "1,16,256" : "1,16,256,4096,65536";
 	read_policy();
 	uname(&u);
 	if (!check_mode) {
@@ -577,9 +760,10 @@ int main(int argc, char **argv)
 	}
 	tap_note("zpbench --check: %ld pages, sparse %ld MiB, zero_page %s",
 		 n, mib, policy);
-	tap_plan(21);
+	tap_plan(23);
 	check_stats();
 	check_touch(rs, n);
 	check_rest(&rs[4], &rs[5], &rs[6], &written);
+	check_vmas();
 	tap_done();
 }

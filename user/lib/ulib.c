@@ -111,15 +111,28 @@ long sysinfo_free_pages(void)
 	return (long)((unsigned long long)si.freeram * si.mem_unit / 4096);
 }
 
+/* s to path in one write of a file opened with flags: 0 or the errno
+ * (EIO if short). */
+static int write_once(const char *path, int flags, const char *s)
+{
+	size_t n = strlen(s);
+	int fd = open(path, flags, 0644), err = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return errno;
+	r = write(fd, s, n);
+	if (r < 0)
+		err = errno;
+	else if ((size_t)r != n)
+		err = EIO;
+	close(fd);
+	return err;
+}
+
 int write_text(const char *path, const char *text)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int ok = fd >= 0 && write(fd, text, strlen(text)) ==
-			    (ssize_t)strlen(text);
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	return !write_once(path, O_WRONLY | O_CREAT | O_TRUNC, text);
 }
 
 int tap_fails(long r, int want, const char *what)
@@ -175,6 +188,11 @@ long read_file(const char *path, char *buf, size_t n)
 	close(fd);
 	buf[got] = '\0';
 	return r < 0 ? -1 : (long)got;
+}
+
+int write_file(const char *path, const char *s)
+{
+	return write_once(path, O_WRONLY, s);
 }
 
 int is_zpk(void)

@@ -39,6 +39,9 @@ int test_dir_make(const char *name);
 const char *test_dir(void);
 const char *at(const char *name);
 
+/* Writes s to path in one write(): 0, or the errno (EIO if short). */
+int write_file(const char *path, const char *s);
+
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);
 

@@ -58,13 +58,7 @@ const char *zp_policy_name(void)
 
 int zp_set_policy(const char *name)
 {
-	int fd = open(ZP_SWITCH, O_WRONLY), r;
-
-	if (fd < 0)
-		return -1;
-	r = write(fd, name, strlen(name)) == (ssize_t)strlen(name) ? 0 : -1;
-	close(fd);
-	return r;
+	return write_file(ZP_SWITCH, name) ? -1 : 0;
 }
 
 int zp_can_switch(void)
@@ -142,32 +136,39 @@ void zp_note_mode(void)
 		 zp_policy_names[zp_mode()], zp_why());
 }
 
-int zp_ok(int cond, const char *fmt, ...)
+/* A check that counts only when checkable: else a skip saying why not. */
+static int vcheck(int checkable, const char *why_not, int cond,
+		  const char *fmt, va_list ap)
 {
 	char buf[400];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (checkable)
+		return tap_ok(cond, "%s", buf);
+	tap_skip("%s: %s", buf, why_not);
+	return 1;
+}
+
+int zp_ok(int cond, const char *fmt, ...)
+{
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	r = vcheck(zp_sure(), zp_why(), cond, fmt, ap);
 	va_end(ap);
-	if (zp_sure())
-		return tap_ok(cond, "%s", buf);
-	tap_skip("%s: %s", buf, zp_why());
-	return 1;
+	return r;
 }
 
 int zp_zpk_ok(int cond, const char *fmt, ...)
 {
-	char buf[400];
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	r = vcheck(is_zpk(), "zpk-only", cond, fmt, ap);
 	va_end(ap);
-	if (is_zpk())
-		return tap_ok(cond, "%s", buf);
-	tap_skip("%s: zpk-only", buf);
-	return 1;
+	return r;
 }
 
 #define CHUNK	512

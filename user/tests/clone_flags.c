@@ -1,10 +1,13 @@
 /* user/tests/clone_flags.c — clone's TID flags as glibc's fork uses them,
- * CLONE_VM|CLONE_VFORK sharing memory, CLONE_SETTLS, the flag checks. */
+ * CLONE_VM|CLONE_VFORK sharing memory, CLONE_SETTLS, CLONE_FS, CLONE_FILES
+ * and CLONE_VM between processes, the flag checks. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,6 +139,54 @@ static void test_settls(void)
 	       "CLONE_SETTLS with a kernel address is EPERM (%s)", strerror(errno));
 }
 
+static int shared_fd = -1;
+static volatile int vm_word;
+
+/* A child sharing what flags say: it chdirs, sets the umask, opens a file
+ * and writes a word; the parent sees what it shares of it. */
+static int sharing_child(void *arg)
+{
+	(void)arg;
+	chdir("/tmp");
+	umask(027);
+	shared_fd = open("/dev/null", O_RDONLY);
+	vm_word = 42;
+	return 0;
+}
+
+static void test_sharing(void)
+{
+	static char stack[16384] __attribute__((aligned(16)));
+	char cwd[64] = "";
+	int st, old_fd, pid;
+	mode_t old_mask;
+
+	chdir("/");
+	old_mask = umask(022);
+	pid = clone(sharing_child, stack + sizeof(stack),
+		    CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD, NULL);
+	waitpid(pid, &st, 0);
+	getcwd(cwd, sizeof(cwd));
+	tap_ok(pid > 0 && !strcmp(cwd, "/tmp") && umask(022) == 027,
+	       "CLONE_FS: the child's chdir and umask are the parent's (cwd %s)",
+	       cwd);
+	tap_ok(shared_fd >= 0 && fcntl(shared_fd, F_GETFD) >= 0,
+	       "CLONE_FILES: the descriptor the child opened is open in the parent (%d)",
+	       shared_fd);
+	tap_ok(vm_word == 42, "CLONE_VM without CLONE_VFORK: the child's store is seen");
+	close(shared_fd);
+	old_fd = shared_fd;
+	vm_word = 0;
+	chdir("/");
+	pid = clone(sharing_child, stack + sizeof(stack), SIGCHLD, NULL);
+	waitpid(pid, &st, 0);
+	getcwd(cwd, sizeof(cwd));
+	tap_ok(!strcmp(cwd, "/") && umask(old_mask) == 022 && vm_word == 0 &&
+	       fcntl(old_fd, F_GETFD) < 0,
+	       "without them the child's cwd, umask, files and memory are its own (cwd %s)",
+	       cwd);
+}
+
 static void expect_einval(unsigned long flags, const char *what)
 {
 	long pid;
@@ -154,7 +205,7 @@ int main(void)
 {
 	long r;
 
-	tap_plan(22);
+	tap_plan(26);
 	sh = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
@@ -167,15 +218,10 @@ int main(void)
 	expect_einval(CLONE_SIGHAND, "CLONE_SIGHAND without CLONE_VM");
 	expect_einval(CLONE_THREAD | CLONE_VM, "CLONE_THREAD without CLONE_SIGHAND");
 	expect_einval(CLONE_FS | CLONE_NEWNS, "CLONE_FS|CLONE_NEWNS");
-	if (is_zpk()) {
-		/* No threads on zpk: a well-formed thread request says so. */
-		expect_einval(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM,
-			      "CLONE_THREAD|CLONE_SIGHAND|CLONE_VM on zpk");
-		expect_einval(CLONE_VM, "CLONE_VM without CLONE_VFORK on zpk");
-	} else {
-		tap_skip("CLONE_THREAD makes a thread on Linux; EINVAL on zpk");
-		tap_skip("CLONE_VM alone shares memory on Linux; EINVAL on zpk");
-	}
+	expect_einval(CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_NEWPID,
+		      "CLONE_THREAD with CLONE_NEWPID");
+	expect_einval(CLONE_PIDFD | CLONE_DETACHED, "CLONE_PIDFD|CLONE_DETACHED");
+	test_sharing();
 	/* clone3 with a NULL, too small argument: Linux 5.3+ says EINVAL;
 	 * zpk has no clone3 and says ENOSYS, where libcs fall back. */
 	errno = 0;
@@ -183,7 +229,8 @@ int main(void)
 	tap_ok(r == -1 && errno == (is_zpk() ? ENOSYS : EINVAL),
 	       "clone3(NULL, 0) is %s (%s)", is_zpk() ? "ENOSYS" : "EINVAL",
 	       strerror(errno));
-	/* set_tid_address returns the caller's tid (= pid: one thread). */
+	/* set_tid_address returns the caller's tid (the main thread's is the
+	 * pid). */
 	r = syscall(SYS_set_tid_address, NULL);
 	tap_ok(r == getpid(), "set_tid_address returns the tid (%ld)", r);
 	tap_done();

@@ -23,17 +23,10 @@
 static int set_adj(int pid, const char *s)
 {
 	char path[64];
-	int fd, err = 0;
 
 	snprintf(path, sizeof(path), pid ? "/proc/%d/oom_score_adj" :
 		 "/proc/self/oom_score_adj", pid);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
+	return write_file(path, s);
 }
 
 /* /proc/PID/NAME (0: self) as a number, or -99999 if unreadable. */

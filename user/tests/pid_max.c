@@ -17,18 +17,6 @@
 
 static pid_t kids[MAX_KIDS];
 
-/* Writes s to pid_max: 0 or the errno. */
-static int write_pid_max(const char *s)
-{
-	int fd = open(PID_MAX_PATH, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
 
 int main(void)
 {
@@ -47,12 +35,12 @@ int main(void)
 			tap_skip("writing pid_max: zpk-only (the host's is shared)");
 		tap_done();
 	}
-	tap_ok(write_pid_max("300\n") == EINVAL &&
-	       write_pid_max("4194305\n") == EINVAL &&
-	       write_pid_max("x\n") == EINVAL,
+	tap_ok(write_file(PID_MAX_PATH, "300\n") == EINVAL &&
+	       write_file(PID_MAX_PATH, "4194305\n") == EINVAL &&
+	       write_file(PID_MAX_PATH, "x\n") == EINVAL,
 	       "300, 4194305 and x are EINVAL, as Linux's bounds");
 	snprintf(buf, sizeof(buf), "%d\n", LOW_MAX);
-	tap_ok(write_pid_max(buf) == 0 &&
+	tap_ok(write_file(PID_MAX_PATH, buf) == 0 &&
 	       read_file(PID_MAX_PATH, buf, sizeof(buf)) > 0 &&
 	       atol(buf) == LOW_MAX, "pid_max set to %d", LOW_MAX);
 
@@ -80,6 +68,6 @@ int main(void)
 	       WIFEXITED(status) && WEXITSTATUS(status) == 7,
 	       "once reaped, fork works again (pid %d)", p);
 	tap_ok(p >= 300, "allocation wrapped to RESERVED_PIDS (300), not to 1");
-	tap_ok(write_pid_max(old) == 0, "pid_max restored to %ld", max);
+	tap_ok(write_file(PID_MAX_PATH, old) == 0, "pid_max restored to %ld", max);
 	tap_done();
 }

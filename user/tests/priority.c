@@ -1,6 +1,7 @@
 /* user/tests/priority.c — nice values: getpriority, setpriority (clamped
- * to -20..19), inherited by fork, shown in /proc/PID/stat's priority
- * and nice fields; CPU affinity masks; Linux's errnos. */
+ * to -20..19) of a process or a process group, inherited by fork, shown
+ * in /proc/PID/stat's priority and nice fields; CPU affinity masks;
+ * Linux's errnos. */
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ int main(void)
 
 	cpu_set_t set, none;
 
-	tap_plan(16);
+	tap_plan(17);
 	errno = 0;
 	tap_ok(getpriority(PRIO_PROCESS, 0) == 0 && errno == 0,
 	       "a new process's nice value is 0");
@@ -46,6 +47,18 @@ int main(void)
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "a fork child has it too");
+	pid = fork();
+	if (pid == 0) {
+		setpgid(0, 0);
+		_exit(setpriority(PRIO_PGRP, 0, 9) == 0 &&
+		      getpriority(PRIO_PROCESS, 0) == 9 &&
+		      getpriority(PRIO_PGRP, getpgrp()) == 9 ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	       getpriority(PRIO_PROCESS, 0) == 5,
+	       "PRIO_PGRP: a child's own process group gets 9, the parent "
+	       "outside it keeps 5");
 	tap_ok(setpriority(PRIO_PROCESS, getpid(), 100) == 0 &&
 	       getpriority(PRIO_PROCESS, getpid()) == 19,
 	       "100 is clamped to 19");

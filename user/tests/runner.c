@@ -1,6 +1,7 @@
 /* user/tests/runner.c — runs every test in its directory (or those named,
  * or all but those after --except), each in a child, with a page-leak
- * check after each; TAP and a summary. */
+ * check after each; TAP and a summary. runner [-T N] [--except] [TEST...]:
+ * -T multiplies each test's timeout by N. */
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -15,7 +16,7 @@
 
 #include "ulib.h"
 
-#define MAX_TESTS	128
+#define MAX_TESTS	256
 #ifndef TIMEOUT_SEC
 #define TIMEOUT_SEC	300	/* per test; zpk under TCG is slow */
 #endif
@@ -141,11 +142,14 @@ static void relay(int fd, int quiet)
 
 /*
  * Run path with argv {path, arg}; returns its wait status.  A watchdog
- * child kills it after TIMEOUT_SEC (no alarm() on zpk); *timed_out says.
+ * child kills it after TIMEOUT_SEC times timeout_scale (no alarm() on
+ * zpk); *timed_out says.
  * The test starts only once the watchdog is asleep: its fork's faults
  * must not land in the system-wide figures a test measures (free pages,
  * vmstat's zero_page_* counters).
  */
+static int timeout_scale = 1;
+
 static int run(const char *path, char *arg, int quiet, int *timed_out)
 {
 	char *argv[] = { (char *)path, arg, NULL };
@@ -182,7 +186,7 @@ static int run(const char *path, char *arg, int quiet, int *timed_out)
 	}
 	dog = fork();
 	if (dog == 0) {
-		struct timespec ts = { TIMEOUT_SEC, 0 };
+		struct timespec ts = { TIMEOUT_SEC * timeout_scale, 0 };
 
 		close(pfd[0]);
 		close(go[1]);
@@ -229,10 +233,18 @@ int main(int argc, char **argv)
 	int i, status, timed_out, zpk = is_zpk();
 	struct rlimit nocore = { 0, 0 };
 	long before, after;
+	struct stat st;
 	double t0;
 
 	if (argc > 1 && strcmp(argv[1], "--warmup") == 0)
 		return 0;
+	/* -T N: N times the timeout, for a host busy with other work. */
+	if (argc > 2 && strcmp(argv[1], "-T") == 0) {
+		timeout_scale = atoi(argv[2]) > 0 ? atoi(argv[2]) : 1;
+		argv[2] = argv[0];
+		argv += 2;
+		argc -= 2;
+	}
 	/* Tests kill children on purpose: no core files, here or there. */
 	setrlimit(RLIMIT_CORE, &nocore);
 
@@ -258,6 +270,9 @@ int main(int argc, char **argv)
 	 * test's leak. */
 	snprintf(path, sizeof(path), "%s/%s", dir, slash ? slash + 1 : argv[0]);
 	run(path, "--warmup", 1, &timed_out);
+	/* Our /proc/PID inode (what a test's lookup of /proc/1 finds) lives
+	 * as long as we do: made now, not in the first test that looks. */
+	stat("/proc/self", &st);
 
 	tap_plan(2 * ntests);
 	for (i = 0; i < ntests; i++) {

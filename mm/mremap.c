@@ -1,0 +1,261 @@
+/* mm/mremap.c — mremap(2) as Linux's mm/mremap.c: shrink, grow in place,
+ * or move a mapping by moving its PTEs (never copying its pages). */
+#include <asm/tlb.h>
+#include <zpk/errno.h>
+#include <zpk/gup.h>
+#include <zpk/memory.h>
+#include <zpk/mm.h>
+#include <zpk/mman.h>
+#include <zpk/sched.h>
+#include <zpk/syscalls.h>
+
+/* One move of PTEs: from addr to addr + delta in mm; the old PTEs it
+ * cleared are flushed once through tlb; moved is the bytes done. */
+struct move_ctx {
+	struct mm_struct *mm;
+	unsigned long delta;
+	unsigned long start, moved;
+	struct mmu_gather tlb;
+};
+
+/*
+ * Moves one PTE to the same place in the new range (a walk_page_range
+ * fn). The entry goes over unchanged: a special zero PTE stays special,
+ * a refcounted one keeps its reference, a COW-shared page stays shared
+ * and read-only; no page, rmap or RSS counter changes, as in Linux's
+ * move_ptes. -ENOMEM if the new page table cannot be had.
+ */
+static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
+{
+	struct move_ctx *mc = priv;
+	pte_t *new_pte = pte_alloc_map(mc->mm, addr + mc->delta);
+	pte_t entry = *old_pte;
+
+	if (!new_pte)
+		return -ENOMEM;
+	pte_clear(old_pte);
+	if (pte_present(entry))
+		tlb_remove_tlb_entry(&mc->tlb, old_pte, addr);
+	set_pte(new_pte, entry);	/* was none: nothing cached */
+	mc->moved = addr + PAGE_SIZE - mc->start;
+	return 0;
+}
+
+/*
+ * Moves the PTEs of [old_addr, old_addr + len) to new_addr (Linux's
+ * move_page_tables); the ranges do not overlap and the new one has no
+ * PTEs. The old range is flushed from the TLB before it returns. Returns
+ * the bytes moved: less than len only when a page table could not be
+ * allocated, and then everything up to there has moved.
+ */
+static unsigned long move_page_tables(struct mm_struct *mm,
+				      unsigned long old_addr,
+				      unsigned long new_addr,
+				      unsigned long len)
+{
+	struct move_ctx mc = { .mm = mm, .delta = new_addr - old_addr,
+			       .start = old_addr };
+	int err;
+
+	tlb_gather_mmu(&mc.tlb, mm);
+	err = walk_page_range(mm, old_addr, old_addr + len, move_one_pte, &mc);
+	tlb_finish_mmu(&mc.tlb);
+	return err ? mc.moved : len;
+}
+
+/*
+ * Linux's move_vma: a VMA for [new_addr, + new_len) like vma's part at
+ * old_addr, the PTEs of [old_addr, + old_len) moved into it, then the old
+ * range unmapped, or (MREMAP_DONTUNMAP) left mapped and empty, and
+ * unlocked. Returns new_addr or -ENOMEM (nothing changed).
+ */
+static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+		     unsigned long old_addr, unsigned long old_len,
+		     unsigned long new_len, unsigned long new_addr,
+		     unsigned long flags)
+{
+	unsigned long vm_flags = vma->vm_flags;
+	unsigned long pgoff = vma->vm_pgoff +
+			      ((old_addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long moved;
+	long ret;
+
+	/* Linux's: room for the unmap below to split a VMA into three. */
+	if (mm->map_count >= sysctl_max_map_count - 3)
+		return -ENOMEM;
+	ret = mmap_region(mm, new_addr, new_len, vm_flags, vma->vm_file,
+			  pgoff);
+	if (IS_ERR_VALUE(ret))
+		return ret;
+	moved = move_page_tables(mm, old_addr, new_addr, old_len);
+	if (moved < old_len) {
+		/* The old tables are all there still: moving back cannot
+		 * fail. Then the new VMA goes, empty. */
+		move_page_tables(mm, new_addr, old_addr, moved);
+		do_munmap(mm, new_addr, new_len);
+		return -ENOMEM;
+	}
+	if (!(flags & MREMAP_DONTUNMAP)) {
+		if (old_len)
+			do_munmap(mm, old_addr, old_len);
+	} else if (vm_flags & VM_LOCKED) {
+		do_mlock(mm, old_addr, old_len, 0);
+	}
+	return new_addr;
+}
+
+/*
+ * Linux's vma_to_resize: the VMA holding [addr, addr + old_len), with
+ * its errnos: -EFAULT if addr is not mapped or the range runs past the
+ * VMA's end, -EINVAL to duplicate (old_len 0) a private mapping.
+ */
+static struct vm_area_struct *vma_to_resize(struct mm_struct *mm,
+					    unsigned long addr,
+					    unsigned long old_len, long *err)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	*err = -EFAULT;
+	if (!vma || vma->vm_start > addr)
+		return NULL;
+	*err = -EINVAL;
+	if (!old_len && !(vma->vm_flags & (VM_SHARED | VM_MAYSHARE)))
+		return NULL;
+	*err = -EFAULT;
+	if (old_len > vma->vm_end - addr)
+		return NULL;
+	*err = 0;
+	return vma;
+}
+
+/* Whether vma can grow by delta where it is: nothing mapped above it
+ * up to there, and still in user space (Linux's vma_expandable). */
+static bool vma_expandable(struct mm_struct *mm, struct vm_area_struct *vma,
+			   unsigned long delta)
+{
+	unsigned long end = vma->vm_end + delta;
+
+	if (end < vma->vm_end || end > TASK_SIZE)
+		return false;
+	return !find_vma_intersection(mm, vma->vm_end, end);
+}
+
+/* MREMAP_FIXED or MREMAP_DONTUNMAP: a move to new_addr (or a free
+ * address for DONTUNMAP alone); Linux's mremap_to. */
+static long mremap_to(struct mm_struct *mm, unsigned long addr,
+		      unsigned long old_len, unsigned long new_addr,
+		      unsigned long new_len, unsigned long flags)
+{
+	struct vm_area_struct *vma;
+	long err;
+
+	if (new_addr & ~PAGE_MASK)
+		return -EINVAL;
+	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;
+	if (addr + old_len > new_addr && new_addr + new_len > addr)
+		return -EINVAL;		/* the ranges overlap */
+	/* Linux's: both unmaps below may split a VMA, and move_vma wants
+	 * its own room after them, so fail before anything is unmapped. */
+	if (mm->map_count + 2 >= sysctl_max_map_count - 3)
+		return -ENOMEM;
+	if (!vma_to_resize(mm, addr, old_len, &err))
+		return err;
+	if (flags & MREMAP_FIXED) {
+		if (new_addr < MMAP_MIN_ADDR)
+			return -EPERM;
+		err = do_munmap(mm, new_addr, new_len);
+		if (err)
+			return err;
+	} else {
+		new_addr = get_unmapped_area(mm, new_addr, new_len, 0);
+		if (IS_ERR_VALUE(new_addr))
+			return (long)new_addr;
+	}
+	if (old_len > new_len) {
+		err = do_munmap(mm, addr + new_len, old_len - new_len);
+		if (err)
+			return err;
+		old_len = new_len;
+	}
+	vma = find_vma(mm, addr);
+	return move_vma(mm, vma, addr, old_len, new_len, new_addr, flags);
+}
+
+/*
+ * mremap(2) without a new address: shrink (unmap the tail), grow in
+ * place if nothing is mapped above, else move (MREMAP_MAYMOVE) or
+ * -ENOMEM. Returns the mapping's address or -errno.
+ */
+static long mremap_resize(struct mm_struct *mm, unsigned long addr,
+			  unsigned long old_len, unsigned long new_len,
+			  unsigned long flags)
+{
+	struct vm_area_struct *vma;
+	unsigned long new_addr;
+	long err;
+
+	if (old_len >= new_len) {
+		if (old_len > new_len) {
+			err = do_munmap(mm, addr + new_len, old_len - new_len);
+			if (err)
+				return err;
+		}
+		return addr;
+	}
+	vma = vma_to_resize(mm, addr, old_len, &err);
+	if (!vma)
+		return err;
+	if (old_len == vma->vm_end - addr &&
+	    vma_expandable(mm, vma, new_len - old_len))
+		return mmap_region(mm, vma->vm_end, new_len - old_len,
+				   vma->vm_flags, vma->vm_file,
+				   vma->vm_pgoff + vma_pages(vma)) < 0 ?
+		       -ENOMEM : (long)addr;
+	if (!(flags & MREMAP_MAYMOVE))
+		return -ENOMEM;
+	new_addr = get_unmapped_area(mm, 0, new_len, 0);
+	if (IS_ERR_VALUE(new_addr))
+		return (long)new_addr;
+	return move_vma(mm, vma, addr, old_len, new_len, new_addr, flags);
+}
+
+/* Linux's do_mremap: the checks that need no VMA, in its order, then
+ * the move or resize; a locked mapping that grew is populated. */
+static long sys_mremap(unsigned long addr, unsigned long old_len,
+		       unsigned long new_len, unsigned long flags,
+		       unsigned long new_addr)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	long ret;
+
+	if (flags & ~(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((flags & MREMAP_DONTUNMAP) &&
+	    (!(flags & MREMAP_MAYMOVE) || old_len != new_len))
+		return -EINVAL;
+	if (addr & ~PAGE_MASK)
+		return -EINVAL;
+	old_len = PAGE_ALIGN(old_len);
+	new_len = PAGE_ALIGN(new_len);
+	if (!new_len)
+		return -EINVAL;
+	vma = find_vma(mm, addr);
+	if (!vma || vma->vm_start > addr)
+		return -EFAULT;
+	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
+		ret = mremap_to(mm, addr, old_len, new_addr, new_len, flags);
+	else
+		ret = mremap_resize(mm, addr, old_len, new_len, flags);
+	if (IS_ERR_VALUE((unsigned long)ret) || new_len <= old_len)
+		return ret;
+	vma = find_vma(mm, (unsigned long)ret);
+	if (vma && (vma->vm_flags & VM_LOCKED))
+		mm_populate(mm, (unsigned long)ret + old_len,
+			    new_len - old_len);
+	return ret;
+}
+SYSCALL(__NR_mremap, sys_mremap);
