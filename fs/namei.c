@@ -534,11 +534,14 @@ int d_path(struct inode *inode, char *buf, size_t size)
 		memcpy(buf, inode->i_dentry->d_name, len + 1);
 		return (int)len;
 	}
-	/* Unnamed ones: Linux's pipefs and sockfs d_dname. */
+	/* Unnamed ones: Linux's pipefs, sockfs and anon_inodefs d_dname. */
 	if (S_ISFIFO(inode->i_mode) && !inode->i_nlink)
 		return snprintf(buf, size, "pipe:[%lu]", inode->i_ino);
 	if (S_ISSOCK(inode->i_mode))
 		return snprintf(buf, size, "socket:[%lu]", inode->i_ino);
+	if (inode->i_sb == &anon_inodefs_sb)
+		return snprintf(buf, size, "anon_inode:%s",
+				(const char *)inode->i_private);
 	if (!inode->i_dentry && !S_ISDIR(inode->i_mode))
 		return path_below(vfs_root, inode, buf, size, 0);
 	*--end = '\0';

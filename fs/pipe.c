@@ -319,7 +319,7 @@ static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 	struct pipe_inode_info *p = f->private_data;
 	unsigned int mask = 0;
 
-	poll_wait(&p->wait, pt);
+	poll_wait(f, &p->wait, pt);
 	if (reads(f)) {
 		if (p->nrbufs)
 			mask |= POLLIN | POLLRDNORM;

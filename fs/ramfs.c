@@ -324,6 +324,28 @@ static int grow_pages(struct inode *inode, unsigned long pgoff)
 	return 0;
 }
 
+struct page *inode_find_page(struct inode *inode, unsigned long pgoff)
+{
+	return pgoff < inode->i_nr_pages ? inode->i_pages[pgoff] : NULL;
+}
+
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page)
+{
+	if (inode_find_page(inode, pgoff))
+		return -EEXIST;
+	if (pgoff >= RAMFS_MAX_PAGES)
+		return -EFBIG;
+	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
+		return -ENOMEM;
+	if (inode->i_shmem) {
+		page_set_flag(page, PG_swapbacked);
+		inc_vm_stat(NR_SHMEM);
+	}
+	inode->i_pages[pgoff] = page;
+	return 0;
+}
+
 /*
  * The page at pgoff, allocated zeroed on demand (for writable files); the
  * inode holds it, a mapping takes its own get_page(). NULL when out of
@@ -331,23 +353,20 @@ static int grow_pages(struct inode *inode, unsigned long pgoff)
  */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 {
-	struct page *page;
+	struct page *page = inode_find_page(inode, pgoff);
 
-	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
-		return inode->i_pages[pgoff];
+	if (page)
+		return page;
 	if (pgoff >= RAMFS_MAX_PAGES || !S_ISREG(inode->i_mode))
 		return NULL;
 	if (inode->i_readonly &&
 	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
 		return NULL;
-	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
-		return NULL;
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (page && inode->i_shmem) {
-		page_set_flag(page, PG_swapbacked);
-		inc_vm_stat(NR_SHMEM);
+	if (page && inode_add_page(inode, pgoff, page)) {
+		__free_page(page);
+		return NULL;
 	}
-	inode->i_pages[pgoff] = page;
 	return page;
 }
 

@@ -2,7 +2,9 @@
  * through a kernel page, because file operations take kernel buffers. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/gup.h>
 #include <zpk/mm.h>
+#include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
@@ -38,20 +40,19 @@ static ssize_t do_iter(struct file *f, const struct iovec *iov,
 }
 
 /*
- * Makes sure every page of [ubuf, ubuf + n) can be written, by writing
- * back one byte of each: a read must not take data from a pipe or tty it
- * then cannot deliver. (Untouched pages are faulted in, COWed if shared.)
+ * Makes sure every page of [ubuf, ubuf + n) can be written, by faulting
+ * it in for write (Linux's fault_in_writeable): a read must not take
+ * data from a pipe or tty it then cannot deliver. (Untouched pages are
+ * faulted in, COWed if shared.)
  */
 static bool writeable(char __user *ubuf, size_t n)
 {
-	unsigned long a = (unsigned long)ubuf, end = a + n;
-	char c;
+	unsigned long a = (unsigned long)ubuf & PAGE_MASK;
+	unsigned long nr = (PAGE_ALIGN((unsigned long)ubuf + n) - a) >>
+			   PAGE_SHIFT;
 
-	for (; a < end; a = (a & PAGE_MASK) + PAGE_SIZE)
-		if (copy_from_user(&c, (char __user *)a, 1) ||
-		    copy_to_user((char __user *)a, &c, 1))
-			return false;
-	return true;
+	return get_user_pages(current->mm, a, nr, FOLL_WRITE, NULL) ==
+	       (long)nr;
 }
 
 /*
@@ -73,7 +74,7 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
 		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
-	if (write ? !f->f_op->write : !f->f_op->read)
+	if (write ? !f->f_op->write : !f->f_op->read && !f->f_op->read_user)
 		return -EINVAL;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;

@@ -1,6 +1,6 @@
-/* fs/select.c — poll(2): each file says which of POLLIN, POLLOUT, POLLHUP
- * ... it has now, and registers on its wait queues, so that one sleep
- * waits on all of them at once (Linux's poll_table). */
+/* fs/select.c — poll(2) and ppoll(2) as Linux's fs/select.c: each file's
+ * poll operation says which events it has now and puts the poller on the
+ * wait queues that will say when they change, so one sleep waits on all. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/sched.h>
@@ -10,38 +10,65 @@
 #include <zpk/time.h>
 #include <zpk/uaccess.h>
 
-/* What a file without a poll operation always is: ready both ways. */
+/* What a file without a poll operation always is (Linux's). */
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
-
-/* One wait entry per polled file: each has at most one wait queue. */
-struct poll_table {
-	struct wait_queue_entry *entries;
-	unsigned int n, max;
-};
+#define POLL_FOREVER	(~0ULL)
 
 struct pollfd {
 	int fd;
 	short events, revents;
 };
 
-/* Called by a file's poll operation: the poller sleeps on wq too. NULL
- * pt: already registered (a later pass). */
-void poll_wait(struct wait_queue_head *wq, struct poll_table *pt)
-{
-	struct wait_queue_entry *e;
+/* One wait queue a poll sleeps on (Linux's poll_table_entry), and the
+ * file it belongs to, held: closed meanwhile, it must not go. */
+struct poll_table_entry {
+	struct wait_queue_entry wait;
+	struct file *filp;
+	struct list_head list;		/* in poll_table.entries */
+};
 
-	if (!pt || pt->n >= pt->max)
+/* The wait queues of one poll (Linux's poll_wqueues); error: an entry
+ * could not be had, so the poll cannot sleep on every queue. */
+struct poll_table {
+	struct list_head entries;
+	int error;
+};
+
+void poll_wait(struct file *f, struct wait_queue_head *wq,
+	       struct poll_table *pt)
+{
+	struct poll_table_entry *e;
+
+	if (!pt)
 		return;
-	e = &pt->entries[pt->n++];
-	e->task = current;
-	list_add_tail(&e->entry, &wq->head);
+	e = kmalloc(sizeof(*e), GFP_KERNEL);
+	if (!e) {
+		pt->error = -ENOMEM;
+		return;
+	}
+	e->wait.task = current;
+	e->filp = get_file(f);
+	list_add_tail(&e->wait.entry, &wq->head);
+	list_add_tail(&e->list, &pt->entries);
 }
 
-/* One pollfd's revents: POLLNVAL for a bad fd, 0 for a negative one;
- * POLLERR and POLLHUP are reported whether asked for or not. */
-static short poll_one(const struct pollfd *p, struct poll_table *pt)
+/* Takes the poller off every wait queue (Linux's poll_freewait). */
+static void poll_freewait(struct poll_table *pt)
 {
-	unsigned int mask;
+	struct poll_table_entry *e, *n;
+
+	list_for_each_entry_safe(e, n, &pt->entries, list) {
+		list_del(&e->wait.entry);
+		fput(e->filp);
+		kfree(e);
+	}
+}
+
+/* One pollfd's revents (Linux's do_pollfd): 0 for a negative fd,
+ * POLLNVAL for a closed one; POLLERR and POLLHUP come unasked. */
+static short do_pollfd(const struct pollfd *p, struct poll_table *pt)
+{
+	unsigned int mask, filter;
 	struct file *f;
 
 	if (p->fd < 0)
@@ -49,71 +76,133 @@ static short poll_one(const struct pollfd *p, struct poll_table *pt)
 	f = fget(p->fd);
 	if (!f)
 		return POLLNVAL;
+	filter = (unsigned short)p->events | POLLERR | POLLHUP;
 	mask = f->f_op && f->f_op->poll ? f->f_op->poll(f, pt)
 					: DEFAULT_POLLMASK;
 	fput(f);
-	return (short)(mask & ((unsigned short)p->events | POLLERR | POLLHUP));
+	return (short)(mask & filter);
 }
 
 /*
- * Linux's do_poll: passes over the fds until one is ready, the deadline
- * (ns of ktime_get_ns; 0: none, U64 max: never) passes or a signal
- * comes (-EINTR). The first pass registers on every file's wait queue,
- * so that any of them wakes us; the entries go at the end.
+ * Linux's do_poll: passes over fds until one has an event, end (ktime ns;
+ * POLL_FOREVER: none) passes or a signal comes (-ERESTARTNOHAND). Only
+ * the first pass registers on the files' wait queues, and only if it may
+ * sleep. Returns the number of fds with events, or -errno.
  */
-static long do_poll(struct pollfd *fds, unsigned int nfds, u64 deadline)
+static long do_poll(struct pollfd *fds, unsigned int nfds, u64 end)
 {
-	struct poll_table pt = { NULL, 0, nfds };
+	struct poll_table table = { LIST_HEAD_INIT(table.entries), 0 };
+	struct poll_table *pt = ktime_get_ns() < end ? &table : NULL;
 	long count;
 
-	pt.entries = kzalloc(sizeof(*pt.entries) * (nfds ? nfds : 1),
-			     GFP_KERNEL);
-	if (!pt.entries)
-		return -ENOMEM;
-	for (bool first = true;; first = false) {
+	for (;;) {
 		count = 0;
 		for (unsigned int i = 0; i < nfds; i++) {
-			fds[i].revents = poll_one(&fds[i], first ? &pt : NULL);
+			fds[i].revents = do_pollfd(&fds[i], pt);
 			count += fds[i].revents != 0;
 		}
-		if (count || ktime_get_ns() >= deadline)
+		pt = NULL;
+		if (count || ktime_get_ns() >= end)
 			break;
 		if (signal_pending(current)) {
-			count = -EINTR;
+			count = -ERESTARTNOHAND;
 			break;
 		}
-		current->wake_at_ns = deadline == ~0ULL ? 0 : deadline;
+		if (table.error) {
+			count = table.error;
+			break;
+		}
+		current->wake_at_ns = end == POLL_FOREVER ? 0 : end;
 		current->state = TASK_INTERRUPTIBLE;
 		schedule();
 		current->wake_at_ns = 0;
 	}
-	for (unsigned int i = 0; i < pt.n; i++)
-		list_del(&pt.entries[i].entry);
-	kfree(pt.entries);
+	poll_freewait(&table);
 	return count;
 }
 
-/* poll(fds, nfds, ms): ms < 0 waits for ever, 0 not at all. More fds
- * than RLIMIT_NOFILE is -EINVAL, as Linux. */
-static long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int ms)
+/* Copies the pollfds in, polls, copies every revents back, even after a
+ * signal (Linux's do_sys_poll). More fds than RLIMIT_NOFILE: -EINVAL. */
+static long do_sys_poll(struct pollfd __user *ufds, unsigned int nfds,
+			u64 end)
 {
-	u64 deadline = ms < 0 ? ~0ULL : ktime_get_ns() + (u64)ms * 1000000;
 	struct pollfd *fds;
-	long r;
+	long ret;
 
 	if (nfds > NR_OPEN_DEFAULT)
 		return -EINVAL;
 	fds = kmalloc(sizeof(*fds) * (nfds ? nfds : 1), GFP_KERNEL);
 	if (!fds)
 		return -ENOMEM;
-	r = copy_from_user(fds, ufds, sizeof(*fds) * nfds) ? -EFAULT : 0;
-	if (!r)
-		r = do_poll(fds, nfds, deadline);
-	/* revents go back even after a signal, as Linux's. */
-	for (unsigned int i = 0; r >= 0 && i < nfds; i++)
+	ret = -EFAULT;
+	if (copy_from_user(fds, ufds, sizeof(*fds) * nfds))
+		goto out;
+	ret = do_poll(fds, nfds, end);
+	for (unsigned int i = 0; i < nfds; i++)
 		if (put_user(fds[i].revents, &ufds[i].revents))
-			r = -EFAULT;
+			ret = -EFAULT;
+out:
 	kfree(fds);
-	return r;
+	return ret;
+}
+
+/* poll goes on to the same end after a stop (Linux's do_restart_poll). */
+static long do_restart_poll(struct restart_block *rb)
+{
+	long ret = do_sys_poll(rb->uaddr, rb->val, rb->deadline_ns);
+
+	if (ret == -ERESTARTNOHAND)
+		ret = -ERESTART_RESTARTBLOCK;
+	return ret;
+}
+
+/* poll(fds, nfds, ms): ms < 0 waits for ever, 0 not at all. */
+static long sys_poll(struct pollfd __user *ufds, unsigned int nfds, int ms)
+{
+	u64 end = ms < 0 ? POLL_FOREVER : ktime_get_ns() + ms * NSEC_PER_MSEC;
+	long ret = do_sys_poll(ufds, nfds, end);
+
+	if (ret != -ERESTARTNOHAND)
+		return ret;
+	current->restart_block = (struct restart_block){
+		.fn = do_restart_poll, .deadline_ns = end, .uaddr = ufds,
+		.val = nfds };
+	return -ERESTART_RESTARTBLOCK;
 }
 SYSCALL(__NR_poll, sys_poll);
+
+/*
+ * ppoll(fds, nfds, timeout, sigmask, sigsetsize): a timespec (NULL: for
+ * ever), and a mask that holds while it waits and, if a signal ends the
+ * wait, while its handler runs. The time left is written back (Linux's
+ * poll_select_finish, which ignores a fault there).
+ */
+static long sys_ppoll(struct pollfd __user *ufds, unsigned int nfds,
+		      struct __kernel_timespec __user *utsp,
+		      const sigset_t __user *sigmask, size_t sigsetsize)
+{
+	u64 end = POLL_FOREVER, ns, now;
+	struct __kernel_timespec left;
+	long ret;
+
+	if (utsp) {
+		ret = timespec_from_user(utsp, &ns);
+		if (ret)
+			return ret;
+		end = ktime_get_ns() + ns;
+	}
+	ret = set_user_sigmask(sigmask, sigsetsize);
+	if (ret)
+		return ret;
+	ret = do_sys_poll(ufds, nfds, end);
+	restore_saved_sigmask_unless(ret == -ERESTARTNOHAND);
+	if (utsp) {
+		now = ktime_get_ns();
+		ns = now < end ? end - now : 0;
+		left.tv_sec = ns / NSEC_PER_SEC;
+		left.tv_nsec = ns % NSEC_PER_SEC;
+		(void)copy_to_user(utsp, &left, sizeof(left));
+	}
+	return ret;
+}
+SYSCALL(__NR_ppoll, sys_ppoll);

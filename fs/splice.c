@@ -37,6 +37,10 @@ static long user_range_to_pipe(struct pipe_inode_info *pipe,
 		got = get_user_pages(current->mm, addr, 1, 0, &buf.page);
 		if (got != 1)
 			return got < 0 ? got : -EFAULT;
+		if (pipe_full(pipe)) {	/* a userfault slept: others wrote */
+			put_user_page(buf.page);
+			break;
+		}
 		if (PageZero(buf.page))
 			put_user_page(buf.page);
 		pipe_push_buf(pipe, &buf);

@@ -481,8 +481,7 @@ static long sys_ftruncate(int fd, loff_t len)
 SYSCALL(__NR_ftruncate, sys_ftruncate);
 
 /* Linux's vfs_fallocate checks, in its order, then shmem's modes. */
-static long vfs_fallocate(struct file *f, int mode, loff_t offset,
-			  loff_t len)
+long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len)
 {
 	struct inode *inode = f->f_inode;
 

@@ -408,8 +408,7 @@ static long tty_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 /* Readable once a line (or ^D) is ready; writes never wait. */
 static unsigned int tty_poll(struct file *f, struct poll_table *pt)
 {
-	(void)f;
-	poll_wait(&tty_wait, pt);
+	poll_wait(f, &tty_wait, pt);
 	return POLLOUT | POLLWRNORM |
 	       (cooked_len || eof_pending ? POLLIN | POLLRDNORM : 0);
 }
@@ -431,6 +430,7 @@ static int tty_dev_open(struct file *f)
 static const struct file_operations tty_dev_fops = {
 	.read = tty_read,
 	.write = tty_write,
+	.poll = tty_poll,
 	.ioctl = tty_ioctl,
 	.open = tty_dev_open,
 };

@@ -182,18 +182,22 @@ static void __exit_signal(struct task_struct *p)
 		wake_up_process(sig->group_exec_task);
 }
 
-void put_pid_nr(int nr)
+bool pid_nr_used(int nr)
 {
 	struct task_struct *t;
 
-	if (nr <= 0)
-		return;
 	list_for_each_entry(t, &task_list, tasks)
 		if (t->pid == nr || (thread_group_leader(t) &&
 				     (t->signal->pgrp == nr ||
 				      t->signal->session == nr)))
-			return;
-	free_pid(nr);
+			return true;
+	return false;
+}
+
+void put_pid_nr(int nr)
+{
+	if (nr > 0 && !pid_nr_used(nr))
+		free_pid(nr);
 }
 
 void release_task(struct task_struct *p)

@@ -20,6 +20,7 @@
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
 #include <zpk/uaccess.h>
+#include <zpk/userfaultfd_k.h>
 
 #define THREAD_ORDER	2		/* THREAD_SIZE = 4 pages */
 
@@ -110,9 +111,12 @@ void mmput(struct mm_struct *mm)
  * Copies every VMA (vma_link: list and tree) and its PTEs, as
  * Linux: a VM_DONTCOPY VMA is left out (and off the child's *_vm
  * counters), a VM_WIPEONFORK one is copied without its PTEs, so the child
- * faults in zeros there.
+ * faults in zeros there. A VMA registered with a userfaultfd stays so
+ * only for UFFD_FEATURE_EVENT_FORK (with a uffd of the child's, on uf);
+ * otherwise its copied PTEs lose their uffd-wp bits.
  */
-static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
+static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
+		    struct list_head *uf)
 {
 	struct vm_area_struct *vma, *new;
 
@@ -129,6 +133,10 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 		new->vm_mm = mm;
 		/* Locks are not inherited (locked_vm starts at 0). */
 		new->vm_flags &= ~VM_LOCKED_MASK;
+		if (dup_userfaultfd(new, uf)) {
+			kmem_cache_free(vm_area_cachep, new);
+			return -ENOMEM;
+		}
 		if (new->vm_file)
 			get_file(new->vm_file);
 		vma_link(mm, new);
@@ -136,6 +144,9 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 			continue;
 		if (copy_page_range(mm, oldmm, vma))
 			return -ENOMEM;
+		if (userfaultfd_wp(vma) && !userfaultfd_wp(new))
+			uffd_wp_range(new, new->vm_start,
+				      new->vm_end - new->vm_start, false);
 	}
 	return 0;
 }
@@ -167,16 +178,19 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 struct mm_struct *dup_mm(struct mm_struct *oldmm)
 {
 	struct mm_struct *mm = mm_alloc();
+	LIST_HEAD(uf);
 
 	if (!mm)
 		return NULL;
 	dup_mm_fields(mm, oldmm);
-	if (dup_mmap(mm, oldmm)) {
+	if (dup_mmap(mm, oldmm, &uf)) {
 		mmput(mm);	/* what was copied is fully accounted */
+		dup_userfaultfd_fail(&uf);
 		return NULL;
 	}
+	dup_userfaultfd_complete(&uf);
 	/* Linux starts the child's peak at its own size, not the parent's. */
-	mm->hiwater_rss = get_mm_rss(mm);
+	reset_mm_hiwater_rss(mm);
 	return mm;
 }
 
@@ -320,6 +334,7 @@ static void copy_task_fields(struct task_struct *t)
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	t->blocked = current->blocked;
+	t->mempolicy = current->mempolicy;
 }
 
 /* CLONE_FS shares the cwd and umask; otherwise the child has a copy. */

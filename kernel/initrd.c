@@ -25,6 +25,7 @@ void initrd_init(void)
 	vfs_init();
 	proc_root_init();
 	tty_init();
+	userfaultfd_init();
 	if (!m) {
 		pr_info("initrd: none (no \"initrd\" module)\n");
 		return;

@@ -262,8 +262,7 @@ static int sleep_until(u64 wake_at, u64 *left_ns)
 	return 0;
 }
 
-static long timespec_from_user(const struct __kernel_timespec __user *u,
-			       u64 *ns)
+long timespec_from_user(const struct __kernel_timespec __user *u, u64 *ns)
 {
 	struct __kernel_timespec ts;
 

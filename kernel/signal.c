@@ -700,8 +700,38 @@ static long sys_pause(void)
 }
 SYSCALL(__NR_pause, sys_pause);
 
-/* The mask is set for the sleep and the handler; the frame saves the
- * old one, which sigreturn (or the return without a handler) restores. */
+/* set is the mask for a sleep and the handler that may end it; the
+ * frame saves the old one, which sigreturn (or the return without a
+ * handler) restores. */
+static void set_saved_sigmask(sigset_t set)
+{
+	current->saved_sigmask = current->blocked;
+	set_current_blocked(set);
+	current->restore_sigmask = true;
+}
+
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
+{
+	sigset_t set;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&set, umask, sizeof(set)))
+		return -EFAULT;
+	set_saved_sigmask(set);
+	return 0;
+}
+
+void restore_saved_sigmask_unless(bool interrupted)
+{
+	if (interrupted || !current->restore_sigmask)
+		return;
+	current->restore_sigmask = false;
+	current->blocked = current->saved_sigmask;
+}
+
 static long sys_rt_sigsuspend(const sigset_t __user *uset, size_t setsize)
 {
 	sigset_t set;
@@ -710,9 +740,7 @@ static long sys_rt_sigsuspend(const sigset_t __user *uset, size_t setsize)
 		return -EINVAL;
 	if (copy_from_user(&set, uset, sizeof(set)))
 		return -EFAULT;
-	current->saved_sigmask = current->blocked;
-	set_current_blocked(set);
-	current->restore_sigmask = true;
+	set_saved_sigmask(set);
 	return sleep_until_signal();
 }
 SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend);

@@ -144,6 +144,23 @@ char *strstr(const char *hay, const char *needle)
 	return n ? NULL : (char *)hay;
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+char *strstrip(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (end > s && is_space(end[-1]))
+		end--;
+	*end = 0;
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
 char *strcpy(char *dst, const char *src)
 {
 	char *d = dst;

@@ -15,13 +15,16 @@
  * A FOLL_FORCE write may use a read-only PTE once the fault has made the
  * page an exclusive anonymous one (Linux's can_follow_write_pte): the
  * write then lands in our copy, never in the zero page, a file's page or
- * one a fork child shares.
+ * one a fork child shares. Where the VMA tracks soft-dirty, the PTE must
+ * be soft-dirty too, or the write would go unseen.
  */
 static bool can_follow_write_pte(pte_t pte, struct page *page,
-				 unsigned int flags)
+				 struct vm_area_struct *vma, unsigned int flags)
 {
 	if (pte_write(pte))
 		return true;
+	if (vma_soft_dirty_enabled(vma) && !pte_soft_dirty(pte))
+		return false;
 	return (flags & FOLL_FORCE) && page && PageAnonExclusive(page) &&
 	       pte_dirty(pte);
 }
@@ -55,7 +58,8 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 	page = vm_normal_page(vma, address, pte);
 	if (!page)
 		return NULL;
-	if ((flags & FOLL_WRITE) && !can_follow_write_pte(pte, page, flags))
+	if ((flags & FOLL_WRITE) &&
+	    !can_follow_write_pte(pte, page, vma, flags))
 		return NULL;
 	if (flags & FOLL_GET)
 		get_page(page);
@@ -93,7 +97,9 @@ static unsigned int fault_flags_of(unsigned int flags)
 }
 
 /* One page: follow, and fault until it can be followed (Linux's loop in
- * __get_user_pages); an error is the fault's, as an errno. */
+ * __get_user_pages); an error is the fault's, as an errno. -EAGAIN: a
+ * userfaultfd's reader resolved the fault while we slept (vma may be
+ * gone: look it up again); -EINTR: a signal came first. */
 static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			unsigned int flags, struct page **page)
 {
@@ -106,6 +112,8 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 		if (flags & FOLL_NOZERO)
 			flush_zero_pte(vma, addr);
 		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
+		if (ret & VM_FAULT_RETRY)
+			return signal_pending(current) ? -EINTR : -EAGAIN;
 		/* Each OOM_RETRY killed another task: a bounded loop. */
 		if ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY) {
 			tries--;
@@ -124,12 +132,12 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages)
 {
-	unsigned long i;
+	unsigned long i = 0;
 
 	if (pages)
 		flags |= FOLL_GET;
 	start &= PAGE_MASK;
-	for (i = 0; i < nr; i++, start += PAGE_SIZE) {
+	while (i < nr) {
 		struct vm_area_struct *vma = find_vma(mm, start);
 		struct page *page;
 		int err;
@@ -141,10 +149,14 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 			      -EFAULT : 0;
 		if (!err)
 			err = get_one_page(vma, start, flags, &page);
+		if (err == -EAGAIN)
+			continue;	/* this page again, from the VMA */
 		if (err)
 			return i ? (long)i : err;
 		if (pages)
 			pages[i] = page;
+		i++;
+		start += PAGE_SIZE;
 	}
 	return (long)i;
 }
@@ -168,15 +180,17 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 	return got < 0 ? (int)got : got < n ? -ENOMEM : 0;
 }
 
+/* vma may be gone after each populate_vma_page_range (a userfault
+ * sleeps): the walk goes on from the address. */
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end = start + len, s, e;
 	struct vm_area_struct *vma;
 	int err;
 
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		s = start > vma->vm_start ? start : vma->vm_start;
+	for (s = start; s < end && (vma = find_vma(mm, s)) &&
+	     vma->vm_start < end; s = e) {
+		s = s > vma->vm_start ? s : vma->vm_start;
 		e = end < vma->vm_end ? end : vma->vm_end;
 		err = populate_vma_page_range(vma, s, e);
 		if (err)

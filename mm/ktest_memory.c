@@ -119,6 +119,12 @@ KTEST(memory, mm_verify_catches_corruption)
 		KEXPECT_TRUE(strstr(r.first, "zero page mapped writable at 0x40000000") != NULL);
 		set_pte(pte_lookup(mm, X), pfn_pte(page_to_pfn(pg),
 			vm_get_page_prot(VM_READ | VM_WRITE)));
+		/* Writable but not soft-dirty, once the VMA tracks it. */
+		r.errors = 0;
+		find_vma(mm, X)->vm_flags &= ~VM_SOFTDIRTY;
+		KEXPECT_EQ(mm_verify_report(mm, &r), 1);
+		KEXPECT_TRUE(strstr(r.first, "writable but not soft-dirty"));
+		find_vma(mm, X)->vm_flags |= VM_SOFTDIRTY;
 	}
 	r.errors = 0;
 	KEXPECT_EQ(mm_verify_report(mm, &r), 0);

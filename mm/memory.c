@@ -11,6 +11,7 @@
 #include <zpk/mman.h>
 #include <zpk/mmu.h>
 #include <zpk/string.h>
+#include <zpk/userfaultfd_k.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
 
@@ -274,9 +275,7 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
- * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. */
-static void page_add_new_anon_rmap(struct page *page)
+void page_add_new_anon_rmap(struct page *page)
 {
 	page->_mapcount = 0;
 	page_set_flag(page, PG_anon);
@@ -284,9 +283,7 @@ static void page_add_new_anon_rmap(struct page *page)
 	inc_vm_stat(NR_ANON_PAGES);
 }
 
-/* A file page gets one more mapping (Linux's page_add_file_rmap); the
- * page cache keeps its own reference, so mapped = _refcount - 1. */
-static void page_add_file_rmap(struct page *page)
+void page_add_file_rmap(struct page *page)
 {
 	get_page(page);
 	if (++page->_mapcount == 0)
@@ -397,6 +394,16 @@ static pte_t maybe_mkwrite(pte_t entry, struct vm_area_struct *vma)
 	return vma->vm_flags & VM_WRITE ? pte_mkwrite(entry) : entry;
 }
 
+/*
+ * A read fault's PTE for a page the VMA lets it write: read-only while
+ * the VMA tracks soft-dirty, so that the first write faults and marks it
+ * (Linux's vma_wants_writenotify takes the write bit out of vm_page_prot
+ * for the same reason). The reuse on that fault copies nothing.
+ */
+static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
+{
+	return vma_soft_dirty_enabled(vma) ? pte_wrprotect(entry) : entry;
+}
 
 /* ---- faults --------------------------------------------------------- */
 
@@ -425,7 +432,9 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 /* LAB(zero-page) END */
 
 /* First touch of a private anonymous page: the zero page for a read
- * (unless zero_page=off), else a zeroed page of its own. */
+ * (unless zero_page=off), else a zeroed page of its own. In a range a
+ * userfaultfd registered for missing pages, its reader supplies the page
+ * instead (FAULT_FLAG_UFFD_FILL: the reader's UFFDIO_ZEROPAGE). */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 				    unsigned long address, pte_t *pte,
 				    unsigned int flags)
@@ -433,6 +442,8 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	struct page *page;
 	pte_t entry;
 
+	if (userfaultfd_missing(vma) && !(flags & FAULT_FLAG_UFFD_FILL))
+		return handle_userfault(vma, address, flags, VM_UFFD_MISSING);
 	/* LAB(zero-page) BEGIN task 1: a read maps the zero page */
 	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
 	    zero_page_policy != ZERO_PAGE_OFF)
@@ -446,9 +457,17 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else	/* read under off: stands for the zero page, not written */
+		entry = soft_dirty_wrprotect(entry, vma);
 	/* No need to invalidate: it was non-present before. */
 	set_pte(pte, entry);
 	return 0;
+}
+
+vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
+			      pte_t *pte)
+{
+	return do_anonymous_page(vma, address, pte, FAULT_FLAG_UFFD_FILL);
 }
 
 /* The page-cache page behind address in a file VMA, or NULL past EOF. */
@@ -491,10 +510,14 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 			   pte_t *pte, unsigned int flags)
 {
-	struct page *page = file_page(vma, address);
 	bool shared = vma->vm_flags & VM_SHARED;
+	vm_fault_t ret = shmem_userfault(vma, address, flags);
+	struct page *page;
 	pte_t entry;
 
+	if (ret)
+		return ret;
+	page = file_page(vma, address);
 	if (!page)
 		return VM_FAULT_SIGBUS;
 	if ((flags & FAULT_FLAG_WRITE) && !shared)
@@ -506,6 +529,8 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 		entry = pte_wrprotect(entry);
 	else if (flags & FAULT_FLAG_WRITE)
 		entry = pte_mkdirty(entry);
+	else
+		entry = soft_dirty_wrprotect(entry, vma);
 	set_pte(pte, entry);	/* was none: nothing cached to flush */
 	return 0;
 }
@@ -541,13 +566,15 @@ static bool wp_can_reuse_anon_page(struct page *page)
 }
 
 /*
- * Write to a present read-only PTE. An anonymous page no one else holds
- * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed page, no copy (as Linux's
- * wp_page_copy does for the zero pfn).
+ * Write to a present read-only PTE. A PTE a userfaultfd write-protected:
+ * its reader's to resolve. An anonymous page no one else holds
+ * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed
+ * page, no copy (as Linux's wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
 static vm_fault_t do_wp_page(struct vm_area_struct *vma,
-			     unsigned long address, pte_t *pte)
+			     unsigned long address, pte_t *pte,
+			     unsigned int flags)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t orig = *pte;
@@ -556,6 +583,8 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	struct page *new;
 	pte_t entry;
 
+	if (userfaultfd_pte_wp(vma, orig))
+		return handle_userfault(vma, address, flags, VM_UFFD_WP);
 	address &= PAGE_MASK;
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
@@ -585,6 +614,28 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	return 0;
 }
 
+/*
+ * A none PTE of shmem that remembers a userfaultfd write protection (a
+ * uffd-wp marker, left by a zap): the page faults in as from none, and
+ * comes back protected (Linux's handle_pte_marker). A marker outside a
+ * uffd-wp VMA has nothing left to remember: it just goes.
+ */
+static vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
+				    unsigned long address, pte_t *pte,
+				    unsigned int flags)
+{
+	vm_fault_t ret;
+
+	if (!userfaultfd_wp(vma) || !vma->vm_file) {
+		pte_clear(pte);
+		return 0;
+	}
+	ret = do_fault(vma, address, pte, flags);
+	if (!ret)	/* mapped just now: nothing cached to flush */
+		set_pte(pte, pte_mkuffd_wp(*pte));
+	return ret;
+}
+
 static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 				   unsigned long address, unsigned int flags)
 {
@@ -598,10 +649,12 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		return vma->vm_file ? do_fault(vma, address, pte, flags)
 				    : do_anonymous_page(vma, address, pte,
 							flags);
+	if (pte_marker_uffd_wp(entry))
+		return handle_pte_marker(vma, address, pte, flags);
 	if (!pte_present(entry))
 		return VM_FAULT_SIGBUS;		/* no swap yet */
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
-		return do_wp_page(vma, address, pte);
+		return do_wp_page(vma, address, pte, flags);
 	/* Present and allowed: a spurious fault (stale TLB); refresh. The
 	 * fault dropped the stale entry: x86's flush_tlb_fix_spurious_fault
 	 * is a no-op. */
@@ -635,6 +688,21 @@ struct zap_details {
 	struct mmu_gather *tlb;
 };
 
+/*
+ * A zap of a shmem VMA that userfaultfd write-protects (MADV_DONTNEED,
+ * not munmap: zd->vma set) keeps the protection of the PTE it clears as
+ * a marker, for when the page faults back in (Linux's
+ * pte_install_uffd_wp_if_needed). Returns true if entry stays.
+ */
+static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
+{
+	if (!zd->vma || !zd->vma->vm_file || !userfaultfd_wp(zd->vma) ||
+	    !pte_uffd_wp(entry))
+		return false;
+	set_pte(pte, make_pte_marker_uffd_wp());
+	return pte_marker_uffd_wp(entry);
+}
+
 /* Clears one PTE and gives back what it held (a walk_page_range fn): the
  * counters and rmap at once, the page itself after the gather's flush. */
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
@@ -645,6 +713,8 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 
 	pte_clear(pte);
+	if (zap_keeps_uffd_wp(zd, pte, entry))
+		return 0;
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(zd->tlb, pte, addr);
 	if (is_zero_pte(entry)) {
@@ -688,10 +758,13 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
 }
 
-/* change_protection's walk: the new protection bits, and the range of
- * the PTEs it changed, flushed once at the end. */
+/* change_protection's walk: the new protection bits, whether the VMA
+ * tracks soft-dirty, what it does to the uffd-wp bits (MM_CP_*), and the
+ * range of the PTEs it changed, flushed once at the end. */
 struct change_prot {
 	u64 prot;
+	bool soft_dirty;
+	unsigned int cp_flags;
 	unsigned long start, end;
 };
 
@@ -708,20 +781,31 @@ static void changed_range_add(unsigned long *start, unsigned long *end,
  * bits (a walk_page_range fn). Only an exclusive anonymous page may be
  * written in place (Linux's can_change_pte_writable): shared (COW) pages,
  * even ones fork's other side has let go, and the zero page stay
- * read-only, and their next write is a do_wp_page. */
+ * read-only, and their next write is a do_wp_page. So does a page not
+ * soft-dirty in a VMA that tracks it (its next write must fault), and a
+ * PTE a userfaultfd write-protects, whose next write is its reader's.
+ * Clearing the uffd-wp bits drops the markers too. */
 static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SPECIAL;
+			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY | _PAGE_UFFD_WP;
 	struct change_prot *cp = priv;
 	struct page *page;
 	pte_t entry;
 
+	if (pte_marker_uffd_wp(*pte) &&
+	    (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE))
+		pte_clear(pte);		/* not present: nothing to flush */
 	if (!pte_present(*pte))
 		return 0;
 	page = vm_normal_page(NULL, addr, *pte);
 	entry = __pte((pte_val(*pte) & keep) | cp->prot);
-	if (!page || !PageAnonExclusive(page))
+	if (cp->cp_flags & MM_CP_UFFD_WP)
+		entry = pte_mkuffd_wp(entry);
+	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
+		entry = pte_clear_uffd_wp(entry);
+	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
+	    (cp->soft_dirty && !pte_soft_dirty(entry)))
 		entry = pte_wrprotect(entry);
 	if (pte_val(entry) == pte_val(*pte))
 		return 0;
@@ -734,10 +818,13 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
  * the ones it changed with one flush_tlb_mm_range (Linux's
  * change_protection_range: flush_tlb_range if any page changed). */
 void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags)
+		       unsigned long end, unsigned long newflags,
+		       unsigned int cp_flags)
 {
 	struct change_prot cp = {
 		.prot = pgprot_val(vm_get_page_prot(newflags)),
+		.soft_dirty = !(newflags & VM_SOFTDIRTY),
+		.cp_flags = cp_flags,
 	};
 
 	walk_page_range(mm, start, end, change_pte_prot, &cp);

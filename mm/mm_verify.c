@@ -12,6 +12,7 @@
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/userfaultfd_k.h>
 #include <zpk/zero_page.h>
 
 bool mm_verify_on_exit;
@@ -99,6 +100,15 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (!vma)
 		report(c->r, "PTE %#lx at %#lx outside every VMA",
 		       (unsigned long)pte_val(pte), addr);
+	/* A userfaultfd write protection where the PTE is not the VMA's. */
+	if (pte_uffd_wp(pte) && vma && (!userfaultfd_wp(vma) ||
+					(pte_present(pte) && pte_write(pte)) ||
+					(!pte_present(pte) && !vma->vm_file)))
+		report(c->r, "uffd-wp PTE %#lx at %#lx: VMA not uffd-wp, "
+		       "writable, or a marker in anonymous memory",
+		       (unsigned long)pte_val(pte), addr);
+	if (pte_marker_uffd_wp(pte))
+		return 0;
 	if (!pte_present(pte)) {
 		report(c->r, "non-present PTE %#lx at %#lx (zpk has no swap)",
 		       (unsigned long)pte_val(pte), addr);
@@ -109,6 +119,11 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		   !(vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
 		report(c->r, "PTE %#lx at %#lx: PROT_NONE bit disagrees with "
 		       "its VMA", (unsigned long)pte_val(pte), addr);
+	/* Soft-dirty sees a write only through its fault. */
+	if (vma && pte_write(pte) && !pte_soft_dirty(pte) &&
+	    vma_soft_dirty_enabled(vma))
+		report(c->r, "PTE at %#lx writable but not soft-dirty in a VMA "
+		       "that tracks soft-dirty", addr);
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (pte_write(pte))
 			report(c->r, "zero page mapped writable at %#lx", addr);

@@ -189,44 +189,64 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 
 /*
  * Shared anonymous memory has no file to tell two mappings apart, so its
- * VMAs never merge: two neighbours might be different objects.
+ * VMAs never merge: two neighbours might be different objects. Nor do
+ * two registered with different userfaultfds, or with different memory
+ * policies (mbind). Soft-dirty does not keep VMAs apart (Linux's
+ * is_mergeable_vma): the merged VMA is all soft-dirty if either part was
+ * (vma_merge_softdirty).
  */
 static bool can_merge(struct vm_area_struct *vma, unsigned long vm_flags,
-		      struct file *file)
+		      struct file *file, const struct mempolicy *pol,
+		      struct userfaultfd_ctx *ctx)
 {
-	if (vma->vm_flags != vm_flags || vma->vm_file != file)
+	if ((vma->vm_flags ^ vm_flags) & ~VM_SOFTDIRTY ||
+	    vma->vm_file != file || !mpol_equal(&vma->vm_policy, pol) ||
+	    vma->vm_userfaultfd_ctx != ctx)
 		return false;
 	return file || !(vm_flags & VM_SHARED);
+}
+
+/* vma took in a range with vm_flags. A part that was soft-dirty keeps its
+ * pages' writes unseen (writable PTEs not soft-dirty), so the whole VMA
+ * must report soft-dirty from now on. */
+static void vma_merge_softdirty(struct vm_area_struct *vma,
+				unsigned long vm_flags)
+{
+	vma->vm_flags |= vm_flags & VM_SOFTDIRTY;
 }
 
 struct vm_area_struct *vma_merge(struct mm_struct *mm,
 				 struct vm_area_struct *prev,
 				 unsigned long addr, unsigned long end,
 				 unsigned long vm_flags, struct file *file,
-				 unsigned long pgoff)
+				 unsigned long pgoff,
+				 const struct mempolicy *pol)
 {
 	struct vm_area_struct *next;
 	bool with_prev, with_next;
 
 	next = prev ? vma_next(mm, prev) : find_vma(mm, addr);
 	with_prev = prev && prev->vm_end == addr &&
-		    can_merge(prev, vm_flags, file) &&
+		    can_merge(prev, vm_flags, file, pol, NULL) &&
 		    prev->vm_pgoff + vma_pages(prev) == pgoff;
 	with_next = next && next->vm_start == end &&
-		    can_merge(next, vm_flags, file) &&
+		    can_merge(next, vm_flags, file, pol, NULL) &&
 		    pgoff + ((end - addr) >> PAGE_SHIFT) == next->vm_pgoff;
 	if (with_prev && with_next) {
 		prev->vm_end = next->vm_end;
+		vma_merge_softdirty(prev, vm_flags | next->vm_flags);
 		remove_vma(mm, next);
 		return prev;
 	}
 	if (with_prev) {
 		prev->vm_end = end;
+		vma_merge_softdirty(prev, vm_flags);
 		return prev;
 	}
 	if (with_next) {
 		next->vm_start = addr;
 		next->vm_pgoff = pgoff;
+		vma_merge_softdirty(next, vm_flags);
 		return next;
 	}
 	return NULL;
@@ -346,12 +366,15 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
- * mremap's new VMA comes from here too (Linux's copy_vma).
+ * mremap's new VMA comes from here too (Linux's copy_vma), with the old
+ * one's memory policy (pol; NULL: MPOL_DEFAULT).
  */
 long mmap_region(struct mm_struct *mm, unsigned long addr,
 			unsigned long len, unsigned long vm_flags,
-			struct file *file, unsigned long pgoff)
+			struct file *file, unsigned long pgoff,
+			const struct mempolicy *pol)
 {
+	static const struct mempolicy default_policy;
 	unsigned long end = addr + len;
 	struct vm_area_struct *vma, *prev;
 	int err;
@@ -369,18 +392,22 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 		kmem_cache_free(vm_area_cachep, vma);
 		return err;
 	}
+	if (!pol)
+		pol = &default_policy;
 	find_vma_prev(mm, addr, &prev);
 	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
-	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff)) {
+	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff, pol)) {
 		kmem_cache_free(vm_area_cachep, vma);
 		return addr;
 	}
 	vma->vm_start = addr;
 	vma->vm_end = end;
 	vma->vm_flags = vm_flags;
+	vma->vm_policy = *pol;
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file ? get_file(file) : NULL;
 	vma->vm_mm = mm;
+	vma->vm_userfaultfd_ctx = NULL;
 	vma_link(mm, vma);
 	return addr;
 }
@@ -402,7 +429,7 @@ static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
 
 	if (!file)
 		return -ENOMEM;
-	ret = mmap_region(mm, addr, len, vm_flags, file, 0);
+	ret = mmap_region(mm, addr, len, vm_flags, file, 0, NULL);
 	fput(file);		/* the VMA holds its own reference */
 	return ret;
 }
@@ -457,6 +484,9 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	if (flags & MAP_LOCKED)
 		vm_flags |= VM_LOCKED;
 	vm_flags |= mm->def_flags;	/* mlockall(MCL_FUTURE) */
+	/* New memory is all soft-dirty, also where an old mapping stood
+	 * (Linux's mmap_region): a tracker must not take it for the old. */
+	vm_flags |= VM_SOFTDIRTY;
 
 	addr = get_unmapped_area(mm, addr, len, flags);
 	if (IS_ERR_VALUE(addr))
@@ -472,7 +502,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		pgoff = addr >> PAGE_SHIFT;
 	if (!file && (vm_flags & VM_SHARED))
 		return mmap_shared_anon(mm, addr, len, vm_flags);
-	return mmap_region(mm, addr, len, vm_flags, file, pgoff);
+	return mmap_region(mm, addr, len, vm_flags, file, pgoff, NULL);
 }
 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
@@ -531,28 +561,37 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	struct vm_area_struct *next = vma_next(mm, vma);
 
 	if (prev && prev->vm_end == vma->vm_start &&
-	    can_merge(prev, vma->vm_flags, vma->vm_file) &&
+	    can_merge(prev, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    prev->vm_pgoff + vma_pages(prev) == vma->vm_pgoff) {
 		prev->vm_end = vma->vm_end;
+		vma_merge_softdirty(prev, vma->vm_flags);
 		remove_vma(mm, vma);
 		vma = prev;
 	}
 	if (next && vma->vm_end == next->vm_start &&
-	    can_merge(next, vma->vm_flags, vma->vm_file) &&
+	    can_merge(next, vma->vm_flags, vma->vm_file, &vma->vm_policy,
+		      vma->vm_userfaultfd_ctx) &&
 	    vma->vm_pgoff + vma_pages(vma) == next->vm_pgoff) {
 		vma->vm_end = next->vm_end;
+		vma_merge_softdirty(vma, next->vm_flags);
 		remove_vma(mm, next);
 	}
 }
 
-/* Gives [start, end), inside vma, newflags: split off, set, merge. */
-static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
-			  unsigned long start, unsigned long end,
-			  unsigned long newflags)
+/* Gives [start, end), inside vma, newflags, the memory policy pol and
+ * the userfaultfd ctx: split off, set, merge (mprotect, madvise and
+ * mlock's flags, mbind's policy, userfaultfd's registration). */
+static int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
+		      unsigned long start, unsigned long end,
+		      unsigned long newflags, struct mempolicy pol,
+		      struct userfaultfd_ctx *ctx)
 {
+	bool prot = newflags != vma->vm_flags;
 	int err;
 
-	if (newflags == vma->vm_flags)
+	if (!prot && mpol_equal(&pol, &vma->vm_policy) &&
+	    ctx == vma->vm_userfaultfd_ctx)
 		return 0;
 	if (start > vma->vm_start) {
 		err = split_vma(mm, vma, start, 1);
@@ -566,10 +605,28 @@ static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
 	}
 	vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 	vma->vm_flags = newflags;
+	vma->vm_policy = pol;
+	vma->vm_userfaultfd_ctx = ctx;
 	vm_stat_account(mm, newflags, vma_pages(vma));
-	change_protection(mm, start, end, newflags);
+	if (prot)
+		change_protection(mm, start, end, newflags, 0);
 	vma_merge_neighbours(mm, vma);
 	return 0;
+}
+
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags, struct userfaultfd_ctx *ctx)
+{
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy, ctx);
+}
+
+static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags)
+{
+	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy,
+			  vma->vm_userfaultfd_ctx);
 }
 
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
@@ -638,6 +695,27 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 	return 0;
 }
 
+int mbind_range(struct mm_struct *mm, unsigned long start,
+		unsigned long end, const struct mempolicy *pol)
+{
+	unsigned long nstart, tmp;
+	struct vm_area_struct *vma;
+	int err;
+
+	for (nstart = start; nstart < end; nstart = tmp) {
+		vma = find_vma(mm, nstart);
+		if (!vma || vma->vm_start >= end)
+			break;
+		nstart = max(nstart, vma->vm_start);
+		tmp = min(vma->vm_end, end);
+		err = vma_modify(mm, vma, nstart, tmp, vma->vm_flags, *pol,
+				 vma->vm_userfaultfd_ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
 	     unsigned long lock_flags)
 {
@@ -650,12 +728,13 @@ static int do_brk_flags(struct mm_struct *mm, unsigned long addr,
 			unsigned long len)
 {
 	unsigned long flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-			      VM_MAYEXEC | mm->def_flags;
+			      VM_MAYEXEC | VM_SOFTDIRTY | mm->def_flags;
 	long ret;
 
 	if (mm->map_count > sysctl_max_map_count)
 		return -ENOMEM;		/* as do_mmap's */
-	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT);
+	ret = mmap_region(mm, addr, len, flags, NULL, addr >> PAGE_SHIFT,
+			  NULL);
 	return IS_ERR_VALUE(ret) ? (int)ret : 0;
 }
 
@@ -764,6 +843,12 @@ void validate_mm(struct mm_struct *mm)
 		if (vma->vm_mm != mm)
 			BUGF("vma [%#lx, %#lx) of another mm", vma->vm_start,
 			     vma->vm_end);
+		if (!vma->vm_userfaultfd_ctx != !(vma->vm_flags &
+						   __VM_UFFD_FLAGS))
+			BUGF("vma [%#lx, %#lx): userfaultfd flags %#lx, ctx %p",
+			     vma->vm_start, vma->vm_end,
+			     vma->vm_flags & __VM_UFFD_FLAGS,
+			     vma->vm_userfaultfd_ctx);
 		prev_end = vma->vm_end;
 		count++;
 		n = vma_pages(vma);

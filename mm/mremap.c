@@ -8,6 +8,7 @@
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
+#include <zpk/userfaultfd_k.h>
 
 /* One move of PTEs: from addr to addr + delta in mm; the old PTEs it
  * cleared are flushed once through tlb; moved is the bytes done. */
@@ -20,10 +21,12 @@ struct move_ctx {
 
 /*
  * Moves one PTE to the same place in the new range (a walk_page_range
- * fn). The entry goes over unchanged: a special zero PTE stays special,
- * a refcounted one keeps its reference, a COW-shared page stays shared
- * and read-only; no page, rmap or RSS counter changes, as in Linux's
- * move_ptes. -ENOMEM if the new page table cannot be had.
+ * fn). The entry goes over unchanged but for the soft-dirty bit, which
+ * it gains so that a tracker sees the page moved (Linux's
+ * move_soft_dirty_pte): a special zero PTE stays special, a refcounted
+ * one keeps its reference, a COW-shared page stays shared and read-only;
+ * no page, rmap or RSS counter changes, as in Linux's move_ptes.
+ * -ENOMEM if the new page table cannot be had.
  */
 static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 {
@@ -36,7 +39,7 @@ static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 	pte_clear(old_pte);
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(&mc->tlb, old_pte, addr);
-	set_pte(new_pte, entry);	/* was none: nothing cached */
+	set_pte(new_pte, pte_mksoft_dirty(entry));	/* was none */
 	mc->moved = addr + PAGE_SIZE - mc->start;
 	return 0;
 }
@@ -64,10 +67,35 @@ static unsigned long move_page_tables(struct mm_struct *mm,
 }
 
 /*
+ * The new VMA of a move is like the old one, the userfaultfd registration
+ * aside (mmap_region makes it unregistered): ctx, if the uffd keeps it
+ * (UFFD_FEATURE_EVENT_REMAP), registers it again. 0 or -ENOMEM.
+ */
+static long move_vma_region(struct mm_struct *mm, struct vm_area_struct *vma,
+			    unsigned long new_addr, unsigned long new_len,
+			    unsigned long pgoff, struct userfaultfd_ctx *ctx)
+{
+	unsigned long vm_flags = vma->vm_flags;
+	long ret = mmap_region(mm, new_addr, new_len,
+			       vm_flags & ~__VM_UFFD_FLAGS, vma->vm_file,
+			       pgoff, &vma->vm_policy);
+
+	if (IS_ERR_VALUE(ret) || !ctx)
+		return IS_ERR_VALUE(ret) ? ret : 0;
+	vma = find_vma(mm, new_addr);
+	ret = vma_modify_flags_uffd(mm, vma, new_addr, new_addr + new_len,
+				    vm_flags, ctx);
+	if (ret)
+		do_munmap(mm, new_addr, new_len);
+	return ret;
+}
+
+/*
  * Linux's move_vma: a VMA for [new_addr, + new_len) like vma's part at
  * old_addr, the PTEs of [old_addr, + old_len) moved into it, then the old
  * range unmapped, or (MREMAP_DONTUNMAP) left mapped and empty, and
- * unlocked. Returns new_addr or -ENOMEM (nothing changed).
+ * unlocked. Returns new_addr or -ENOMEM (nothing changed). A registered
+ * VMA's uffd then hears of the move (UFFD_EVENT_REMAP), if it asked.
  */
 static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 		     unsigned long old_addr, unsigned long old_len,
@@ -77,23 +105,25 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	unsigned long vm_flags = vma->vm_flags;
 	unsigned long pgoff = vma->vm_pgoff +
 			      ((old_addr - vma->vm_start) >> PAGE_SHIFT);
+	struct userfaultfd_ctx *uf;
 	unsigned long moved;
 	long ret;
 
 	/* Linux's: room for the unmap below to split a VMA into three. */
 	if (mm->map_count >= sysctl_max_map_count - 3)
 		return -ENOMEM;
-	ret = mmap_region(mm, new_addr, new_len, vm_flags, vma->vm_file,
-			  pgoff);
-	if (IS_ERR_VALUE(ret))
-		return ret;
+	mremap_userfaultfd_prep(vma, &uf);
+	ret = move_vma_region(mm, vma, new_addr, new_len, pgoff, uf);
+	if (ret)
+		goto out;
 	moved = move_page_tables(mm, old_addr, new_addr, old_len);
 	if (moved < old_len) {
 		/* The old tables are all there still: moving back cannot
 		 * fail. Then the new VMA goes, empty. */
 		move_page_tables(mm, new_addr, old_addr, moved);
 		do_munmap(mm, new_addr, new_len);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	if (!(flags & MREMAP_DONTUNMAP)) {
 		if (old_len)
@@ -101,7 +131,10 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	} else if (vm_flags & VM_LOCKED) {
 		do_mlock(mm, old_addr, old_len, 0);
 	}
-	return new_addr;
+	ret = new_addr;
+out:
+	mremap_userfaultfd_complete(uf, old_addr, ret, old_len);
+	return ret;
 }
 
 /*
@@ -210,7 +243,8 @@ static long mremap_resize(struct mm_struct *mm, unsigned long addr,
 	    vma_expandable(mm, vma, new_len - old_len))
 		return mmap_region(mm, vma->vm_end, new_len - old_len,
 				   vma->vm_flags, vma->vm_file,
-				   vma->vm_pgoff + vma_pages(vma)) < 0 ?
+				   vma->vm_pgoff + vma_pages(vma),
+				   &vma->vm_policy) < 0 ?
 		       -ENOMEM : (long)addr;
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;

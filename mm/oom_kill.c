@@ -1,12 +1,16 @@
 /* mm/oom_kill.c — the OOM killer, as Linux's: when a fault cannot get a
- * page, the task with the most memory is killed and its memory reaped. */
+ * page, the task with the most memory is killed and its memory reaped;
+ * and process_mrelease, the same reaping asked for by user space. */
+#include <zpk/errno.h>
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/oom.h>
+#include <zpk/pidfd.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
+#include <zpk/syscalls.h>
 
 #define LONG_MIN	(-__LONG_MAX__ - 1)
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
@@ -74,20 +78,27 @@ static void dump_header(void)
 }
 
 /*
- * Linux's oom_reaper, done at once: unmaps every private mapping of the
- * victim's mm (its anonymous pages and COW copies go back to the buddy
- * allocator; file and shared pages stay with their files). The victim is
+ * Linux's __oom_reap_task_mm: unmaps every private mapping of a dying
+ * task's mm (its anonymous pages and COW copies go back to the buddy
+ * allocator; file and shared pages stay with their files). The task is
  * not running (one CPU, the kernel is not preempted) and dies at its next
  * return to user mode; its VMAs stay, so a fault it takes first finds
  * fresh zero-filled memory, never another's. Page tables go at exit.
  */
-static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
+static void __oom_reap_task_mm(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (!(vma->vm_flags & VM_SHARED))
 			zap_page_range(vma, vma->vm_start, vma->vm_end);
+}
+
+/* Linux's oom_reaper, done at once: the victim's memory, then its mm is
+ * marked reaped (never chosen again). */
+static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
+{
+	__oom_reap_task_mm(mm);
 	mm->flags |= 1UL << MMF_OOM_SKIP;
 	pr_info("oom_reaper: reaped process %d (%s), now anon-rss:%lukB, "
 		"file-rss:%lukB, shmem-rss:%lukB\n", p->pid, p->comm,
@@ -135,3 +146,83 @@ enum oom_result out_of_memory(void)
 	oom_kill_process(victim);
 	return same_thread_group(victim, current) ? OOM_CURRENT : OOM_RETRY;
 }
+
+/* ---- process_mrelease ------------------------------------------------- */
+
+/* The whole thread group is on its way out (Linux's __task_will_free_mem):
+ * a group exit or fatal signal, or its last thread in do_exit. */
+static bool __task_will_free_mem(struct task_struct *task)
+{
+	if (task->signal->flags & SIGNAL_GROUP_EXIT)
+		return true;
+	return thread_group_empty(task) && (task->flags & PF_EXITING);
+}
+
+/* A thread of p's group that still has the mm (Linux's
+ * find_lock_task_mm: the leader may be a zombie already), or NULL. */
+static struct task_struct *find_task_mm(struct task_struct *p)
+{
+	struct task_struct *t;
+
+	for_each_thread(p, t)
+		if (t->mm)
+			return t;
+	return NULL;
+}
+
+/*
+ * Will task's exit free its mm (Linux's task_will_free_mem)? Its group
+ * is dying, the mm has not been reaped yet, and every other process that
+ * shares it (a vfork child, CLONE_VM) is dying too.
+ */
+static bool task_will_free_mem(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+	struct task_struct *p, *t;
+
+	if (!mm || !__task_will_free_mem(task))
+		return false;
+	if (mm->flags & (1UL << MMF_OOM_SKIP))
+		return false;
+	if (mm->mm_users <= 1)
+		return true;
+	for_each_process(p) {
+		if (same_thread_group(p, task))
+			continue;
+		t = find_task_mm(p);
+		if (t && t->mm == mm && !__task_will_free_mem(p))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * process_mrelease(2) as Linux 6.1's: frees a dying process's private
+ * memory now rather than at its exit. -EINVAL for flags or for a process
+ * that is not dying (0 if the OOM reaper did it already), -EBADF for a
+ * descriptor that is not a pidfd, -ESRCH for a process reaped or past
+ * its exit_mm.
+ */
+static long sys_process_mrelease(int pidfd, unsigned int flags)
+{
+	struct task_struct *task, *p;
+	unsigned int f_flags;
+	long ret = 0;
+	int err;
+
+	if (flags)
+		return -EINVAL;
+	task = pidfd_get_task(pidfd, &f_flags, &err);
+	if (!task)
+		return err;
+	p = find_task_mm(task);
+	if (!p)
+		ret = -ESRCH;
+	else if (task_will_free_mem(p))
+		__oom_reap_task_mm(p->mm);
+	else if (!(p->mm->flags & (1UL << MMF_OOM_SKIP)))
+		ret = -EINVAL;
+	put_task_struct(task);
+	return ret;
+}
+SYSCALL(__NR_process_mrelease, sys_process_mrelease);

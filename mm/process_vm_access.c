@@ -3,6 +3,7 @@
 #include <zpk/errno.h>
 #include <zpk/gup.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/syscalls.h>
@@ -101,10 +102,14 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 	struct iovec *liov, *riov;
 	struct iov_cursor c = { 0 };
 	long total = 0, ret = 0;
+	struct mm_struct *mm;
 
 	if (flags || liovcnt > UIO_MAXIOV || riovcnt > UIO_MAXIOV)
 		return -EINVAL;
-	if (!t || !t->mm)
+	/* Held with mmget (Linux's mm_access): a userfault in either mm
+	 * may sleep, and t may exit meanwhile. */
+	mm = t ? t->mm : NULL;
+	if (!mm || !mmget_not_zero(mm))
 		return -ESRCH;
 	liov = copy_iov(lvec, liovcnt);
 	riov = copy_iov(rvec, riovcnt);
@@ -115,7 +120,7 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 	c.iov = liov;
 	c.nr = liovcnt;
 	for (unsigned long i = 0; i < riovcnt && c.i < c.nr; i++) {
-		ret = rw_remote(t->mm, &riov[i], &c, write);
+		ret = rw_remote(mm, &riov[i], &c, write);
 		if (ret < 0)
 			break;
 		total += ret;
@@ -125,6 +130,7 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 out:
 	kfree(liov);
 	kfree(riov);
+	mmput(mm);
 	return total ? total : ret;
 }
 

@@ -8,6 +8,7 @@
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
+#include <zpk/userfaultfd_k.h>
 
 static long sys_mmap(unsigned long addr, unsigned long len,
 		     unsigned long prot, unsigned long flags, int fd,
@@ -141,11 +142,99 @@ static long madvise_fork_flags(struct mm_struct *mm, unsigned long start,
 	return vma_modify_flags(mm, start, end - start, 0, VM_WIPEONFORK);
 }
 
+/*
+ * The VMA at start after a userfaultfd's reader read its UFFD_EVENT_REMOVE
+ * (we slept: it may have changed): NULL with *err -ENOMEM if start is
+ * unmapped now, -EINVAL if locked (Linux's checks in
+ * madvise_dontneed_free).
+ */
+static struct vm_area_struct *madvise_vma_again(struct mm_struct *mm,
+						unsigned long start, long *err)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	*err = -ENOMEM;
+	if (!vma || vma->vm_start > start)
+		return NULL;
+	*err = -EINVAL;
+	return vma->vm_flags & VM_LOCKED ? NULL : vma;
+}
+
+/*
+ * MADV_DONTNEED, MADV_FREE: zaps [start, end) of vma; a registered VMA's
+ * uffd hears of it first (UFFD_EVENT_REMOVE). -EINVAL if locked.
+ */
+static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma,
+			     unsigned long start, unsigned long end)
+{
+	long err;
+
+	if (vma->vm_flags & VM_LOCKED)
+		return -EINVAL;
+	if (!userfaultfd_remove(vma, start, end) &&
+	    !(vma = madvise_vma_again(mm, start, &err)))
+		return err;
+	zap_page_range(vma, start, min(end, vma->vm_end));
+	return 0;
+}
+
+/*
+ * MADV_REMOVE: punches the hole [start, end) of vma in the file of a
+ * shared writable mapping, as Linux's madvise_remove: -EINVAL (locked,
+ * anonymous), -EACCES (not shared and writable). The uffd hears of it
+ * first (UFFD_EVENT_REMOVE). zpk's hole punch leaves mapped pages in
+ * place (zeroed): our own mapping is zapped first, so that they go.
+ */
+static long madvise_remove(struct mm_struct *mm, struct vm_area_struct *vma,
+			   unsigned long start, unsigned long end)
+{
+	struct file *f = vma->vm_file;
+	loff_t offset;
+	long err;
+
+	if ((vma->vm_flags & VM_LOCKED) || !f)
+		return -EINVAL;
+	if ((vma->vm_flags & (VM_SHARED | VM_WRITE)) != (VM_SHARED | VM_WRITE))
+		return -EACCES;
+	offset = (loff_t)(start - vma->vm_start) +
+		 ((loff_t)vma->vm_pgoff << PAGE_SHIFT);
+	get_file(f);	/* the VMA may go while the uffd event waits */
+	if (!userfaultfd_remove(vma, start, end))
+		vma = find_vma(mm, start);
+	if (vma && vma->vm_file == f && vma->vm_start <= start)
+		zap_page_range(vma, start, min(end, vma->vm_end));
+	err = vfs_fallocate(f, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			    offset, end - start);
+	fput(f);
+	return err;
+}
+
+/* The advice that acts on each VMA of [start, end) in turn (Linux's
+ * madvise_walk_vmas): MADV_DONTNEED, MADV_FREE, MADV_REMOVE. */
+static long madvise_walk_vmas(struct mm_struct *mm, unsigned long start,
+			      unsigned long end, int advice)
+{
+	struct vm_area_struct *vma;
+	unsigned long e;
+	long err;
+
+	for (; start < end && (vma = find_vma(mm, start)) &&
+	       vma->vm_start < end; start = e) {
+		start = max(start, vma->vm_start);
+		e = min(end, vma->vm_end);
+		err = advice == MADV_REMOVE ?
+		      madvise_remove(mm, vma, start, e) :
+		      madvise_dontneed(mm, vma, start, e);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* Linux's madvise checks; MADV_DONTNEED zaps, the hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
 	unsigned long end;
 
 	if (start & ~PAGE_MASK)
@@ -159,7 +248,7 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	case MADV_WILLNEED: case MADV_DONTNEED: case MADV_FREE:
 	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
 	case MADV_DONTFORK: case MADV_DOFORK:
-	case MADV_WIPEONFORK: case MADV_KEEPONFORK:
+	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_REMOVE:
 		break;
 	default:
 		return -EINVAL;
@@ -174,16 +263,10 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
 	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
 		return madvise_fork_flags(mm, start, end, advice);
-	if (advice != MADV_DONTNEED && advice != MADV_FREE)
+	if (advice != MADV_DONTNEED && advice != MADV_FREE &&
+	    advice != MADV_REMOVE)
 		return 0;
-	for (vma = find_vma(mm, start); vma && vma->vm_start < end;
-	     vma = find_vma(mm, vma->vm_end)) {
-		if (vma->vm_flags & VM_LOCKED)
-			return -EINVAL;
-		zap_page_range(vma, start > vma->vm_start ? start : vma->vm_start,
-			       end < vma->vm_end ? end : vma->vm_end);
-	}
-	return 0;
+	return madvise_walk_vmas(mm, start, end, advice);
 }
 SYSCALL(__NR_madvise, sys_madvise);
 

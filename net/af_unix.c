@@ -413,18 +413,22 @@ ssize_t unix_recvmsg(struct unix_sock *u, const struct iovec *iov,
 }
 
 /*
- * Linux's unix_poll: readable with data or once shut for reading, hung
- * up when shut both ways, an error pending; writable while the peer's
- * queue holds under a quarter of the send buffer (unix_writable).
+ * Linux's unix_poll and unix_dgram_poll: readable with data or once shut
+ * for reading, hung up when shut both ways (or, for a stream or
+ * seqpacket socket, never connected), an error pending; writable while
+ * the peer's queue holds under a quarter of the send buffer
+ * (unix_writable). A datagram peer's close changes none of them.
  */
-unsigned int unix_poll(struct unix_sock *u, struct poll_table *pt)
+unsigned int unix_poll(struct file *f, struct unix_sock *u,
+		       struct poll_table *pt)
 {
 	unsigned int mask = 0;
 
-	poll_wait(&u->wait, pt);
+	poll_wait(f, &u->wait, pt);
 	if (u->err)
 		mask |= POLLERR;
-	if (u->shutdown == SHUTDOWN_MASK)
+	if (u->shutdown == SHUTDOWN_MASK ||
+	    (u->type != SOCK_DGRAM && !u->connected))
 		mask |= POLLHUP;
 	if (u->shutdown & RCV_SHUTDOWN)
 		mask |= POLLRDHUP | POLLIN | POLLRDNORM;

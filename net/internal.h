@@ -47,8 +47,9 @@ ssize_t unix_recvmsg(struct unix_sock *u, const struct iovec *iov,
 		     unsigned int *msg_flags);
 /* shutdown(2) with how already checked (SHUT_RD..SHUT_RDWR). */
 void unix_shutdown(struct unix_sock *u, int how);
-/* poll's events of u, registering on its wait queue. */
-unsigned int unix_poll(struct unix_sock *u, struct poll_table *pt);
+/* poll's events of u, whose file is f, registering on its wait queue. */
+unsigned int unix_poll(struct file *f, struct unix_sock *u,
+		       struct poll_table *pt);
 /* The last close of u's file. */
 void unix_release(struct unix_sock *u);
 

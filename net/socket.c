@@ -73,7 +73,7 @@ static ssize_t sock_write_iter(struct file *f, const struct iovec *iov,
 
 static unsigned int sock_poll(struct file *f, struct poll_table *pt)
 {
-	return unix_poll(f->private_data, pt);
+	return unix_poll(f, f->private_data, pt);
 }
 
 /* Opening /proc/PID/fd/N of a socket: Linux's sock_no_open. */

@@ -78,6 +78,17 @@ static void mm_fault_oom(struct pt_regs *regs)
 	current->need_resched = true;
 }
 
+/*
+ * A userfaultfd's reader resolved the fault (or a signal came first):
+ * the access runs again, faulting anew if it must. A uaccess interrupted
+ * by a signal gives -EFAULT instead, as Linux's fault_signal_pending.
+ */
+static void userfault_retry(struct pt_regs *regs)
+{
+	if (!user_mode(regs) && signal_pending(current))
+		kernel_fault(regs);
+}
+
 static unsigned int fault_flags(const struct pt_regs *regs)
 {
 	unsigned int flags = 0;
@@ -130,6 +141,10 @@ void do_page_fault(struct pt_regs *regs)
 	do {
 		ret = handle_mm_fault(vma, addr, fault_flags(regs));
 	} while ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY);
+	if (ret & VM_FAULT_RETRY) {
+		userfault_retry(regs);
+		return;
+	}
 	if (!ret) {
 		/* LAB(faults) BEGIN task 3: count the minor fault */
 		current->min_flt++;

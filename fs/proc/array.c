@@ -3,6 +3,7 @@
 #include <zpk/fs.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
@@ -285,7 +286,11 @@ int proc_pid_cmdline(struct seq_file *m, struct task_struct *task)
 		m->overflow = true;	/* a bigger buffer, please */
 		return 0;
 	}
+	/* The task may exit while a userfault sleeps: hold its mm. */
+	if (!mmget_not_zero(mm))
+		return 0;
 	m->count += access_remote_vm(mm, mm->arg_start, m->buf + m->count,
 				     len, FOLL_FORCE);
+	mmput(mm);
 	return 0;
 }

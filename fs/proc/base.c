@@ -49,20 +49,14 @@ static int proc_oom_score_adj(struct seq_file *m, struct task_struct *task)
 static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 					const char *buf, size_t n, loff_t pos)
 {
-	char num[13], *s = num, *e;
+	char num[PROC_NUMBUF];
 	long v;
 	int err;
 
 	(void)pos;
 	memcpy(num, buf, min(n, sizeof(num) - 1));
 	num[min(n, sizeof(num) - 1)] = 0;
-	while (*s == ' ' || *s == '\t' || *s == '\n')
-		s++;
-	for (e = s + strlen(s); e > s && (e[-1] == ' ' || e[-1] == '\t' ||
-					  e[-1] == '\n'); e--)
-		;
-	*e = 0;
-	err = kstrtol(s, 0, &v);
+	err = kstrtol(strstrip(num), 0, &v);
 	if (err)
 		return err;
 	if (v < OOM_SCORE_ADJ_MIN || v > OOM_SCORE_ADJ_MAX)
@@ -88,6 +82,8 @@ static const struct proc_entry pid_entries[] = {
 	{ .name = "exe", .mode = L, .iops = &proc_exe_iops },
 	{ .name = "mounts", .mode = R, .show = proc_pid_mounts },
 	{ .name = "maps", .mode = R, .show = proc_pid_maps },
+	{ .name = "clear_refs", .mode = S_IFREG | 0200,
+	  .write = proc_pid_clear_refs_write },
 	{ .name = "smaps", .mode = R, .show = proc_pid_smaps },
 	{ .name = "smaps_rollup", .mode = R, .show = proc_pid_smaps_rollup },
 	{ .name = "pagemap", .mode = S_IFREG | 0400,

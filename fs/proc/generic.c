@@ -219,6 +219,8 @@ static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		return proc_mm_rw(f, buf, n, pos, false);
 	if (r)
 		return r;
+	if (!e->read && !e->show)
+		return -EINVAL;		/* write-only: clear_refs */
 	if (!e->read)
 		return seq_read(f, task, buf, n, pos);
 	r = e->read(task, buf, n, *pos);

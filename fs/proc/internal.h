@@ -7,6 +7,7 @@
 #include <zpk/list.h>
 
 #define PROC_NO_PID	(-1)	/* a file of /proc itself, not of a pid */
+#define PROC_NUMBUF	13	/* a number written to /proc, as Linux's */
 
 struct proc_inode {
 	struct inode vfs_inode;		/* first: the VFS sees only this */
@@ -46,6 +47,8 @@ int proc_pid_smaps(struct seq_file *m, struct task_struct *task);
 int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task);
 ssize_t proc_pid_pagemap(struct mm_struct *mm, char *buf, size_t n,
 			 loff_t pos);
+ssize_t proc_pid_clear_refs_write(struct task_struct *task, const char *buf,
+				  size_t n, loff_t pos);
 ssize_t proc_pid_mem_read(struct mm_struct *mm, char *buf, size_t n,
 			  loff_t pos);
 ssize_t proc_pid_mem_write(struct mm_struct *mm, const char *buf,

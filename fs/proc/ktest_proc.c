@@ -192,8 +192,13 @@ out:
 	kfree(text);
 }
 
-/* pagemap shows the page a write fault gave; kpageflags marks the zero
- * page; offsets that are not multiples of 8 are refused. */
+#define PM_SOFT_DIRTY	(1ULL << 55)
+#define PM_EXCLUSIVE	(1ULL << 56)
+#define PM_PRESENT	(1ULL << 63)
+
+/* pagemap shows the page a write fault gave, soft-dirty as all of its new
+ * VMA is; kpageflags marks the zero page; offsets that are not multiples
+ * of 8 are refused. */
 KTEST(proc, pagemap_and_kpageflags)
 {
 	struct mm_struct *mm = give_current_mm(1);
@@ -211,8 +216,9 @@ KTEST(proc, pagemap_and_kpageflags)
 	KEXPECT_EQ(vfs_open("/proc/self/pagemap", O_RDONLY, 0, &f), 0);
 	f->f_pos = (X >> PAGE_SHIFT) * 8;
 	KEXPECT_EQ(vfs_read(f, (char *)e, 16), 16);
-	KEXPECT_EQ(e[0], (1ULL << 63) | (1ULL << 56) | pte_pfn(*pte));
-	KEXPECT_EQ(e[1], 0);
+	KEXPECT_EQ(e[0], PM_PRESENT | PM_SOFT_DIRTY | PM_EXCLUSIVE |
+		   pte_pfn(*pte));
+	KEXPECT_EQ(e[1], PM_SOFT_DIRTY);	/* not mapped, VM_SOFTDIRTY */
 	f->f_pos = 3;
 	KEXPECT_EQ(vfs_read(f, (char *)e, 8), -EINVAL);
 	fput(f);
@@ -228,6 +234,65 @@ KTEST(proc, pagemap_and_kpageflags)
 	fput(f);
 out:
 	drop_current_mm(mm);
+}
+
+/* Writes s to /proc/self/clear_refs: what the write returned. */
+static long clear_refs(const char *s)
+{
+	struct file *f;
+	long r = vfs_open("/proc/self/clear_refs", O_WRONLY, 0, &f);
+
+	if (r)
+		return r;
+	r = vfs_write(f, s, strlen(s));
+	fput(f);
+	return r;
+}
+
+/* current's pagemap entry for addr, or 0. */
+static u64 pagemap_at(unsigned long addr)
+{
+	struct file *f;
+	u64 e = 0;
+
+	if (vfs_open("/proc/self/pagemap", O_RDONLY, 0, &f))
+		return 0;
+	f->f_pos = (addr >> PAGE_SHIFT) * 8;
+	vfs_read(f, (char *)&e, 8);
+	fput(f);
+	return e;
+}
+
+/* clear_refs 4 takes soft-dirty off the VMA and the PTE, and the write
+ * permission with it; the next write faults, reuses the page (no copy)
+ * and marks it again. Types outside 1-5 are refused. */
+KTEST(proc, clear_refs_soft_dirty)
+{
+	struct mm_struct *mm = give_current_mm(1);
+	pte_t *pte = mm ? pte_lookup(mm, X) : NULL;
+	unsigned long pfn = pte ? pte_pfn(*pte) : 0;
+
+	KEXPECT_NOT_NULL(pte);
+	if (!pte)
+		goto out;
+	KEXPECT_TRUE(pte_write(*pte) && pte_soft_dirty(*pte));
+	KEXPECT_EQ(clear_refs(" 4\n"), 3);
+	KEXPECT_FALSE(pte_write(*pte) || pte_soft_dirty(*pte));
+	KEXPECT_FALSE(find_vma(mm, X)->vm_flags & VM_SOFTDIRTY);
+	KEXPECT_EQ(pagemap_at(X), PM_PRESENT | PM_EXCLUSIVE | pfn);
+	KEXPECT_EQ(pagemap_at(X + PAGE_SIZE), 0);
+	KEXPECT_EQ(handle_mm_fault(find_vma(mm, X), X, FAULT_FLAG_USER |
+				   FAULT_FLAG_WRITE), 0);
+	KEXPECT_TRUE(pte_write(*pte) && pte_soft_dirty(*pte));
+	KEXPECT_EQ(pte_pfn(*pte), pfn);
+	KEXPECT_EQ(pagemap_at(X), PM_PRESENT | PM_SOFT_DIRTY | PM_EXCLUSIVE |
+		   pfn);
+	KEXPECT_EQ(clear_refs("0"), -EINVAL);
+	KEXPECT_EQ(clear_refs("6"), -EINVAL);
+	KEXPECT_EQ(clear_refs("x"), -EINVAL);
+out:
+	if (mm)
+		drop_current_mm(mm);
 }
 
 static char knob[16] = "special";

@@ -1,5 +1,6 @@
-/* fs/proc/task_mmu.c — /proc/PID/maps, smaps, smaps_rollup and
- * pagemap, as Linux 6.x's fs/proc/task_mmu.c lays them out. */
+/* fs/proc/task_mmu.c — /proc/PID/maps, smaps, smaps_rollup, pagemap and
+ * clear_refs, as Linux 6.x's fs/proc/task_mmu.c lays them out. */
+#include <asm/tlbflush.h>
 #include <zpk/errno.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -191,8 +192,10 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_SHARED, "sh" }, { VM_MAYREAD, "mr" },
 		{ VM_MAYWRITE, "mw" }, { VM_MAYEXEC, "me" },
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
+		{ VM_UFFD_MISSING, "um" }, { VM_UFFD_WP, "uw" },
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
-		{ VM_WIPEONFORK, "wf" },
+		{ VM_WIPEONFORK, "wf" }, { VM_SOFTDIRTY, "sd" },
+		{ VM_UFFD_MINOR, "ui" },
 	};
 
 	seq_puts(m, "VmFlags: ");
@@ -247,17 +250,118 @@ int proc_pid_smaps_rollup(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
+/* ---- clear_refs ------------------------------------------------------- */
+
+/* What a write to clear_refs asks (Linux's enum clear_refs_types). */
+enum clear_refs_types {
+	CLEAR_REFS_ALL = 1,		/* referenced bits of every page */
+	CLEAR_REFS_ANON,		/* ... of anonymous VMAs' pages */
+	CLEAR_REFS_MAPPED,		/* ... of file VMAs' pages */
+	CLEAR_REFS_SOFT_DIRTY,		/* soft-dirty bits */
+	CLEAR_REFS_MM_HIWATER_RSS,	/* VmHWM back to VmRSS */
+	CLEAR_REFS_LAST,
+};
+
+struct clear_refs_walk {
+	struct vm_area_struct *vma;
+	int type;
+};
+
+/*
+ * One present PTE (a walk_page_range fn). Soft-dirty: the bit goes and so
+ * does write permission, so that the next write faults and sets it again
+ * (Linux's clear_soft_dirty); a zero-page PTE is read-only already. Else
+ * a normal page is made old and unreferenced, as Linux, with no flush:
+ * a stale TLB entry only delays the next accessed bit.
+ */
+static int clear_refs_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct clear_refs_walk *cw = priv;
+	struct page *page;
+
+	if (!pte_present(*pte))
+		return 0;
+	if (cw->type == CLEAR_REFS_SOFT_DIRTY) {
+		set_pte(pte, pte_clear_soft_dirty(pte_wrprotect(*pte)));
+		return 0;
+	}
+	page = vm_normal_page(cw->vma, addr, *pte);
+	if (!page)
+		return 0;
+	set_pte(pte, pte_mkold(*pte));
+	page_clear_flag(page, PG_referenced);
+	return 0;
+}
+
+/* Types 1 to 4 over mm's VMAs (2: anonymous only, 3: file only); 4 also
+ * takes VM_SOFTDIRTY off every VMA, so that its PTEs alone tell, and
+ * flushes the write permissions it took. */
+static void clear_refs_mm(struct mm_struct *mm, int type)
+{
+	struct clear_refs_walk cw = { .type = type };
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if ((type == CLEAR_REFS_ANON && vma->vm_file) ||
+		    (type == CLEAR_REFS_MAPPED && !vma->vm_file))
+			continue;
+		if (type == CLEAR_REFS_SOFT_DIRTY)
+			vma->vm_flags &= ~VM_SOFTDIRTY;
+		cw.vma = vma;
+		walk_page_range(mm, vma->vm_start, vma->vm_end, clear_refs_pte,
+				&cw);
+	}
+	if (type == CLEAR_REFS_SOFT_DIRTY)
+		flush_tlb_mm(mm);
+}
+
+/* Linux's clear_refs_write: a decimal type 1-5 in at most 12 bytes,
+ * blanks around it; -EINVAL outside 1-5. A task without an mm (a
+ * zombie) takes it and nothing happens. */
+ssize_t proc_pid_clear_refs_write(struct task_struct *task, const char *buf,
+				  size_t n, loff_t pos)
+{
+	char num[PROC_NUMBUF];
+	long type;
+	int err;
+
+	(void)pos;
+	n = min(n, sizeof(num) - 1);
+	memcpy(num, buf, n);
+	num[n] = 0;
+	err = kstrtol(strstrip(num), 10, &type);
+	if (err)
+		return err;
+	if (type != (int)type)
+		return -ERANGE;		/* Linux's kstrtoint */
+	if (type < CLEAR_REFS_ALL || type >= CLEAR_REFS_LAST)
+		return -EINVAL;
+	if (!task->mm)
+		return (ssize_t)n;
+	if (type == CLEAR_REFS_MM_HIWATER_RSS)
+		reset_mm_hiwater_rss(task->mm);
+	else
+		clear_refs_mm(task->mm, (int)type);
+	return (ssize_t)n;
+}
+
 /* ---- pagemap ---------------------------------------------------------- */
 
 #define PM_ENTRY_BYTES		8
 #define PM_PFRAME_MASK		((1ULL << 55) - 1)
+#define PM_SOFT_DIRTY		(1ULL << 55)
 #define PM_MMAP_EXCLUSIVE	(1ULL << 56)
+#define PM_UFFD_WP		(1ULL << 57)
 #define PM_FILE			(1ULL << 61)
+#define PM_SWAP			(1ULL << 62)
+/* SWP_PTE_MARKER (31 on x86-64) | PTE_MARKER_UFFD_WP << 5, as Linux. */
+#define PM_MARKER_UFFD_WP	(31ULL | 1ULL << 5)
 #define PM_PRESENT		(1ULL << 63)
 
 struct pagemap_walk {
 	u64 *out;
 	unsigned long start;
+	u64 vma_flags;		/* PM_SOFT_DIRTY for a VM_SOFTDIRTY VMA */
 };
 
 static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
@@ -266,9 +370,20 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 	u64 e;
 
-	if (!pte_present(*pte))
-		return 0;		/* no swap: nothing to tell */
-	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK);
+	/* No swap: only a uffd-wp marker, which Linux shows as a swap
+	 * entry, PM_MARKER_UFFD_WP its swap type and offset. */
+	if (!pte_present(*pte)) {
+		if (pte_marker_uffd_wp(*pte))
+			pm->out[(addr - pm->start) >> PAGE_SHIFT] =
+				PM_SWAP | PM_UFFD_WP | PM_MARKER_UFFD_WP |
+				pm->vma_flags;
+		return 0;
+	}
+	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK) | pm->vma_flags;
+	if (pte_soft_dirty(*pte))
+		e |= PM_SOFT_DIRTY;
+	if (pte_uffd_wp(*pte))
+		e |= PM_UFFD_WP;
 	page = vm_normal_page(NULL, addr, *pte);
 	if (page && !PageAnon(page))
 		e |= PM_FILE;
@@ -278,22 +393,39 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	return 0;
 }
 
+/* The entries of [start, end) in vma: a VM_SOFTDIRTY VMA is soft-dirty
+ * everywhere, its holes too (Linux's pagemap_pte_hole), then each PTE. */
+static void pagemap_vma(struct mm_struct *mm, struct vm_area_struct *vma,
+			struct pagemap_walk *pm, unsigned long end)
+{
+	unsigned long start = max(pm->start, vma->vm_start);
+
+	end = min(end, vma->vm_end);
+	pm->vma_flags = vma->vm_flags & VM_SOFTDIRTY ? PM_SOFT_DIRTY : 0;
+	for (unsigned long a = start; a < end; a += PAGE_SIZE)
+		pm->out[(a - pm->start) >> PAGE_SHIFT] = pm->vma_flags;
+	walk_page_range(mm, start, end, pagemap_pte, pm);
+}
+
 /* One u64 per virtual page from pos / 8 on; only those asked for are
  * computed. Offsets and sizes not multiples of 8 are -EINVAL, as Linux. */
 ssize_t proc_pid_pagemap(struct mm_struct *mm, char *buf, size_t n,
 			 loff_t pos)
 {
 	unsigned long vpn = (unsigned long)pos / PM_ENTRY_BYTES;
-	struct pagemap_walk pm = { (u64 *)buf, vpn << PAGE_SHIFT };
-	unsigned long nr = n / PM_ENTRY_BYTES;
+	struct pagemap_walk pm = { (u64 *)buf, vpn << PAGE_SHIFT, 0 };
+	unsigned long nr = n / PM_ENTRY_BYTES, end;
+	struct vm_area_struct *vma;
 
 	if (pos < 0 || pos % PM_ENTRY_BYTES || n % PM_ENTRY_BYTES)
 		return -EINVAL;
 	if (vpn >= TASK_SIZE >> PAGE_SHIFT)
 		return 0;
 	nr = min(nr, (TASK_SIZE >> PAGE_SHIFT) - vpn);
+	end = pm.start + (nr << PAGE_SHIFT);
 	memset(buf, 0, nr * PM_ENTRY_BYTES);
-	walk_page_range(mm, pm.start, pm.start + (nr << PAGE_SHIFT),
-			pagemap_pte, &pm);
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_end > pm.start && vma->vm_start < end)
+			pagemap_vma(mm, vma, &pm, end);
 	return nr * PM_ENTRY_BYTES;
 }

@@ -35,7 +35,8 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define __pte(x)	((pte_t){ (x) })
 #define __pgprot(x)	((pgprot_t){ (x) })
 
-/* Entry bits; bit 9 is free for software, Linux x86 calls it SPECIAL. */
+/* Entry bits; bits 9-11 are free for software: Linux x86 calls 9 SPECIAL
+ * and 11 SOFT_DIRTY. */
 #define _PAGE_PRESENT	(1ULL << 0)
 #define _PAGE_RW	(1ULL << 1)
 #define _PAGE_USER	(1ULL << 2)
@@ -46,6 +47,8 @@ typedef struct { u64 pgprot; } pgprot_t;
 #define _PAGE_PSE	(1ULL << 7)	/* pud/pmd: 1 GiB / 2 MiB page */
 #define _PAGE_GLOBAL	(1ULL << 8)
 #define _PAGE_SPECIAL	(1ULL << 9)	/* no struct page behind it */
+#define _PAGE_SOFT_DIRTY (1ULL << 11)	/* written since clear_refs (docs/vm.md) */
+#define _PAGE_UFFD_WP	(1ULL << 10)	/* userfaultfd write-protected */
 #define _PAGE_NX	(1ULL << 63)
 /* PROT_NONE (Linux's _PAGE_PROTNONE): a user PTE with P clear, so that
  * every access faults, kernel uaccess included, yet still mapping its
@@ -126,19 +129,65 @@ static inline bool pte_user(pte_t p) { return pte_val(p) & _PAGE_USER; }
 static inline bool pte_dirty(pte_t p) { return pte_val(p) & _PAGE_DIRTY; }
 static inline bool pte_young(pte_t p) { return pte_val(p) & _PAGE_ACCESSED; }
 static inline bool pte_special(pte_t p) { return pte_val(p) & _PAGE_SPECIAL; }
+static inline bool pte_soft_dirty(pte_t p)
+{
+	return pte_val(p) & _PAGE_SOFT_DIRTY;
+}
 static inline bool pte_exec(pte_t p) { return !(pte_val(p) & _PAGE_NX); }
+static inline bool pte_uffd_wp(pte_t p) { return pte_val(p) & _PAGE_UFFD_WP; }
 
 /* PTE modifiers: each returns a new value; set_pte() installs it. */
 static inline pte_t pte_set_flags(pte_t p, u64 f) { return __pte(pte_val(p) | f); }
 static inline pte_t pte_clear_flags(pte_t p, u64 f) { return __pte(pte_val(p) & ~f); }
 static inline pte_t pte_mkwrite(pte_t p) { return pte_set_flags(p, _PAGE_RW); }
 static inline pte_t pte_wrprotect(pte_t p) { return pte_clear_flags(p, _PAGE_RW); }
-static inline pte_t pte_mkdirty(pte_t p) { return pte_set_flags(p, _PAGE_DIRTY); }
+/* Written: soft-dirty too, as x86 Linux's pte_mkdirty. */
+static inline pte_t pte_mkdirty(pte_t p)
+{
+	return pte_set_flags(p, _PAGE_DIRTY | _PAGE_SOFT_DIRTY);
+}
 static inline pte_t pte_mkclean(pte_t p) { return pte_clear_flags(p, _PAGE_DIRTY); }
 static inline pte_t pte_mkyoung(pte_t p) { return pte_set_flags(p, _PAGE_ACCESSED); }
 static inline pte_t pte_mkold(pte_t p) { return pte_clear_flags(p, _PAGE_ACCESSED); }
 static inline pte_t pte_mkspecial(pte_t p) { return pte_set_flags(p, _PAGE_SPECIAL); }
 static inline pte_t pte_mkexec(pte_t p) { return pte_clear_flags(p, _PAGE_NX); }
+static inline pte_t pte_mksoft_dirty(pte_t p)
+{
+	return pte_set_flags(p, _PAGE_SOFT_DIRTY);
+}
+static inline pte_t pte_clear_soft_dirty(pte_t p)
+{
+	return pte_clear_flags(p, _PAGE_SOFT_DIRTY);
+}
+/* userfaultfd-wp: a write faults to the uffd's reader, so never RW. */
+static inline pte_t pte_mkuffd_wp(pte_t p)
+{
+	return pte_wrprotect(pte_set_flags(p, _PAGE_UFFD_WP));
+}
+static inline pte_t pte_clear_uffd_wp(pte_t p)
+{
+	return pte_clear_flags(p, _PAGE_UFFD_WP);
+}
+
+/*
+ * A PTE marker (Linux's PTE_MARKER_UFFD_WP): not present, maps nothing,
+ * and remembers that a shared file page zapped from here was
+ * write-protected, so that the page comes back protected when it
+ * faults in again. It is the uffd-wp bit alone.
+ */
+static inline pte_t make_pte_marker_uffd_wp(void)
+{
+	return __pte(_PAGE_UFFD_WP);
+}
+static inline bool pte_marker_uffd_wp(pte_t p)
+{
+	return pte_val(p) == _PAGE_UFFD_WP;
+}
+/* None, or only a marker: no page is mapped (Linux's pte_none_mostly). */
+static inline bool pte_none_mostly(pte_t p)
+{
+	return pte_none(p) || pte_marker_uffd_wp(p);
+}
 
 static inline unsigned long pte_pfn(pte_t p)
 {

@@ -131,6 +131,9 @@
 #define __NR_clock_nanosleep	230
 #define __NR_exit_group		231
 #define __NR_tgkill		234
+#define __NR_mbind		237
+#define __NR_set_mempolicy	238
+#define __NR_get_mempolicy	239
 #define __NR_ioprio_set		251
 #define __NR_ioprio_get		252
 #define __NR_openat		257
@@ -159,11 +162,14 @@
 #define __NR_memfd_create	319
 #define __NR_process_vm_readv	310
 #define __NR_process_vm_writev	311
+#define __NR_userfaultfd	323
 #define __NR_mlock2		325
 #define __NR_statx		332
 #define __NR_rseq		334
+#define __NR_pidfd_open		434
 #define __NR_clone3		435
 #define __NR_faccessat2		439
+#define __NR_process_mrelease	448
 #define NR_syscalls		512
 
 #endif

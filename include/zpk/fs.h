@@ -48,11 +48,6 @@ typedef s64 loff_t;
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 #define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
 
-struct file;
-struct inode;
-struct page;
-
-
 /* poll(2)'s events, Linux's values. */
 #define POLLIN		0x0001
 #define POLLPRI		0x0002
@@ -63,6 +58,10 @@ struct page;
 #define POLLRDNORM	0x0040
 #define POLLWRNORM	0x0100
 #define POLLRDHUP	0x2000
+
+struct file;
+struct inode;
+struct page;
 struct poll_table;
 
 /*
@@ -79,7 +78,8 @@ struct super_block {
 	struct inode *s_root;		/* where it is mounted */
 	unsigned long s_inodes;		/* inodes alive on it */
 };
-extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb;
+extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb,
+			  anon_inodefs_sb;
 
 #define TMPFS_MAGIC	0x01021994
 #define ST_NOSUID	0x0002
@@ -105,9 +105,9 @@ struct file_operations {
 			     unsigned long nr);
 	ssize_t (*write_iter)(struct file *f, const struct iovec *iov,
 			      unsigned long nr);
-	/* Optional: the POLL* events f has now, after poll_wait() on the
-	 * wait queue that will say when they change (fs/select.c). Files
-	 * without it are always readable and writable. */
+	/* Optional: the POLL* events f has now, after poll_wait() on each
+	 * wait queue that is woken when they change (fs/select.c). Without
+	 * it a file is always readable and writable. */
 	unsigned int (*poll)(struct file *f, struct poll_table *pt);
 	/* Optional: called once the file is made (0 or -errno, then the
 	 * open fails); /proc binds its files to their process here. */
@@ -295,6 +295,8 @@ int ramfs_truncate(struct inode *inode, loff_t size);
 int ramfs_fallocate(struct inode *inode, int mode, loff_t offset,
 		    loff_t len);
 int vfs_truncate(struct inode *inode, loff_t size);
+/* fallocate(2) of f, with Linux's checks and errnos (fs/syscalls.c). */
+long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
@@ -392,6 +394,12 @@ int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
  * demand for writable files; NULL beyond EOF of read-only files. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
+/* The page at pgoff if the file has one: no allocation. */
+struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
+/* page (with the caller's reference) becomes the file's at pgoff:
+ * 0, -EEXIST (it has one), -EFBIG (past the size limit), -ENOMEM. */
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page);
 
 /* The unnamed file behind a shared anonymous mapping of len bytes (Linux's
  * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
@@ -414,10 +422,21 @@ void tty_receive_char(char c);
 extern const struct file_operations tty_fops;
 bool is_tty(const struct file *f);
 void tty_init(void);
+/* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
+void userfaultfd_init(void);
 
-/* poll(2) (fs/select.c): a file's poll operation calls this with each
- * wait queue its events change on. */
-void poll_wait(struct wait_queue_head *wq, struct poll_table *pt);
+/* f's poll operation puts the poller on wq, one of f's (fs/select.c),
+ * holding f until the poll ends; pt NULL: a pass that does not sleep. */
+void poll_wait(struct file *f, struct wait_queue_head *wq,
+	       struct poll_table *pt);
+
+/* A new file of fops with priv as its private_data, on a new inode of
+ * anon_inodefs named name ("[pidfd]"; Linux's anon_inode_getfile, whose
+ * files share one inode); NULL if out of memory. fops's open is never
+ * called: opening its /proc/PID/fd/N link is -ENXIO. */
+struct file *anon_inode_getfile(const char *name,
+				const struct file_operations *fops,
+				void *priv, unsigned int flags);
 
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);

@@ -53,6 +53,13 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* Moves e from its list to the end of head. */
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add_tail(e, head);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

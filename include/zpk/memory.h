@@ -17,11 +17,16 @@
  * that is not VM_WRITE (a private copy); FOLL_NOZERO wants a real page. */
 #define FAULT_FLAG_FORCE	0x10000
 #define FAULT_FLAG_NOZERO	0x20000
+/* UFFDIO_ZEROPAGE's read: the userfaultfd's reader fills the page. */
+#define FAULT_FLAG_UFFD_FILL	0x40000
 
 typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040
+/* A userfaultfd's reader resolved the fault, or a signal came first:
+ * nothing is mapped, the caller looks the VMA up again and retries. */
+#define VM_FAULT_RETRY		0x0400
 
 /*
  * The one rule for whether an access of kind flags (FAULT_FLAG_WRITE,
@@ -68,6 +73,12 @@ static inline void update_hiwater_rss(struct mm_struct *mm)
 
 	if (mm->hiwater_rss < rss)
 		mm->hiwater_rss = rss;
+}
+
+/* The peak starts again from now (clear_refs 5, fork's new mm). */
+static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
+{
+	mm->hiwater_rss = get_mm_rss(mm);
 }
 
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
@@ -152,6 +163,20 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
+
+/* UFFDIO_ZEROPAGE (mm/userfaultfd.c): maps at the none PTE pte what a
+ * read fault maps there. 0 or VM_FAULT_OOM. */
+vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
+			      pte_t *pte);
+
+/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
+ * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. The
+ * mapping has the caller's reference. */
+void page_add_new_anon_rmap(struct page *page);
+/* A file page gets one more mapping (Linux's page_add_file_rmap), with a
+ * reference of its own; the page cache keeps its own, so mapped =
+ * _refcount - 1. */
+void page_add_file_rmap(struct page *page);
 
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);

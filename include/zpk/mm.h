@@ -161,6 +161,14 @@ static inline bool is_cow_mapping(unsigned long flags)
 	return (flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
 }
 
+/* A VMA whose writes must be seen (Linux's vma_soft_dirty_enabled): its
+ * VM_SOFTDIRTY went at the last clear_refs, so only a soft-dirty PTE may
+ * be writable there and the first write to any other one faults. */
+static inline bool vma_soft_dirty_enabled(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & VM_SOFTDIRTY);
+}
+
 static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 {
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
@@ -209,11 +217,13 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long pgoff);
 /*
  * The VMA part of mmap: [addr, addr + len) becomes a mapping of file at
- * pgoff with vm_flags (whatever was there is unmapped first), merged
- * with a neighbour that continues it, accounted. addr or -ENOMEM.
+ * pgoff with vm_flags and memory policy pol (NULL: MPOL_DEFAULT; mremap
+ * passes the old VMA's), whatever was there unmapped first, merged with
+ * a neighbour that continues it, accounted. addr or -ENOMEM.
  */
 long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		 unsigned long vm_flags, struct file *file, unsigned long pgoff);
+		 unsigned long vm_flags, struct file *file, unsigned long pgoff,
+		 const struct mempolicy *pol);
 /*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned
@@ -235,10 +245,22 @@ int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
 int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
 	     unsigned long lock_flags);
+/* [start, end), inside vma, gets newflags and the userfaultfd ctx
+ * (UFFDIO_REGISTER, _UNREGISTER): split off, set, merged with neighbours
+ * that have both the same (Linux's vma_modify_flags_uffd). 0 or -ENOMEM;
+ * vma may be gone after it. */
+int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
+			  unsigned long start, unsigned long end,
+			  unsigned long newflags, struct userfaultfd_ctx *ctx);
 /* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
  * set, then clear, over the range. 0 or -ENOMEM. */
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 		     unsigned long len, unsigned long set, unsigned long clear);
+/* mbind's policy pol for every VMA in [start, end) (holes skipped),
+ * split off and merged as by mprotect (Linux's mbind_range). 0 or
+ * -ENOMEM. */
+int mbind_range(struct mm_struct *mm, unsigned long start,
+		unsigned long end, const struct mempolicy *pol);
 /* Adds npages of a VMA with flags to mm's *_vm counters (negative:
  * takes them off); fork uses it for the VMAs it does not copy. */
 void vm_stat_account(struct mm_struct *mm, unsigned long flags,
@@ -262,14 +284,15 @@ int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	      unsigned long addr, int new_below);
 /*
  * Extends prev and/or next (neighbours of the hole [addr, end)) to cover
- * it if flags, file and pgoff continue them; returns the VMA that covers
- * it now, or NULL (nothing changed). No accounting: the caller's job.
+ * it if flags, file, pgoff and policy continue them; returns the VMA that
+ * covers it now, or NULL (nothing changed). No accounting: the caller's.
  */
 struct vm_area_struct *vma_merge(struct mm_struct *mm,
 				 struct vm_area_struct *prev,
 				 unsigned long addr, unsigned long end,
 				 unsigned long vm_flags, struct file *file,
-				 unsigned long pgoff);
+				 unsigned long pgoff,
+				 const struct mempolicy *pol);
 
 /*
  * A fault at address below vma, a VM_GROWSDOWN stack: moves vm_start down
@@ -296,7 +319,11 @@ void validate_mm(struct mm_struct *mm);
 struct mmu_gather;
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end);
+/* cp_flags (Linux's): also set, or clear, the uffd-wp bits. */
+#define MM_CP_UFFD_WP		(1U << 2)
+#define MM_CP_UFFD_WP_RESOLVE	(1U << 3)
 void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags);
+		       unsigned long end, unsigned long newflags,
+		       unsigned int cp_flags);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/mempolicy.h>
 #include <zpk/rbtree.h>
 
 /* page->flags bits */
@@ -78,13 +79,19 @@ enum {
 #define VM_MAYEXEC	0x00000040UL
 #define VM_MAYSHARE	0x00000080UL
 #define VM_GROWSDOWN	0x00000100UL
+#define VM_UFFD_MISSING	0x00000200UL	/* userfaultfd: missing pages */
+#define VM_UFFD_WP	0x00001000UL	/* userfaultfd: write protection */
 #define VM_LOCKED	0x00002000UL
 #define VM_LOCKONFAULT	0x00080000UL	/* mlock2(MLOCK_ONFAULT): not populated */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
+#define VM_SOFTDIRTY	0x08000000UL	/* new since clear_refs: all dirty */
+#define VM_UFFD_MINOR	(1UL << 38)	/* userfaultfd: minor faults */
+#define __VM_UFFD_FLAGS	(VM_UFFD_MISSING | VM_UFFD_WP | VM_UFFD_MINOR)
 
 struct mm_struct;
 struct file;
+struct userfaultfd_ctx;
 
 /* One contiguous range of a process's address space with one protection. */
 struct vm_area_struct {
@@ -92,9 +99,13 @@ struct vm_area_struct {
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
 	struct file *vm_file;		/* NULL for anonymous memory */
+	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
 	struct rb_node vm_rb;		/* in mm->mm_rb, keyed by vm_start */
+	/* The userfaultfd that VM_UFFD_* hand faults to; NULL iff none of
+	 * them is set. Not a reference: the uffd's release clears it. */
+	struct userfaultfd_ctx *vm_userfaultfd_ctx;
 };
 
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has

@@ -33,6 +33,7 @@
 #define MADV_WILLNEED	3
 #define MADV_DONTNEED	4
 #define MADV_FREE	8
+#define MADV_REMOVE	9	/* punch the hole in a shared file mapping */
 #define MADV_DONTFORK	10	/* VM_DONTCOPY */
 #define MADV_DOFORK	11
 #define MADV_WIPEONFORK	18	/* VM_WIPEONFORK: private anonymous only */

@@ -104,6 +104,7 @@ struct task_struct {
 	unsigned long ksp;		/* saved kernel rsp while switched out */
 	unsigned long fsbase;		/* user TLS (arch_prctl ARCH_SET_FS) */
 	struct mm_struct *mm;		/* NULL for kernel threads */
+	struct mempolicy mempolicy;	/* set_mempolicy's; fork copies it */
 	struct task_struct *parent;	/* a thread of the parent process */
 	struct task_struct *group_leader;
 	struct list_head children;	/* of sibling: processes we forked */
@@ -269,6 +270,9 @@ void release_task(struct task_struct *p);
  * no process as its process group or session id (Linux's struct pid
  * lives while any of them refers to it). */
 void put_pid_nr(int nr);
+/* Whether some task has nr as its pid, or some process as its process
+ * group or session id (Linux's find_get_pid finds a struct pid). */
+bool pid_nr_used(int nr);
 /* Called after every switch: frees the kernel stack of a task that
  * released itself and switched away for good. */
 void finish_task_switch(void);

@@ -3,6 +3,7 @@
 #ifndef ZPK_SIGNAL_H
 #define ZPK_SIGNAL_H
 
+#include <zpk/compiler.h>
 #include <zpk/types.h>
 
 #define SIGHUP		1
@@ -128,6 +129,12 @@ int zap_other_threads(struct task_struct *p);
 void exit_signals(void);
 /* The mask a handler's frame saves: sigsuspend's old one, or blocked. */
 sigset_t sigmask_to_save(void);
+/* ppoll's mask (Linux's set_user_sigmask): *umask, if not NULL, holds
+ * until restore_saved_sigmask_unless; 0, -EINVAL (sigsetsize), -EFAULT. */
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize);
+/* The old mask back now, unless the call was interrupted: then after
+ * the handler (its frame saved the old mask). */
+void restore_saved_sigmask_unless(bool interrupted);
 /* Every process of process group pgrp is in a session whose parents
  * are all in pgrp or outside the session (Linux's orphaned pgrp). */
 bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored);

@@ -22,6 +22,7 @@
 #define strncpy zpk_strncpy
 #define strlcpy zpk_strlcpy
 #define strcat zpk_strcat
+#define strstrip zpk_strstrip
 #endif
 
 /* Sets n bytes at s to (unsigned char)c; returns s. */
@@ -56,6 +57,9 @@ char *strncpy(char *dst, const char *src, size_t n);
 size_t strlcpy(char *dst, const char *src, size_t size);
 /* Appends src to dst, which must have room; returns dst. */
 char *strcat(char *dst, const char *src);
+/* Cuts the white space off the end of s (in place) and returns s past the
+ * white space at its start (Linux's strstrip). */
+char *strstrip(char *s);
 
 /*
  * Parses all of s as a number in base (2..16; 0 autodetects a "0x" or "0"

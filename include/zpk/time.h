@@ -3,6 +3,7 @@
 #ifndef ZPK_TIME_H
 #define ZPK_TIME_H
 
+#include <zpk/compiler.h>
 #include <zpk/types.h>
 
 #define HZ		100			/* timer interrupts per second */
@@ -44,6 +45,10 @@ u64 ktime_get_ns(void);
 u64 ktime_get_real_ns(void);
 /* Each timer interrupt, after jiffies moved: the periodic work. */
 void timer_tick(void);
+/* A user timespec as ns (Linux's get_timespec64 and its check): 0,
+ * -EFAULT, or -EINVAL for a negative or unnormalised one; seconds past
+ * 2^63 ns are cut there ("forever"). */
+long timespec_from_user(const struct __kernel_timespec __user *u, u64 *ns);
 /* Seconds since 1970 for a UTC date (mon 1..12), as Linux's mktime64. */
 u64 mktime64(unsigned int year, unsigned int mon, unsigned int day,
 	     unsigned int hour, unsigned int min, unsigned int sec);

@@ -167,3 +167,24 @@ __attribute__((weak)) long zero_read_user(struct file *f, char *buf,
 	fail_msg("zero_read_user called in a host test");
 	return -1;
 }
+
+/* No userfaultfd in the host tests: no VMA is ever registered, so the
+ * fault path asks shmem_userfault only of file VMAs (none here). */
+struct vm_area_struct;
+__attribute__((weak)) unsigned int handle_userfault(struct vm_area_struct *vma,
+						   unsigned long address,
+						   unsigned int flags,
+						   unsigned long reason)
+{
+	(void)vma, (void)address, (void)flags, (void)reason;
+	fail_msg("handle_userfault called in a host test");
+	return 0;
+}
+
+__attribute__((weak)) unsigned int shmem_userfault(struct vm_area_struct *vma,
+						  unsigned long address,
+						  unsigned int flags)
+{
+	(void)vma, (void)address, (void)flags;
+	return 0;
+}

@@ -1,4 +1,4 @@
-/* host-test-sources: fs/ramfs.c fs/namei.c fs/open.c fs/file.c fs/cpio.c fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: fs/ramfs.c fs/namei.c fs/anon_inodes.c fs/open.c fs/file.c fs/cpio.c fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_fs.c — the VFS-lite over the real buddy and slab on
  * simulated RAM: cpio, lookup, file data, open flags, fd tables. */
 #include <setjmp.h>

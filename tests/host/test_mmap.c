@@ -67,9 +67,11 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 }
 
 void change_protection(struct mm_struct *mm, unsigned long start,
-			    unsigned long end, unsigned long newflags)
+			    unsigned long end, unsigned long newflags,
+			    unsigned int cp_flags)
 {
 	(void)mm;
+	(void)cp_flags;
 	last_prot_start = start;
 	last_prot_end = end;
 	last_prot_flags = newflags;

@@ -23,6 +23,7 @@ static void test_bit_positions(void **state)
 	assert_int_equal(_PAGE_PSE, 1ULL << 7);
 	assert_int_equal(_PAGE_GLOBAL, 1ULL << 8);
 	assert_int_equal(_PAGE_SPECIAL, 1ULL << 9);	/* as Linux x86 */
+	assert_int_equal(_PAGE_SOFT_DIRTY, 1ULL << 11);
 	assert_true(_PAGE_NX == 1ULL << 63);
 }
 
@@ -41,11 +42,13 @@ static void test_predicates_each_bit(void **state)
 	assert_true(pte_dirty(__pte(_PAGE_DIRTY)));
 	assert_true(pte_young(__pte(_PAGE_ACCESSED)));
 	assert_true(pte_special(__pte(_PAGE_SPECIAL)));
+	assert_true(pte_soft_dirty(__pte(_PAGE_SOFT_DIRTY)));
 	assert_false(pte_exec(__pte(_PAGE_NX)));
 	/* Each predicate looks at its own bit only. */
 	assert_false(pte_write(__pte(~_PAGE_RW)));
 	assert_false(pte_special(__pte(~_PAGE_SPECIAL)));
 	assert_false(pte_dirty(__pte(~_PAGE_DIRTY)));
+	assert_false(pte_soft_dirty(__pte(~_PAGE_SOFT_DIRTY)));
 }
 
 static void test_modifiers_touch_one_bit(void **state)
@@ -55,7 +58,12 @@ static void test_modifiers_touch_one_bit(void **state)
 	(void)state;
 	assert_true(pte_val(pte_mkwrite(__pte(none))) == _PAGE_RW);
 	assert_true(pte_val(pte_wrprotect(__pte(all))) == (all & ~_PAGE_RW));
-	assert_true(pte_val(pte_mkdirty(__pte(none))) == _PAGE_DIRTY);
+	/* x86 Linux: a PTE made dirty is soft-dirty too. */
+	assert_true(pte_val(pte_mkdirty(__pte(none))) ==
+		    (_PAGE_DIRTY | _PAGE_SOFT_DIRTY));
+	assert_true(pte_val(pte_mksoft_dirty(__pte(none))) == _PAGE_SOFT_DIRTY);
+	assert_true(pte_val(pte_clear_soft_dirty(__pte(all))) ==
+		    (all & ~_PAGE_SOFT_DIRTY));
 	assert_true(pte_val(pte_mkclean(__pte(all))) == (all & ~_PAGE_DIRTY));
 	assert_true(pte_val(pte_mkyoung(__pte(none))) == _PAGE_ACCESSED);
 	assert_true(pte_val(pte_mkold(__pte(all))) == (all & ~_PAGE_ACCESSED));

@@ -50,7 +50,7 @@ expect_in "$glog" gdb.zero_pte_is_zero_page "<- the zero page"
 expect_in "$glog" gdb.zero_break_do_wp_page "do_wp_page (vma="
 expect_in "$glog" gdb.zero_wp_locals_zero "zero = true"
 expect_in "$glog" gdb.zero_wp_locals_no_old_page "old = 0x0"
-expect_in "$glog" gdb.zero_pte_after_write "P RW U A D NX"
+expect_in "$glog" gdb.zero_pte_after_write "P RW U A D SOFT_DIRTY NX"
 expect_in "$glog" gdb.zero_vmas "0000000010000000-0000000010001000 rw-p"
 # zpk-memmap counts free pages from struct page (PG_buddy heads and their
 # orders): the count must be the allocator's own, and nothing "other".

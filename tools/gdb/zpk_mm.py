@@ -16,7 +16,7 @@ import gdb
 PAGE_OFFSET = 0xffff888000000000
 PFN_MASK = 0x000ffffffffff000
 PTE_BITS = [(0, "P"), (1, "RW"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"),
-            (9, "SPECIAL"), (63, "NX")]
+            (9, "SPECIAL"), (11, "SOFT_DIRTY"), (63, "NX")]
 COUNTERS = ["MM_FILEPAGES", "MM_ANONPAGES", "MM_SHMEMPAGES", "MM_ZEROPAGES"]
 STATES = ["R", "S", "D", "Z", "X"]
 

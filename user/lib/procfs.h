@@ -65,6 +65,7 @@ int proc_maps_next(char **cur, struct proc_map *m);
 #define PM_SWAP		(1ULL << 62)
 #define PM_FILE		(1ULL << 61)	/* file page or shared anon */
 #define PM_EXCLUSIVE	(1ULL << 56)	/* mapped by this mm only */
+#define PM_UFFD_WP	(1ULL << 57)	/* userfaultfd write-protected */
 #define PM_SOFT_DIRTY	(1ULL << 55)
 #define PM_PFN(e)	((e) & ((1ULL << 55) - 1))
 

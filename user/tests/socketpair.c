@@ -1,8 +1,10 @@
 /* user/tests/socketpair.c — AF_UNIX socket pairs: stream, datagram and
  * seqpacket data, EOF, ECONNRESET, EPIPE/SIGPIPE, ECONNREFUSED, shutdown,
- * SOCK_NONBLOCK/SOCK_CLOEXEC, sendmsg/recvmsg, and socket()'s errnos. */
+ * SOCK_NONBLOCK/SOCK_CLOEXEC, sendmsg/recvmsg, poll, and socket()'s
+ * errnos. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,9 +273,119 @@ static void sockets(void)
 	close(s);
 }
 
+/* poll of one fd for events, waiting up to ms: its revents, or -1. */
+static int poll1(int fd, short events, int ms)
+{
+	struct pollfd p = { fd, events, 0 };
+
+	return poll(&p, 1, ms) < 0 ? -1 : p.revents;
+}
+
+/* A child that sleeps 100 ms, then does what (0: exits, 1: writes a
+ * byte to fd, 2: reads fd until it is empty). */
+static pid_t later(int fd, int what)
+{
+	pid_t pid = fork();
+	char buf[4096];
+
+	if (pid)
+		return pid;
+	usleep(100 * 1000);
+	if (what == 1)
+		write(fd, "w", 1);
+	while (what == 2 && recv(fd, buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	_exit(0);
+}
+
+/* Linux's unix_poll and unix_dgram_poll, and the wake-ups that end a
+ * poll: data, room to write, hang-up. */
+static void polls(void)
+{
+	const short all = POLLIN | POLLOUT | POLLRDHUP;
+	char buf[64];
+	int sv[2], r;
+	pid_t pid;
+
+	pair(SOCK_STREAM, sv);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == POLLOUT, "poll: a new stream socket is writable (%#x)",
+	       r);
+	write(sv[1], "ab", 2);
+	r = poll1(sv[0], all | POLLRDNORM | POLLWRNORM, 0);
+	tap_ok(r == (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM),
+	       "poll: data makes it readable (%#x)", r);
+	read(sv[0], buf, sizeof(buf));
+	pid = later(sv[1], 1);
+	r = poll1(sv[0], POLLIN, 5000);
+	waitpid(pid, NULL, 0);
+	tap_ok(r == POLLIN, "poll: a send by another process wakes it (%#x)",
+	       r);
+	read(sv[0], buf, sizeof(buf));
+	pid = later(sv[1], 0);
+	close(sv[1]);
+	r = poll1(sv[0], POLLIN, 5000);
+	waitpid(pid, NULL, 0);
+	tap_ok(r == (POLLIN | POLLHUP), "poll: the peer's last close wakes "
+	       "it, POLLIN|POLLHUP (%#x)", r);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == (POLLIN | POLLOUT | POLLRDHUP | POLLHUP),
+	       "poll: peer gone, POLLRDHUP and POLLOUT too (%#x)", r);
+	close(sv[0]);
+
+	pair(SOCK_STREAM | SOCK_NONBLOCK, sv);
+	while (write(sv[0], buf, sizeof(buf)) > 0)
+		;
+	r = poll1(sv[0], POLLOUT, 0);
+	tap_ok(r == 0, "poll: a full stream is not writable (%#x)", r);
+	pid = later(sv[1], 2);
+	r = poll1(sv[0], POLLOUT, 5000);
+	waitpid(pid, NULL, 0);
+	tap_ok(r == POLLOUT, "poll: the peer's reads wake a writer (%#x)", r);
+	closep(sv);
+
+	pair(SOCK_STREAM, sv);
+	write(sv[0], "x", 1);
+	close(sv[1]);		/* "x" never read */
+	r = poll1(sv[0], POLLIN, 0);
+	tap_ok(r == (POLLIN | POLLERR | POLLHUP), "poll: a reset connection "
+	       "has POLLERR (%#x)", r);
+	close(sv[0]);
+
+	pair(SOCK_STREAM, sv);
+	shutdown(sv[1], SHUT_WR);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == (POLLIN | POLLOUT | POLLRDHUP), "poll: the peer's SHUT_WR "
+	       "is POLLIN|POLLRDHUP, no POLLHUP (%#x)", r);
+	shutdown(sv[0], SHUT_WR);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == (POLLIN | POLLOUT | POLLRDHUP | POLLHUP),
+	       "poll: shut both ways, POLLHUP (%#x)", r);
+	closep(sv);
+
+	sv[0] = socket(AF_UNIX, SOCK_STREAM, 0);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == (POLLOUT | POLLHUP), "poll: an unconnected stream socket "
+	       "is POLLOUT|POLLHUP (%#x)", r);
+	close(sv[0]);
+
+	pair(SOCK_DGRAM, sv);
+	close(sv[1]);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == POLLOUT, "poll: a datagram socket's peer gone: still "
+	       "POLLOUT, no POLLHUP (%#x)", r);
+	close(sv[0]);
+	pair(SOCK_SEQPACKET, sv);
+	close(sv[1]);
+	r = poll1(sv[0], all, 0);
+	tap_ok(r == (POLLIN | POLLOUT | POLLRDHUP | POLLHUP),
+	       "poll: a seqpacket socket's peer gone: POLLHUP (%#x)", r);
+	close(sv[0]);
+}
+
 int main(void)
 {
-	tap_plan(55);
+	tap_plan(68);
 	signal(SIGPIPE, on_sigpipe);
 	stream();
 	datagrams();
@@ -281,5 +393,6 @@ int main(void)
 	blocking();
 	files();
 	sockets();
+	polls();
 	tap_done();
 }

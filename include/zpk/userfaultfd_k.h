@@ -1,0 +1,245 @@
+/* zpk/userfaultfd_k.h — userfaultfd: the uffd file's ABI (Linux's uapi
+ * linux/userfaultfd.h) and the hooks of the fault path, fork, mremap and
+ * madvise into fs/ and mm/userfaultfd.c (Linux's linux/userfaultfd_k.h). */
+#ifndef ZPK_USERFAULTFD_K_H
+#define ZPK_USERFAULTFD_K_H
+
+#include <asm/pgtable.h>
+#include <zpk/list.h>
+#include <zpk/memory.h>
+#include <zpk/mm_types.h>
+
+/* ---- the ABI ----------------------------------------------------------- */
+
+#define UFFD_API		0xAAULL
+#define UFFD_USER_MODE_ONLY	1	/* userfaultfd(2): no kernel faults */
+
+#define _UFFDIO_REGISTER	0x00
+#define _UFFDIO_UNREGISTER	0x01
+#define _UFFDIO_WAKE		0x02
+#define _UFFDIO_COPY		0x03
+#define _UFFDIO_ZEROPAGE	0x04
+#define _UFFDIO_WRITEPROTECT	0x06
+#define _UFFDIO_CONTINUE	0x07
+#define _UFFDIO_API		0x3F
+
+/* _IOWR(0xAA, nr, size) and _IOR, spelt out. */
+#define UFFDIO_IOC(dir, nr, size) \
+	((dir) << 30 | (size) << 16 | 0xAA << 8 | (nr))
+#define UFFDIO_API		UFFDIO_IOC(3U, _UFFDIO_API, 24)
+#define UFFDIO_REGISTER		UFFDIO_IOC(3U, _UFFDIO_REGISTER, 32)
+#define UFFDIO_UNREGISTER	UFFDIO_IOC(2U, _UFFDIO_UNREGISTER, 16)
+#define UFFDIO_WAKE		UFFDIO_IOC(2U, _UFFDIO_WAKE, 16)
+#define UFFDIO_COPY		UFFDIO_IOC(3U, _UFFDIO_COPY, 40)
+#define UFFDIO_ZEROPAGE		UFFDIO_IOC(3U, _UFFDIO_ZEROPAGE, 32)
+#define UFFDIO_WRITEPROTECT	UFFDIO_IOC(3U, _UFFDIO_WRITEPROTECT, 24)
+#define UFFDIO_CONTINUE		UFFDIO_IOC(3U, _UFFDIO_CONTINUE, 32)
+#define USERFAULTFD_IOC_NEW	0xAA00	/* /dev/userfaultfd: _IO(0xAA, 0) */
+
+/* The ioctls every uffd has, and those a registered range has. */
+#define UFFD_API_IOCTLS		(1ULL << _UFFDIO_REGISTER | \
+				 1ULL << _UFFDIO_UNREGISTER | \
+				 1ULL << _UFFDIO_API)
+#define UFFD_API_RANGE_IOCTLS	(1ULL << _UFFDIO_WAKE | 1ULL << _UFFDIO_COPY | \
+				 1ULL << _UFFDIO_ZEROPAGE | \
+				 1ULL << _UFFDIO_WRITEPROTECT | \
+				 1ULL << _UFFDIO_CONTINUE)
+
+#define UFFD_EVENT_PAGEFAULT	0x12
+#define UFFD_EVENT_FORK		0x13
+#define UFFD_EVENT_REMAP	0x14
+#define UFFD_EVENT_REMOVE	0x15
+
+#define UFFD_PAGEFAULT_FLAG_WRITE	(1 << 0)
+#define UFFD_PAGEFAULT_FLAG_WP		(1 << 1)
+#define UFFD_PAGEFAULT_FLAG_MINOR	(1 << 2)
+
+#define UFFD_FEATURE_PAGEFAULT_FLAG_WP	(1 << 0)
+#define UFFD_FEATURE_EVENT_FORK		(1 << 1)
+#define UFFD_FEATURE_EVENT_REMAP	(1 << 2)
+#define UFFD_FEATURE_EVENT_REMOVE	(1 << 3)
+#define UFFD_FEATURE_MISSING_HUGETLBFS	(1 << 4)
+#define UFFD_FEATURE_MISSING_SHMEM	(1 << 5)
+#define UFFD_FEATURE_SIGBUS		(1 << 7)
+#define UFFD_FEATURE_THREAD_ID		(1 << 8)
+#define UFFD_FEATURE_MINOR_HUGETLBFS	(1 << 9)
+#define UFFD_FEATURE_MINOR_SHMEM	(1 << 10)
+#define UFFD_FEATURE_EXACT_ADDRESS	(1 << 11)
+#define UFFD_FEATURE_WP_HUGETLBFS_SHMEM	(1 << 12)
+
+#define UFFDIO_REGISTER_MODE_MISSING	(1 << 0)
+#define UFFDIO_REGISTER_MODE_WP		(1 << 1)
+#define UFFDIO_REGISTER_MODE_MINOR	(1 << 2)
+#define UFFDIO_COPY_MODE_DONTWAKE	(1 << 0)
+#define UFFDIO_COPY_MODE_WP		(1 << 1)
+#define UFFDIO_ZEROPAGE_MODE_DONTWAKE	(1 << 0)
+#define UFFDIO_WRITEPROTECT_MODE_WP	(1 << 0)
+#define UFFDIO_WRITEPROTECT_MODE_DONTWAKE (1 << 1)
+#define UFFDIO_CONTINUE_MODE_DONTWAKE	(1 << 0)
+
+/* What read(2) gives: 32 bytes a message. */
+struct uffd_msg {
+	u8 event;
+	u8 reserved1;
+	u16 reserved2;
+	u32 reserved3;
+	union {
+		struct {
+			u64 flags;
+			u64 address;
+			u32 ptid;	/* UFFD_FEATURE_THREAD_ID */
+		} pagefault;
+		struct {
+			u32 ufd;
+		} fork;
+		struct {
+			u64 from, to, len;
+		} remap;
+		struct {
+			u64 start, end;
+		} remove;
+		struct {
+			u64 reserved1, reserved2, reserved3;
+		} reserved;
+	} arg;
+} __attribute__((packed));
+
+struct uffdio_api {
+	u64 api, features, ioctls;
+};
+struct uffdio_range {
+	u64 start, len;
+};
+struct uffdio_register {
+	struct uffdio_range range;
+	u64 mode, ioctls;
+};
+struct uffdio_copy {
+	u64 dst, src, len, mode;
+	s64 copy;
+};
+/* UFFDIO_ZEROPAGE's, and UFFDIO_CONTINUE's: its result is "mapped". */
+struct uffdio_zeropage {
+	struct uffdio_range range;
+	u64 mode;
+	s64 zeropage;
+};
+struct uffdio_writeprotect {
+	struct uffdio_range range;
+	u64 mode;
+};
+
+/* ---- the fault path's questions (Linux's userfaultfd_k.h) ----------- */
+
+static inline bool userfaultfd_missing(const struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_UFFD_MISSING;
+}
+static inline bool userfaultfd_wp(const struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_UFFD_WP;
+}
+static inline bool userfaultfd_minor(const struct vm_area_struct *vma)
+{
+	return vma->vm_flags & VM_UFFD_MINOR;
+}
+/* A write here is the reader's to resolve. */
+static inline bool userfaultfd_pte_wp(const struct vm_area_struct *vma,
+				      pte_t pte)
+{
+	return userfaultfd_wp(vma) && pte_uffd_wp(pte);
+}
+
+/*
+ * Hands the fault at address (flags: handle_mm_fault's) in a registered
+ * vma to its uffd's reader, for reason (one VM_UFFD_* flag), and sleeps
+ * until the reader resolves it (UFFDIO_COPY, _ZEROPAGE, _CONTINUE,
+ * _WRITEPROTECT, _WAKE), unregisters or closes the uffd, or a signal
+ * comes. Returns VM_FAULT_RETRY (the caller looks the VMA up again and
+ * retries), or VM_FAULT_SIGBUS: the uffd asked for UFFD_FEATURE_SIGBUS,
+ * or is UFFD_USER_MODE_ONLY and the fault is the kernel's, or current is
+ * exiting.
+ */
+vm_fault_t handle_userfault(struct vm_area_struct *vma, unsigned long address,
+			    unsigned int flags, unsigned long reason);
+
+/* ---- mm/userfaultfd.c: the ioctls that change page tables ----------- */
+
+enum mfill_mode { MFILL_COPY, MFILL_ZEROPAGE, MFILL_CONTINUE };
+
+/*
+ * UFFDIO_COPY (src from current's memory), _ZEROPAGE and _CONTINUE into
+ * [dst, dst + len) of mm, which must lie in one registered VMA: anonymous
+ * or shmem, shmem only for CONTINUE; wp (UFFDIO_COPY_MODE_WP) needs
+ * VM_UFFD_WP. Page by page; returns the bytes filled, or, if none was,
+ * -ENOENT (no such VMA), -EINVAL, -EEXIST (already mapped, or in the
+ * shmem file), -EFAULT (a bad src, past EOF, CONTINUE with no page in
+ * the file) or -ENOMEM.
+ */
+long mfill_atomic(struct mm_struct *mm, unsigned long dst,
+		  unsigned long src, unsigned long len, enum mfill_mode mode,
+		  bool wp);
+/*
+ * UFFDIO_WRITEPROTECT: sets (enable_wp) or clears the uffd-wp bit of the
+ * PTEs of [start, start + len), which must lie in one VMA registered for
+ * WP (-ENOENT otherwise). 0.
+ */
+int mwriteprotect_range(struct mm_struct *mm, unsigned long start,
+			unsigned long len, bool enable_wp);
+/*
+ * The PTE work of it, for a range of vma: a set bit makes the PTE
+ * read-only; clearing it makes the PTE writable again only where
+ * mprotect would (change_protection), and drops the markers of a shmem
+ * range. Setting it on a none PTE of shmem leaves a marker.
+ */
+void uffd_wp_range(struct vm_area_struct *vma, unsigned long start,
+		   unsigned long len, bool enable_wp);
+
+/* A registered mapping of shmem (MAP_SHARED anonymous memory, memfd),
+ * whose faults look at the file, not the PTE. */
+bool vma_is_shmem(const struct vm_area_struct *vma);
+/*
+ * shmem's part of the fault path (Linux's shmem_get_folio_gfp checks):
+ * a registered vma whose page at address is missing from the file
+ * (VM_UFFD_MISSING), or is there but not mapped (VM_UFFD_MINOR), goes to
+ * handle_userfault. 0 if the fault is the page cache's to resolve.
+ */
+vm_fault_t shmem_userfault(struct vm_area_struct *vma, unsigned long address,
+			   unsigned int flags);
+
+/* ---- events: fork, mremap, madvise (fs/userfaultfd.c) ------------------ */
+
+/*
+ * fork, for each new VMA (a copy of the parent's): without
+ * UFFD_FEATURE_EVENT_FORK it is unregistered (and its uffd-wp PTEs,
+ * once copied, are cleared by the caller); with it, it moves to a new
+ * uffd for the child, one per parent uffd, kept on fcs. 0 or -ENOMEM.
+ */
+int dup_userfaultfd(struct vm_area_struct *vma, struct list_head *fcs);
+/* After the copy: a UFFD_EVENT_FORK to each parent uffd, each waited
+ * for until read (the reader gets the child's uffd), or until the uffd
+ * is closed or current is killed (the child's VMAs are unregistered). */
+void dup_userfaultfd_complete(struct list_head *fcs);
+/* The copy failed: the new uffds go, unannounced. */
+void dup_userfaultfd_fail(struct list_head *fcs);
+
+/*
+ * mremap moves vma: with UFFD_FEATURE_EVENT_REMAP the new VMA stays
+ * registered and *ctx is set (the uffd is held until the event); else
+ * vma (and so the new VMA) is unregistered, its uffd-wp bits cleared.
+ * Then, once moved (to: the new address, or -errno), a UFFD_EVENT_REMAP
+ * (from, to, len), waited for until read.
+ */
+void mremap_userfaultfd_prep(struct vm_area_struct *vma,
+			     struct userfaultfd_ctx **ctx);
+void mremap_userfaultfd_complete(struct userfaultfd_ctx *ctx,
+				 unsigned long from, unsigned long to,
+				 unsigned long len);
+
+/* MADV_DONTNEED and MADV_REMOVE of [start, end) in vma: a
+ * UFFD_EVENT_REMOVE first, if its uffd asked, waited for until read.
+ * False if it slept (the caller looks its VMAs up again). */
+bool userfaultfd_remove(struct vm_area_struct *vma, unsigned long start,
+			unsigned long end);
+
+#endif
