@@ -1,6 +1,6 @@
 # Makefile — builds zpk (kernel ELF, ISO), runs it in QEMU, runs the tests.
 # make run | make test | make debug | make gdb | make bench | make clean
-# make kselftest
+# make kselftest | make fuzz
 # make lab-list | make lab LAB=NAME | make grade | make lab-check
 
 CROSS_COMPILE ?=
@@ -143,6 +143,13 @@ kselftest: deps $(B)/zpk.elf initrd
 	$(MAKE) -s -C user bench
 	scripts/kselftest.sh
 
+# The system-call fuzzer (tools/fuzz/, docs/robustness.md): FUZZ_SECS of
+# calls under each zero_page policy, one boot each; FUZZ_SEED replays a
+# run (default: a new seed, printed).
+FUZZ_SECS ?= 600
+fuzz: deps $(B)/zpk.elf initrd
+	tests/qemu/fuzz.sh --secs $(FUZZ_SECS) --seed $${FUZZ_SEED:-$$(date +%s)}
+
 # Course labs (docs/labs.md): make lab-list; make lab LAB=NAME [DEST=dir];
 # make grade [LAB=NAME] [T=filter]; make lab-check (CI: every lab is real).
 LAB	?= $(shell cat labs/LAB 2>/dev/null)
@@ -169,6 +176,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux kselftest test-host-linux clean
+.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -433,8 +433,9 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 }
 
 /*
- * Sets the size. Shrinking puts back the pages past the end and zeroes
- * the rest of the last one, so that growing again reads zeros there.
+ * Sets the size. Shrinking unmaps the pages past the end from every
+ * mapping, puts them back and zeroes the rest of the last one, so that
+ * growing again reads zeros there.
  */
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
@@ -454,6 +455,7 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 		unsigned long keep = PAGE_ALIGN((u64)size) >> PAGE_SHIFT;
 		size_t tail = size & (PAGE_SIZE - 1);
 
+		unmap_mapping_range(inode, size);
 		free_pages_from(inode, keep);
 		if (tail && keep - 1 < inode->i_nr_pages &&
 		    inode->i_pages[keep - 1])

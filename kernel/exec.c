@@ -95,10 +95,12 @@ static int read_at(struct linux_binprm *b, void *buf, size_t n, loff_t pos)
 	return r == (ssize_t)n ? 0 : -ENOEXEC;	/* short: truncated file */
 }
 
+/* Linux's load_elf_binary checks: the magic, e_type, e_machine and the
+ * program headers; e_ident's class and byte order are not looked at
+ * (e_machine EM_X86_64 says it all). */
 static int check_elf_header(const Elf64_Ehdr *eh)
 {
-	if (memcmp(eh->e_ident, "\177ELF", 4) ||
-	    eh->e_ident[4] != ELFCLASS64 || eh->e_ident[5] != ELFDATA2LSB)
+	if (memcmp(eh->e_ident, "\177ELF", 4))
 		return -ENOEXEC;
 	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
 		return -ENOEXEC;
@@ -128,6 +130,37 @@ static int open_exec(struct linux_binprm *b)
 	return err;
 }
 
+/*
+ * PT_INTERP, as far as Linux's load_elf_binary goes before it loads the
+ * interpreter: a path of 2 to PATH_MAX bytes ending in its NUL (else
+ * -ENOEXEC) that must name a file (else the lookup's errno, -ENOENT).
+ * zpk runs static programs only: a real interpreter is -ENOEXEC.
+ */
+static int check_interp(struct linux_binprm *b, const Elf64_Phdr *ph)
+{
+	struct inode *inode;
+	char *path;
+	int err;
+
+	if (ph->p_filesz < 2 || ph->p_filesz > PATH_MAX)
+		return -ENOEXEC;
+	path = kmalloc(ph->p_filesz, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	err = read_at(b, path, ph->p_filesz, (loff_t)ph->p_offset);
+	if (!err && path[ph->p_filesz - 1])
+		err = -ENOEXEC;
+	if (!err)
+		err = vfs_lookup(current_cwd(), path, &inode);
+	if (!err) {
+		pr_info("zpk: %s: dynamically linked programs are not supported (link with -static)\n",
+			b->filename);
+		err = -ENOEXEC;
+	}
+	kfree(path);
+	return err;
+}
+
 static int prepare_binprm(struct linux_binprm *b)
 {
 	size_t size;
@@ -148,11 +181,8 @@ static int prepare_binprm(struct linux_binprm *b)
 	if (err)
 		return err;
 	for (int i = 0; i < b->eh.e_phnum; i++)
-		if (b->phdr[i].p_type == PT_INTERP) {
-			pr_info("zpk: %s: dynamically linked programs are not supported (link with -static)\n",
-				b->filename);
-			return -ENOEXEC;
-		}
+		if (b->phdr[i].p_type == PT_INTERP)
+			return check_interp(b, &b->phdr[i]);
 	if (b->eh.e_type == ET_DYN)
 		b->bias = ELF_ET_DYN_BASE;
 	return 0;

@@ -26,16 +26,15 @@ static void exit_mm(void)
 	if (!mm)
 		return;
 	task_update_maxrss(current, mm);
-	/* mm_verify=exit: the counters before the teardown, then that the
-	 * teardown left every other page's counts right. */
+	/* mm_verify=exit: the counters and pages of this mm before the
+	 * teardown, in time linear in it; all of them are swept on demand
+	 * (/proc/sys/vm/mm_verify: the test runner, after each test). */
 	if (mm_verify_on_exit)
-		mm_verify_all();
+		mm_verify_exit(mm);
 	mm_release(current, mm);
 	write_cr3(__pa(init_pgd));
 	current->mm = NULL;
 	mmput(mm);
-	if (mm_verify_on_exit)
-		mm_verify_all();
 }
 
 static void exit_files(void)

@@ -192,6 +192,8 @@ static long sys_futex(u32 __user *uaddr, int op, u32 val,
 		return -ENOSYS;
 	if ((unsigned long)uaddr & 3)
 		return -EINVAL;
+	if (!access_ok(uaddr, sizeof(u32)))	/* get_futex_key's order */
+		return -EFAULT;
 	switch (cmd) {
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:

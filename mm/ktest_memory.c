@@ -112,6 +112,14 @@ KTEST(memory, mm_verify_catches_corruption)
 		KEXPECT_TRUE(mm_verify_pages_report(&mm, 1, &r) >= 1);
 		KEXPECT_TRUE(strstr(r.first, "_mapcount says 1 mappings more") != NULL);
 		pg->_mapcount--;
+		/* The exit check, on this mm alone: a page it maps once
+		 * whose _mapcount says no mapping at all. */
+		r.errors = 0;
+		KEXPECT_EQ(mm_verify_exit_report(mm, &r), 0);
+		pg->_mapcount--;
+		KEXPECT_TRUE(mm_verify_exit_report(mm, &r) >= 1);
+		KEXPECT_TRUE(strstr(r.first, "_mapcount is 1 short of the mappings the exiting mm alone holds") != NULL);
+		pg->_mapcount++;
 		r.errors = 0;
 		set_pte(pte_lookup(mm, X), pte_mkwrite(pfn_pte(zero_pfn,
 			vm_get_page_prot(VM_READ | VM_WRITE))));
@@ -129,6 +137,7 @@ KTEST(memory, mm_verify_catches_corruption)
 	r.errors = 0;
 	KEXPECT_EQ(mm_verify_report(mm, &r), 0);
 	KEXPECT_EQ(mm_verify_pages_report(&mm, 1, &r), 0);
+	KEXPECT_EQ(mm_verify_exit_report(mm, &r), 0);
 	exit_mmap_vmas(mm);
 	free_pgtables(mm);
 }

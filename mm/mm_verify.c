@@ -1,5 +1,6 @@
 /* mm/mm_verify.c — the invariant checker: recomputes every RSS counter and
- * every mapped page's _mapcount/_refcount from the page tables themselves. */
+ * every mapped page's _mapcount/_refcount from the page tables themselves:
+ * an exiting mm and its pages at each exit, every mm on demand. */
 #include <zpk/bug.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -32,8 +33,9 @@ static int __used setup_mm_verify(const char *val)
 	return 0;
 }
 early_param("mm_verify", setup_mm_verify,
-	    "exit: check every mm's counters and page counts at each exit "
-	    "(warn: the same, printing differences instead of BUG)");
+	    "exit: check each exiting mm's counters and pages, and all of "
+	    "them when /proc/sys/vm/mm_verify is written (warn: the same, "
+	    "printing differences instead of BUG)");
 
 static const char *const counter_name[NR_MM_COUNTERS] = {
 	[MM_FILEPAGES] = "MM_FILEPAGES", [MM_ANONPAGES] = "MM_ANONPAGES",
@@ -202,6 +204,24 @@ static int base_refs(struct page *page)
 	return PageAnon(page) ? 0 : 1;
 }
 
+/* One page's _refcount against its _mapcount (the zero page's too):
+ * right once the _mapcounts are. */
+static void check_page_refs(struct mm_verify_report *r, struct page *page)
+{
+	unsigned long pfn = page_to_pfn(page);
+	int maps = page_mapcount(page);
+
+	if (maps > 0 && page_count(page) < maps + base_refs(page))
+		report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
+		       pfn, page_count(page), maps, base_refs(page));
+	if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
+		report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
+		       page_count(page), maps);
+	if (maps > 0 && PageAnon(page) && page_count(page) != maps)
+		report(r, "anon pfn %#lx: _refcount %d but %d mappings",
+		       pfn, page_count(page), maps);
+}
+
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r)
 {
@@ -218,41 +238,73 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 			       pfn, page->_mapcount + 1);
 	}
 	tally(mms, n, +1);
-	for (pfn = 0; pfn < max_pfn; pfn++) {
-		struct page *page = pfn_to_page(pfn);
-		int maps = page_mapcount(page);
-
-		if (maps > 0 && page_count(page) < maps + base_refs(page))
-			report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
-			       pfn, page_count(page), maps, base_refs(page));
-		if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
-			report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
-			       page_count(page), maps);
-		if (maps > 0 && PageAnon(page) &&
-		    page_count(page) != maps)
-			report(r, "anon pfn %#lx: _refcount %d but %d mappings",
-			       pfn, page_count(page), maps);
-	}
+	for (pfn = 0; pfn < max_pfn; pfn++)
+		check_page_refs(r, pfn_to_page(pfn));
 	pipe_tally_pages(+1);
 	return r->errors - errors;
 }
 
+/* ---- the exiting mm: its pages, without the other mms ---------------- */
+
+/* The pages mm maps whose _mapcount, once mm's own PTEs are taken off,
+ * is below -1: fewer mappings than mm alone holds (a walk fn). */
+static int mapcount_below_own(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct page *page = counted_page(NULL, addr, *ptep);
+
+	if (page && page->_mapcount < -1)
+		report(priv, "pfn %#lx: _mapcount is %d short of the mappings "
+		       "the exiting mm alone holds", page_to_pfn(page),
+		       -1 - page->_mapcount);
+	return 0;
+}
+
+/* A page mm maps: its references cover its mappings (a walk fn). */
+static int refs_cover_maps(pte_t *ptep, unsigned long addr, void *priv)
+{
+	struct page *page = counted_page(NULL, addr, *ptep);
+
+	if (page && !is_zero_pfn(page_to_pfn(page)))
+		check_page_refs(priv, page);
+	return 0;
+}
+
+int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r)
+{
+	int errors = r->errors;
+
+	mm_verify_report(mm, r);
+	tally(&mm, 1, -1);
+	walk_page_range(mm, 0, TASK_SIZE, mapcount_below_own, r);
+	tally(&mm, 1, +1);
+	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
+	walk_page_range(mm, 0, TASK_SIZE, refs_cover_maps, r);
+	pipe_tally_pages(+1);
+	check_page_refs(r, pfn_to_page(zero_pfn));
+	return r->errors - errors;
+}
+
+void mm_verify_exit(struct mm_struct *mm)
+{
+	struct mm_verify_report r = { 0 };
+
+	mm_verify_exit_report(mm, &r);
+	mm_verify_bug(&r);
+}
+
 void mm_verify_bug(struct mm_verify_report *r)
 {
-	if (r->errors && mm_verify_warn)
-		pr_err("mm_verify: %d difference%s (mm_verify=warn: going on)\n",
-		       r->errors, r->errors == 1 ? "" : "s");
+	if (r->errors && (mm_verify_warn || !mm_verify_on_exit))
+		pr_err("mm_verify: %d difference%s (mm_verify=%s: going on)\n",
+		       r->errors, r->errors == 1 ? "" : "s", mm_verify_mode());
 	else if (r->errors)
 		BUGF("mm_verify: %d difference%s, first: %s", r->errors,
 		     r->errors == 1 ? "" : "s", r->first);
 }
 
-void mm_verify(struct mm_struct *mm)
+const char *mm_verify_mode(void)
 {
-	struct mm_verify_report r = { 0 };
-
-	mm_verify_report(mm, &r);
-	mm_verify_bug(&r);
+	return !mm_verify_on_exit ? "off" : mm_verify_warn ? "warn" : "exit";
 }
 
 /* The distinct mms of all tasks into mms (room for max); their number. */
@@ -272,7 +324,7 @@ static int collect_mms(struct mm_struct **mms, int max)
 	return n;
 }
 
-void mm_verify_all(void)
+int mm_verify_all(void)
 {
 	struct mm_verify_report r = { 0 };
 	struct task_struct *t;
@@ -284,7 +336,7 @@ void mm_verify_all(void)
 	mms = kmalloc(max * sizeof(*mms) + 1, GFP_KERNEL);
 	if (!mms) {
 		pr_warn("mm_verify: no memory for the check, skipped\n");
-		return;
+		return 0;
 	}
 	n = collect_mms(mms, max);
 	/* The VMA list and tree (validate_mm BUGs: not under =warn, which
@@ -296,4 +348,5 @@ void mm_verify_all(void)
 	mm_verify_pages_report(mms, n, &r);
 	kfree(mms);
 	mm_verify_bug(&r);
+	return r.errors;
 }

@@ -208,11 +208,19 @@ def run_ktests(top, params, tests):
         t.why = first or bad or "ktest did not report"
 
 
+# A user test may hang in a skeleton (a broken fork shares memory that
+# libc's locks live in): the runner kills it after this many seconds, so
+# that it fails as one test and the boot goes on to the next.
+USER_TEST_TIMEOUT = 60
+
+
 def run_user(top, params, tests):
     names = [t.target for t in tests]
     t0 = time.time()
     text, rc = qemu(top, ["init=/tests/runner", "mm_verify=warn",
-                          "loglevel=7"] + list(params) + ["--"] + names, 300)
+                          "loglevel=7"] + list(params) +
+                    ["--", "--timeout", str(USER_TEST_TIMEOUT)] + names,
+                    120 + USER_TEST_TIMEOUT * len(names))
     bad = ended_badly(text, rc)
     result, why = {}, ""
     # The runner relays a test's TAP indented, then its result line, then

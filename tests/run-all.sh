@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G boot user crash gdb}
+TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G boot user fuzz crash gdb}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -104,6 +104,12 @@ job user-runner-off bash tests/qemu/user.sh runner-off
 for p in $user_parts; do
 	case $p in runner-*) ;; *) job "user-$p" bash tests/qemu/user.sh "$p" ;; esac
 done
+# The fuzzer, 20 s of calls under each policy (make fuzz runs longer).
+seed=0
+for p in special refcount off; do
+	seed=$((seed + 1))
+	job "fuzz-$p" bash tests/qemu/fuzz.sh --secs 20 --seed $seed "$p"
+done
 job ktest-6G ktests 6G
 job ktest-32M ktests 32M
 job ktest-512M ktests 512M
@@ -119,6 +125,7 @@ suite ktest-6G ktest-6G
 suite boot boot
 # shellcheck disable=SC2046
 suite user $(for p in $user_parts; do echo "user-$p"; done)
+suite fuzz fuzz-special fuzz-refcount fuzz-off
 suite crash crash
 suite gdb gdb
 wait

@@ -16,6 +16,7 @@ extern void ret_from_fork(void);
 extern void ret_from_kernel_thread(void);
 
 static u8 init_fpu[512] __aligned(16);	/* FNINIT state, MXCSR default */
+u32 mxcsr_feature_mask;			/* the MXCSR bits FXRSTOR accepts */
 
 static void fxsave(void *area)
 {
@@ -36,6 +37,11 @@ void fpu_init(void)
 	write_cr4(read_cr4() | X86_CR4_OSFXSR | X86_CR4_OSXMMEXCPT);
 	asm volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
 	fxsave(init_fpu);
+	/* FXSAVE's MXCSR_MASK; 0 means the CPU predates it: all but DAZ
+	 * (Linux's mxcsr_feature_mask_init). */
+	mxcsr_feature_mask = ((u32 *)init_fpu)[7];
+	if (!mxcsr_feature_mask)
+		mxcsr_feature_mask = 0xffbf;
 }
 
 void fpu_save_to(struct task_struct *t)

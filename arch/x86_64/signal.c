@@ -110,8 +110,10 @@ int restore_rt_frame(struct pt_regs *regs)
 				   (void __user *)f.uc.uc_mcontext.fpstate,
 				   sizeof(current->fpu)))
 			return -EFAULT;
-		/* Reserved MXCSR bits would #GP in the kernel: clear them. */
-		((u32 *)current->fpu)[6] &= 0xffff;
+		/* Reserved MXCSR bits would #GP in the kernel: a bad frame,
+		 * as Linux's fpu__restore_sig finds (SIGSEGV). */
+		if (((u32 *)current->fpu)[6] & ~mxcsr_feature_mask)
+			return -EFAULT;
 		fpu_restore_from(current->fpu);
 	}
 	restore_sigcontext(regs, &f.uc.uc_mcontext);

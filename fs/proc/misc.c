@@ -5,6 +5,7 @@
 #include <zpk/errno.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/loadavg.h>
+#include <zpk/mm_verify.h>
 #include <zpk/mm.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
@@ -115,6 +116,28 @@ static ssize_t zero_page_write(struct task_struct *task, const char *buf,
 	if (zero_page_set_policy(name))
 		return -EINVAL;
 	return n;
+}
+
+/* ---- /proc/sys/vm/mm_verify ------------------------------------------- */
+
+/* The mode mm_verify= set: exit, warn or off. */
+static int mm_verify_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%s\n", mm_verify_mode());
+	return 0;
+}
+
+/* Writing 1 sweeps every mm and page now (as drop_caches acts on a
+ * write): -EIO if it found a difference (under mm_verify=exit a BUG). */
+static ssize_t mm_verify_write(struct task_struct *task, const char *buf,
+			       size_t n, loff_t pos)
+{
+	(void)task;
+	if (pos || n == 0 || buf[0] != '1' ||
+	    (n > 1 && (n > 2 || buf[1] != '\n')))
+		return -EINVAL;
+	return mm_verify_all() ? -EIO : (ssize_t)n;
 }
 
 /* ---- sysctl numbers: /proc/sys/kernel/pid_max, vm/max_map_count ------- */
@@ -321,6 +344,7 @@ void proc_misc_init(void)
 	proc_create("vmstat", 0444, vmstat_show, NULL);
 	proc_create("sys/vm/mmap_min_addr", 0444, mmap_min_addr_show, NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
+	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
 	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,
 		    max_map_count_write);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);

@@ -9,6 +9,8 @@ struct task_struct;
 
 /* CR0/CR4 for SSE, and the clean FPU image every exec starts from. */
 void fpu_init(void);
+/* The MXCSR bits FXRSTOR accepts; any other #GPs (a hostile frame's). */
+extern u32 mxcsr_feature_mask;
 /* current's live FPU registers into t's area (fork: the child's copy). */
 void fpu_save_to(struct task_struct *t);
 /* exec: current starts with the clean FPU image. */

@@ -281,9 +281,13 @@ ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos);
 ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 		    loff_t pos);
 /* truncate(2) of inode, with its errnos in Linux's order: -EINVAL (size
- * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking frees the
- * pages past the end and zeroes the tail of the last one. */
+ * < 0, not a regular file), -EISDIR, -EROFS, -EFBIG. Shrinking unmaps
+ * and frees the pages past the end and zeroes the tail of the last one. */
 int ramfs_truncate(struct inode *inode, loff_t size);
+/* Zaps every mapping of inode's pages from byte holebegin (rounded up to
+ * a page) on, private copies of them too: truncate's first step, so that
+ * those addresses SIGBUS or find the new pages (mm/truncate.c). */
+void unmap_mapping_range(struct inode *inode, loff_t holebegin);
 /* fallocate(2)'s modes, Linux's values. */
 #define FALLOC_FL_KEEP_SIZE	0x01
 #define FALLOC_FL_PUNCH_HOLE	0x02

@@ -27,11 +27,12 @@ static int orphan_with_exit_signal(int sig)
 		return 0;
 	mid = fork();
 	if (mid == 0) {
+		pid_t self = getpid();	/* mid is 0 in this copy */
 		long g = syscall(SYS_clone, (unsigned long)sig, 0, 0, 0, 0);
 
 		if (g == 0) {
 			close(pfd[0]);
-			while (getppid() == mid)
+			while (getppid() == self)
 				sched_yield();
 			_exit(0);	/* sig goes to init now */
 		}

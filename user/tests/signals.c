@@ -1,5 +1,6 @@
 /* user/tests/signals.c — signal delivery: SA_SIGINFO for faults (si_addr,
- * si_code), siglongjmp out, masks, kill() of a child, SIGCHLD, EINTR. */
+ * si_code), siglongjmp out, masks, kill() of a child, SIGCHLD, EINTR,
+ * pause(). */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -102,16 +103,108 @@ static void fault_exit(void *addr)
 	_exit(0);
 }
 
+/* A sleep a signal must end: 0 if it ended with EINTR after the
+ * handler ran, as sent by our parent. */
+static int sleep_nanosleep(void)
+{
+	struct timespec ts = { 30, 0 };
+	int r = nanosleep(&ts, &ts), err = errno;
+
+	return r == -1 && err == EINTR && got >= 1 &&
+	       info.si_pid == getppid() ? 0 : 1;
+}
+
+static int sleep_pause(void)
+{
+	int r = pause(), err = errno;
+
+	return r == -1 && err == EINTR && got >= 1 ? 0 : 1;
+}
+
+/*
+ * kill() a child with a handler, asleep in sleep(): its wait status. The
+ * first signal may land before the child is asleep, so it is repeated
+ * until the child is gone (killed after 5 s).
+ */
+static int interrupted(int (*sleep)(void))
+{
+	int p[2], st = -1, i;
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		got = 0;
+		handle(SIGUSR1, on_usr1, 0);
+		write(p[1], "r", 1);
+		_exit(sleep());
+	}
+	read(p[0], &c, 1);
+	for (i = 0; i < 500; i++) {
+		kill(pid, SIGUSR1);
+		sleep_ms(10);
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			break;
+	}
+	if (i == 500) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	close(p[0]);
+	close(p[1]);
+	return st;
+}
+
+/* A child that leads a group of its own, waiting to be killed. */
+static pid_t group_leader(int ready)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setpgid(0, 0);	/* zpk: each process is its own group */
+		write(ready, "r", 1);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* kill(-a) with a and b each leading a group: a dies, b lives (zpk once
+ * killed every process for any pid below -1). 0 if so. */
+static int group_kill(void)
+{
+	int p[2], sa = -1, sb = -1, ok;
+	pid_t a, b;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	a = group_leader(p[1]);
+	b = group_leader(p[1]);
+	read(p[0], &c, 1);
+	read(p[0], &c, 1);
+	ok = kill(-a, SIGTERM) == 0 && waitpid(a, &sa, 0) == a &&
+	     WIFSIGNALED(sa) && WTERMSIG(sa) == SIGTERM;
+	sleep_ms(50);
+	ok &= waitpid(b, &sb, WNOHANG) == 0;
+	kill(b, SIGKILL);
+	waitpid(b, &sb, 0);
+	close(p[0]);
+	close(p[1]);
+	return ok ? 0 : sa;
+}
+
 int main(void)
 {
 	char *page, *gone;
 	struct sigaction old;
 	sigset_t set, cur;
-	int p[2], st, err, r, i;
+	int st, err, r, i;
 	pid_t pid;
-	char c;
 
-	tap_plan(26);
+	tap_plan(28);
 
 	page = mmap(NULL, 2 * PAGE_SIZE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
@@ -202,37 +295,16 @@ int main(void)
 	tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
 	       "kill(child, SIGTERM) ends it (%s)", status_str(st));
 
-	/* kill() a child with a handler, asleep in nanosleep: EINTR.  The
-	 * first signal may land before the child is asleep, so repeat it
-	 * until the child is gone. */
-	pipe(p);
-	pid = fork();
-	if (pid == 0) {
-		struct timespec ts = { 30, 0 };
+	st = interrupted(sleep_nanosleep);
+	tap_ok(st == 0, "a child's handler runs, nanosleep gives EINTR, "
+	       "si_pid is the sender (%s)", status_str(st));
+	st = interrupted(sleep_pause);
+	tap_ok(st == 0, "pause() returns EINTR once a handler has run (%s)",
+	       status_str(st));
 
-		got = 0;
-		handle(SIGUSR1, on_usr1, 0);
-		write(p[1], "r", 1);
-		r = nanosleep(&ts, &ts);
-		err = errno;
-		_exit(r == -1 && err == EINTR && got >= 1 &&
-		      info.si_pid == getppid() ? 0 : 1);
-	}
-	read(p[0], &c, 1);
-	for (i = 0; i < 500; i++) {
-		kill(pid, SIGUSR1);
-		sleep_ms(10);
-		if (waitpid(pid, &st, WNOHANG) == pid)
-			break;
-	}
-	tap_ok(i < 500 && st == 0, "a child's handler runs, nanosleep gives "
-	       "EINTR, si_pid is the sender (%s)", status_str(st));
-	if (i == 500) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-	}
-	close(p[0]);
-	close(p[1]);
+	st = group_kill();
+	tap_ok(st == 0, "kill(-pgid) of a child's own group ends it, and "
+	       "only it (%s)", status_str(st));
 
 	/* SIGCHLD arrives when a child exits. */
 	handle(SIGCHLD, on_usr1, 0);
