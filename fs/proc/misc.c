@@ -88,6 +88,15 @@ static int mmap_min_addr_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
+/* 0, OVERCOMMIT_GUESS: the heuristic of mm/mmap.c's vm_enough_memory is
+ * zpk's only mode. */
+static int overcommit_memory_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_puts(m, "0\n");
+	return 0;
+}
+
 /* ---- /proc/sys/vm/zero_page ------------------------------------------ */
 
 /* "[special] refcount off", like Linux's THP files in sysfs. */
@@ -343,6 +352,8 @@ void proc_misc_init(void)
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
 	proc_create("sys/vm/mmap_min_addr", 0444, mmap_min_addr_show, NULL);
+	proc_create("sys/vm/overcommit_memory", 0444, overcommit_memory_show,
+		    NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
 	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
 	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,

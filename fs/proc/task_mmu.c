@@ -194,6 +194,7 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
 		{ VM_UFFD_MISSING, "um" }, { VM_UFFD_WP, "uw" },
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
+		{ VM_NORESERVE, "nr" },
 		{ VM_WIPEONFORK, "wf" }, { VM_SOFTDIRTY, "sd" },
 		{ VM_UFFD_MINOR, "ui" },
 	};
