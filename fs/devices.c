@@ -76,7 +76,7 @@ static int no_device_open(struct file *f)
 	return -ENXIO;
 }
 
-static const struct file_operations no_device_fops = {
+const struct file_operations no_device_fops = {
 	.open = no_device_open,
 };
 

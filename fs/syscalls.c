@@ -285,8 +285,8 @@ static long mknod_fops(u32 mode, u32 rdev,
 	case S_IFBLK:
 		*fop = chrdev_fops((mode & S_IFMT) == S_IFCHR ? rdev : 0);
 		return 0;
-	case S_IFSOCK:
-		*fop = NULL;
+	case S_IFSOCK:		/* bound by no socket: Linux's bad_sock_fops */
+		*fop = &no_device_fops;
 		return 0;
 	case S_IFDIR:
 		return -EPERM;

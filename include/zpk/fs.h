@@ -446,6 +446,8 @@ struct file *anon_inode_getfile(const char *name,
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
 /* A FIFO's operations (mknod): its pipe is made at the first open. */
 extern const struct file_operations pipe_fops;
+/* A node with nothing behind it (fs/devices.c): opens as -ENXIO. */
+extern const struct file_operations no_device_fops;
 
 /* The current task's working directory (NULL: the root). */
 struct inode *current_cwd(void);

@@ -164,6 +164,10 @@ static void fifos(void)
 		  "mknod of a directory");
 	tap_fails(mknod(at("odd"), 0170000 | 0644, 0), EINVAL,
 		  "mknod of no file type");
+	tap_ok(mknod(at("sock"), S_IFSOCK | 0600, 0) == 0 &&
+	       S_ISSOCK(st_of(at("sock")).st_mode), "mknod S_IFSOCK");
+	tap_fails(open(at("sock"), O_RDWR), ENXIO,
+		  "opening it (no socket is bound to it)");
 }
 
 /* st_blocks counts the 512-byte blocks a file's pages take: a short
@@ -198,9 +202,10 @@ static void urandom(void)
 
 int main(void)
 {
-	const char *names[] = { "f", "l", "t", "tl", "new", "fifo", "null" };
+	const char *names[] = { "f", "l", "t", "tl", "new", "fifo", "null",
+				"sock" };
 
-	tap_plan(37);
+	tap_plan(39);
 	if (test_dir_make("attr")) {
 		tap_ok(0, "mkdir %s", test_dir());
 		tap_done();
