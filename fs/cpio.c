@@ -1,11 +1,13 @@
 /* fs/cpio.c — unpacks the initrd, a cpio "newc" archive, into the
- * ramfs: directories and regular files (read-only); bad archives -EINVAL. */
+ * ramfs: directories, regular files (read-only) and symbolic links, with
+ * their times; bad archives -EINVAL. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/string.h>
 
 #define CPIO_HDR_LEN	110	/* "070701" and 13 fields of 8 hex digits */
 #define CPIO_MODE	1	/* field numbers after the magic */
+#define CPIO_MTIME	5
 #define CPIO_FILESIZE	6
 #define CPIO_NAMESIZE	11
 
@@ -62,57 +64,99 @@ static int unpack_dir(const char *name, u32 mode)
 	return err;
 }
 
-/*
- * Unpacks the archive at cpio[0..len) under the root: names with or
- * without "./" or "/"; directories first (an existing one is fine).
- * Other types (symlinks, devices) are skipped. 0, -EINVAL for a
- * malformed archive (bad magic or digits, sizes past the end, no
- * TRAILER!!!), or the error creating a file.
- */
-int initrd_unpack(const void *cpio, size_t len)
+/* One entry of an archive, its name without "./" or "/" ("" for the
+ * root). */
+struct cpio_entry {
+	const char *name, *data;
+	long mode, size, mtime;
+};
+
+/* Makes the entry's file; other types (devices, fifos) are skipped. */
+static int unpack_entry(const struct cpio_entry *e)
 {
-	const char *base = cpio;
+	/* "." (now "") is the root itself: nothing to make. */
+	if (!e->name[0] || !strcmp(e->name, "."))
+		return 0;
+	if (S_ISDIR(e->mode))
+		return unpack_dir(e->name, e->mode);
+	if (S_ISREG(e->mode))
+		return unpack_file(e->name, e->mode, e->data, e->size);
+	if (S_ISLNK(e->mode))
+		return vfs_symlink(NULL, e->data, e->size, e->name);
+	return 0;
+}
+
+/* The entry's time from the archive, once all are made (a directory's
+ * would move as its entries were added), as Linux's initramfs does. */
+static int set_entry_time(const struct cpio_entry *e)
+{
+	struct inode *inode;
+
+	if (!vfs_lookup_nofollow(NULL, e->name[0] ? e->name : "/", &inode))
+		inode->i_mtime_ns = (u64)e->mtime * 1000000000ULL;
+	return 0;
+}
+
+/*
+ * Calls fn for each entry of the archive at cpio[0..len), in order,
+ * until it returns an error. 0, -EINVAL for a malformed archive (bad
+ * magic or digits, sizes past the end, no TRAILER!!!), or fn's error.
+ */
+static int for_each_entry(const char *base, size_t len,
+			  int (*fn)(const struct cpio_entry *e))
+{
 	size_t off = 0;
 
 	for (;;) {
-		const char *h = base + off, *name, *data;
-		long mode, filesize, namesize;
+		const char *h = base + off;
+		struct cpio_entry e;
+		long namesize;
 		size_t data_off, next;
-		int err = 0;
+		int err;
 
 		if (len - off < CPIO_HDR_LEN || memcmp(h, "070701", 6))
 			return -EINVAL;
-		mode = hdr_field(h, CPIO_MODE);
-		filesize = hdr_field(h, CPIO_FILESIZE);
+		e.mode = hdr_field(h, CPIO_MODE);
+		e.mtime = hdr_field(h, CPIO_MTIME);
+		e.size = hdr_field(h, CPIO_FILESIZE);
 		namesize = hdr_field(h, CPIO_NAMESIZE);
-		if (mode < 0 || filesize < 0 || namesize <= 0)
+		if (e.mode < 0 || e.mtime < 0 || e.size < 0 || namesize <= 0)
 			return -EINVAL;
 		if ((size_t)namesize > len - off - CPIO_HDR_LEN)
 			return -EINVAL;
-		name = h + CPIO_HDR_LEN;
-		if (name[namesize - 1] != '\0' ||
-		    strlen(name) != (size_t)namesize - 1)
+		e.name = h + CPIO_HDR_LEN;
+		if (e.name[namesize - 1] != '\0' ||
+		    strlen(e.name) != (size_t)namesize - 1)
 			return -EINVAL;
 		data_off = ALIGN_UP(off + CPIO_HDR_LEN + namesize, 4);
-		if (data_off > len || (size_t)filesize > len - data_off)
+		if (data_off > len || (size_t)e.size > len - data_off)
 			return -EINVAL;
-		data = base + data_off;
-		next = ALIGN_UP(data_off + filesize, 4);
-		if (!strcmp(name, "TRAILER!!!"))
+		e.data = base + data_off;
+		next = ALIGN_UP(data_off + e.size, 4);
+		if (!strcmp(e.name, "TRAILER!!!"))
 			return 0;
-		while (name[0] == '.' && name[1] == '/')
-			name += 2;
-		while (name[0] == '/')
-			name++;
-		/* "." (now "") is the root itself: nothing to make. */
-		if (name[0] && strcmp(name, ".") && S_ISDIR(mode))
-			err = unpack_dir(name, mode);
-		else if (name[0] && S_ISREG(mode))
-			err = unpack_file(name, mode, data, filesize);
+		while (e.name[0] == '.' && e.name[1] == '/')
+			e.name += 2;
+		while (e.name[0] == '/')
+			e.name++;
+		err = fn(&e);
 		if (err)
 			return err;
 		if (next > len)
 			return -EINVAL;	/* no room for the TRAILER!!! */
 		off = next;
 	}
+}
+
+/*
+ * Unpacks the archive at cpio[0..len) under the root: names with or
+ * without "./" or "/"; directories first (an existing one is fine);
+ * then each entry gets its time from the archive. 0, or as
+ * for_each_entry (the error creating a file).
+ */
+int initrd_unpack(const void *cpio, size_t len)
+{
+	int err = for_each_entry(cpio, len, unpack_entry);
+
+	return err ? err : for_each_entry(cpio, len, set_entry_time);
 }

@@ -14,11 +14,16 @@ long at_dir(int dirfd, const char *path, struct inode **dir);
 /* getname and at_dir together: 0 with *path to kfree, or -errno. */
 long getname_at(int dirfd, const char __user *upath, struct inode **dir,
 		char **path);
-/* The user path relative to dirfd; follow: through a last component
- * that is a /proc link. 0 or -errno as the path walk. */
-long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
-		       struct inode **res);
+/* The user path relative to dirfd: 0 or -errno as the path walk. */
+#define LOOKUP_FOLLOW	0x1	/* through a last link */
+#define LOOKUP_EMPTY	0x2	/* "" is dirfd's own file (AT_EMPTY_PATH) */
+long user_lookup_flags(int dirfd, const char __user *upath,
+		       unsigned int lookup, struct inode **res);
 long user_lookup(int dirfd, const char __user *upath, struct inode **res);
+/* user_lookup_flags with an *at call's AT_SYMLINK_NOFOLLOW and
+ * AT_EMPTY_PATH (others: the caller's to refuse). */
+long user_lookup_at(int dirfd, const char __user *upath, int at_flags,
+		    struct inode **res);
 
 struct iovec;
 /* readv/writev of f at f_pos from cnt user iovecs (cnt checked by the

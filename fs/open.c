@@ -1,5 +1,5 @@
 /* fs/open.c — opening by path (O_CREAT, O_EXCL, O_TRUNC,
- * O_DIRECTORY as Linux) and reads/writes at the file position. */
+ * O_DIRECTORY, O_NOFOLLOW as Linux) and reads/writes at the file position. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 
@@ -9,38 +9,49 @@ static bool wants_write(int flags)
 	       (flags & O_ACCMODE) == O_RDWR;
 }
 
-/* Finds, or with O_CREAT makes, the inode path names. */
+/*
+ * Finds, or with O_CREAT makes, the inode path names. As Linux: O_CREAT
+ * follows a dangling link and makes its target, but O_CREAT|O_EXCL
+ * follows no last link (-EEXIST), and O_NOFOLLOW opens none (-ELOOP).
+ */
 static int open_inode(struct inode *cwd, const char *path, int flags,
 		      u32 mode, struct inode **res)
 {
+	bool excl = (flags & O_CREAT) && (flags & O_EXCL);
 	struct nameidata nd;
 	struct inode *inode;
 	int err = path_parent(cwd, path, &nd);
 
 	if (err)
 		return err;
-	if (!(flags & O_CREAT))
-		return nd_final(&nd, res);
-	err = nd_final(&nd, res);
-	if (!err) {
-		if (flags & O_EXCL)
-			return -EEXIST;
-		/* "dir/" or "." with O_CREAT: Linux says EISDIR. */
-		return S_ISDIR((*res)->i_mode) ? -EISDIR : 0;
-	}
-	if (err != -ENOENT)
-		return err;
-	if (nd.slash)
+	if (excl || (flags & O_NOFOLLOW))
+		err = nd_final_nofollow(&nd, res);
+	else
+		err = nd_final(&nd, res);
+	/* A last name with a slash (maybe a link's) cannot be a file. */
+	if ((flags & O_CREAT) && nd.slash)
 		return -EISDIR;
-	if (nd.dir->i_fixed)
-		return -ENOENT;		/* /proc: no new names */
-	inode = ramfs_new_inode(S_IFREG | (mode & 07777));
-	if (!inode)
-		return -ENOMEM;
-	err = ramfs_link(nd.dir, nd.last, nd.len, inode);
-	iput(inode);	/* the name holds it now (or it is gone) */
+	if (!err) {
+		if (excl)
+			return -EEXIST;
+		if (S_ISLNK((*res)->i_mode))
+			return -ELOOP;
+		/* "." with O_CREAT: Linux says EISDIR. */
+		if ((flags & O_CREAT) && S_ISDIR((*res)->i_mode))
+			return -EISDIR;
+		return 0;
+	}
+	/* Not after a walk that failed inside a link: nd is at the link. */
+	if (!(flags & O_CREAT) || err != -ENOENT ||
+	    ramfs_find(nd.dir, nd.last, nd.len))
+		return err;
+	if (nd.dir->i_fixed || dir_dead(nd.dir))
+		return -ENOENT;		/* /proc, a removed cwd: no new names */
+	err = ramfs_create(nd.dir, nd.last, nd.len, S_IFREG | (mode & 07777),
+			   &inode);
 	if (err)
 		return err;
+	iput(inode);	/* the name holds it now */
 	*res = inode;
 	return 0;
 }

@@ -13,6 +13,15 @@
 #include <zpk/uaccess.h>
 
 #define PIPE_BUF	PAGE_SIZE	/* writes up to this size are atomic */
+#define PIPEFS_MAGIC	0x50495045
+
+/* Linux's pipefs: pipes' inodes have a file system of their own, so
+ * that st_dev and fstatfs tell them apart. */
+struct super_block pipefs_sb = {
+	.s_dev = 12,
+	.s_magic = PIPEFS_MAGIC,
+	.s_type = "pipefs",
+};
 
 static LIST_HEAD(all_pipes);
 
@@ -188,17 +197,36 @@ int pipe_wait_for_space(struct pipe_inode_info *p, bool nonblock)
 	}
 }
 
-static void pipe_release(struct file *f)
+static bool reads(const struct file *f)
 {
-	struct pipe_inode_info *p = f->private_data;
+	return (f->f_flags & O_ACCMODE) != O_WRONLY;
+}
 
-	if ((f->f_flags & O_ACCMODE) == O_RDONLY)
-		p->readers--;
-	else
-		p->writers--;
-	wake_up(&p->wait);
-	if (p->readers || p->writers)
-		return;
+static bool writes(const struct file *f)
+{
+	return (f->f_flags & O_ACCMODE) != O_RDONLY;
+}
+
+/* A new empty pipe with its tmp_page, on all_pipes, or NULL. */
+static struct pipe_inode_info *alloc_pipe(void)
+{
+	struct pipe_inode_info *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	p->tmp_page = alloc_page(GFP_KERNEL);
+	if (!p->tmp_page) {
+		kfree(p);
+		return NULL;
+	}
+	init_waitqueue_head(&p->wait);
+	list_add(&p->list, &all_pipes);
+	return p;
+}
+
+/* Frees p with the pages it holds. */
+static void free_pipe(struct pipe_inode_info *p)
+{
 	while (p->nrbufs) {
 		pipe_buf_release(p, pipe_buf(p, 0));
 		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
@@ -210,21 +238,95 @@ static void pipe_release(struct file *f)
 	kfree(p);
 }
 
-/* Linux's pipe_poll: the read end is readable with data and hung up
- * once no writer is left; the write end writable while a buffer is free,
- * in error once no reader is left. */
+/* The pipe of inode goes once neither side has a file open. */
+static void put_pipe(struct inode *inode, struct pipe_inode_info *p)
+{
+	if (p->readers || p->writers)
+		return;
+	inode->i_private = NULL;
+	free_pipe(p);
+}
+
+/* Sleeps until the other side has a file open, or had one since we
+ * came (its open counter moved: it may have closed again already, as
+ * Linux's wait_for_partner). 0 or -ERESTARTSYS. */
+static int wait_for_partner(struct pipe_inode_info *p, int *count,
+			    unsigned int *cnt)
+{
+	unsigned int seen = *cnt;
+
+	while (!*count && *cnt == seen)
+		if (sleep_on(&p->wait))
+			return -ERESTARTSYS;
+	return 0;
+}
+
+/*
+ * Linux's fifo_open, for a FIFO made by mknod and for /proc/PID/fd/N of
+ * a pipe: the inode's pipe, made at its first open; the file joins as a
+ * reader, a writer or both (O_RDWR). A reader waits for a writer and a
+ * writer for a reader, unless O_NONBLOCK (a writer is then -ENXIO
+ * without a reader); -ERESTARTSYS if a signal comes first.
+ */
+static int pipe_open(struct file *f)
+{
+	struct inode *inode = f->f_inode;
+	struct pipe_inode_info *p = inode->i_private;
+	bool nonblock = f->f_flags & O_NONBLOCK;
+
+	if (!p) {
+		p = alloc_pipe();
+		if (!p)
+			return -ENOMEM;
+		inode->i_private = p;
+	}
+	if (writes(f) && !reads(f) && nonblock && !p->readers) {
+		put_pipe(inode, p);
+		return -ENXIO;
+	}
+	f->private_data = p;	/* pipe_release undoes what follows */
+	p->readers += reads(f);
+	p->writers += writes(f);
+	p->r_counter += reads(f);
+	p->w_counter += writes(f);
+	wake_up(&p->wait);
+	if (reads(f) && !writes(f) && !nonblock)
+		return wait_for_partner(p, &p->writers, &p->w_counter);
+	if (writes(f) && !reads(f))
+		return wait_for_partner(p, &p->readers, &p->r_counter);
+	return 0;
+}
+
+static void pipe_release(struct file *f)
+{
+	struct pipe_inode_info *p = f->private_data;
+
+	if (!p)
+		return;		/* pipe_open said -ENXIO */
+	p->readers -= reads(f);
+	p->writers -= writes(f);
+	wake_up(&p->wait);
+	put_pipe(f->f_inode, p);
+}
+
+/*
+ * Linux's pipe_poll: the read end is readable with data, and hung up
+ * once no writer is left; the write end is writable while a buffer is
+ * free, an error once no reader is left.
+ */
 static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 {
 	struct pipe_inode_info *p = f->private_data;
 	unsigned int mask = 0;
 
 	poll_wait(f, &p->wait, pt);
-	if ((f->f_flags & O_ACCMODE) == O_RDONLY) {
+	if (reads(f)) {
 		if (p->nrbufs)
 			mask |= POLLIN | POLLRDNORM;
 		if (!p->writers)
 			mask |= POLLHUP;
-	} else {
+	}
+	if (writes(f)) {
 		if (!pipe_full(p))
 			mask |= POLLOUT | POLLWRNORM;
 		if (!p->readers)
@@ -233,7 +335,8 @@ static unsigned int pipe_poll(struct file *f, struct poll_table *pt)
 	return mask;
 }
 
-static const struct file_operations pipe_fops = {
+const struct file_operations pipe_fops = {
+	.open = pipe_open,
 	.read = pipe_read,
 	.write = pipe_write,
 	.poll = pipe_poll,
@@ -257,22 +360,21 @@ void pipe_tally_pages(int delta)
 
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)
 {
-	struct pipe_inode_info *p = kzalloc(sizeof(*p), GFP_KERNEL);
-	struct inode *inode = ramfs_new_inode(S_IFIFO | 0600);
+	struct pipe_inode_info *p = alloc_pipe();
+	struct inode *inode = ramfs_new_inode(&pipefs_sb, S_IFIFO | 0600);
 	int err = -ENOMEM;
 
 	*rd = *wr = NULL;
-	if (!p || !inode || !(p->tmp_page = alloc_page(GFP_KERNEL)))
+	if (!p || !inode)
 		goto fail;
 	inode->i_fop = &pipe_fops;
-	init_waitqueue_head(&p->wait);
+	inode->i_private = p;
 	*rd = alloc_file(inode, O_RDONLY | (flags & O_NONBLOCK));
 	*wr = alloc_file(inode, O_WRONLY | (flags & O_NONBLOCK));
 	if (!*rd || !*wr)
 		goto fail;
 	(*rd)->private_data = (*wr)->private_data = p;
 	p->readers = p->writers = 1;
-	list_add(&p->list, &all_pipes);
 	iput(inode);			/* the files hold it now */
 	return 0;
 fail:
@@ -282,9 +384,8 @@ fail:
 		kfree(*wr), iput(inode);
 	if (inode)
 		iput(inode);
-	if (p && p->tmp_page)
-		__free_page(p->tmp_page);
-	kfree(p);
+	if (p)
+		free_pipe(p);
 	return err;
 }
 

@@ -4,29 +4,51 @@
 #include <zpk/fs.h>
 #include <zpk/mm.h>
 #include <zpk/slab.h>
+#include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/time.h>
 #include <zpk/vmstat.h>
 
 /* Files are capped so that i_pages stays a modest kmalloc. */
 #define RAMFS_MAX_PAGES	(64UL << 20 >> PAGE_SHIFT)	/* 64 MiB */
 
 static unsigned long next_ino = 1;
+static const struct inode_operations ramfs_symlink_iops;
 
-/* A fresh inode of mode; i_count 1 (the caller's), i_nlink 0. */
-struct inode *ramfs_new_inode(u32 mode)
+/* The root file system, Linux's rootfs (shmem-backed there as here). */
+struct super_block rootfs_sb = {
+	.s_dev = 1,
+	.s_magic = TMPFS_MAGIC,
+	.s_type = "rootfs",
+};
+
+/* A change to inode's data or, for a directory, to its names: stat's
+ * times (Linux's mtime and ctime; zpk keeps one). */
+static void update_mtime(struct inode *inode)
+{
+	inode->i_mtime_ns = ktime_get_real_ns();
+}
+
+/* A fresh inode of mode on sb; i_count 1 (the caller's), i_nlink 0. */
+struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 {
 	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 
 	if (!inode)
 		return NULL;
+	inode->i_sb = sb;
+	sb->s_inodes++;
 	inode->i_ino = next_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;
+	update_mtime(inode);
 	INIT_LIST_HEAD(&inode->i_children);
 	if (S_ISDIR(mode))
 		inode->i_fop = &ramfs_dir_ops;
 	else if (S_ISREG(mode))
 		inode->i_fop = &ramfs_file_ops;
+	else if (S_ISLNK(mode))
+		inode->i_op = &ramfs_symlink_iops;
 	return inode;
 }
 
@@ -61,7 +83,15 @@ static void evict(struct inode *inode)
 		return;
 	}
 	free_pages_from(inode, 0);
-	kfree(inode->i_pages);
+	inode->i_sb->s_inodes--;
+	if (S_ISREG(inode->i_mode))
+		kfree(inode->i_pages);
+	else if (S_ISLNK(inode->i_mode))
+		kfree(inode->i_link);
+	kfree(inode->i_dentry);		/* d_deleted's, if any */
+	/* A directory removed while in use held its parent for "..". */
+	if (S_ISDIR(inode->i_mode) && inode->i_parent)
+		iput(inode->i_parent);
 	kfree(inode);
 }
 
@@ -91,6 +121,21 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 	return NULL;
 }
 
+/* A dentry for name[0..len) naming inode, in no list yet, or NULL. */
+static struct dentry *d_alloc(struct inode *inode, const char *name,
+			      size_t len)
+{
+	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
+
+	if (!d)
+		return NULL;
+	memcpy(d->d_name, name, len);
+	d->d_name[len] = '\0';
+	d->d_len = len;
+	d->d_inode = inode;
+	return d;
+}
+
 /*
  * Names inode in dir (which must not have that name yet): +1 i_nlink;
  * a directory gets dir as its "..". 0 or -ENOMEM.
@@ -98,21 +143,87 @@ struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len)
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode)
 {
-	struct dentry *d = kmalloc(sizeof(*d) + len + 1, GFP_KERNEL);
+	struct dentry *d = d_alloc(inode, name, len);
 
 	if (!d)
 		return -ENOMEM;
-	memcpy(d->d_name, name, len);
-	d->d_name[len] = '\0';
-	d->d_len = len;
-	d->d_inode = inode;
 	list_add_tail(&d->d_list, &dir->i_children);
+	update_mtime(dir);
 	inode->i_nlink++;
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_parent = dir;
+		inode->i_dentry = d;
 		inode->i_nlink++;	/* its own "." */
 		dir->i_nlink++;		/* its ".." */
 	}
+	return 0;
+}
+
+int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
+		 struct inode **res)
+{
+	struct inode *inode = ramfs_new_inode(dir->i_sb, mode);
+	int err;
+
+	if (!inode)
+		return -ENOMEM;
+	err = ramfs_link(dir, name, len, inode);
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	*res = inode;
+	return 0;
+}
+
+/*
+ * The path d names, with " (deleted)": an inode still in use keeps it as
+ * its i_dentry when its last name goes, and d_path gives it from then on,
+ * as Linux's d_path of an unlinked dentry. The text starts with '/', as
+ * no name does. NULL if memory runs out (d_path then says -ENOENT).
+ */
+static struct dentry *d_deleted(struct inode *dir, struct dentry *d)
+{
+	char *buf = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct dentry *res = NULL;
+	int n;
+
+	if (!buf)
+		return NULL;
+	n = d_path(dir, buf, PATH_MAX);
+	if (n == 1)
+		n = 0;			/* the root: no "//" */
+	if (n >= 0 && n + d->d_len + 12 < PATH_MAX) {
+		n += snprintf(buf + n, PATH_MAX - n, "/%s (deleted)",
+			      d->d_name);
+		res = d_alloc(d->d_inode, buf, n);
+	}
+	kfree(buf);
+	return res;
+}
+
+int ramfs_symlink(struct inode *dir, const char *name, size_t len,
+		  const char *target, size_t tlen)
+{
+	struct inode *inode;
+	char *text;
+	int err;
+
+	if (!tlen)
+		return -ENOENT;
+	text = kmalloc(tlen + 1, GFP_KERNEL);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, target, tlen);
+	text[tlen] = '\0';
+	err = ramfs_create(dir, name, len, S_IFLNK | 0777, &inode);
+	if (err) {
+		kfree(text);
+		return err;
+	}
+	inode->i_link = text;
+	inode->i_size = tlen;
+	iput(inode);	/* the name holds it */
 	return 0;
 }
 
@@ -121,17 +232,78 @@ int ramfs_link(struct inode *dir, const char *name, size_t len,
 void ramfs_unlink_dentry(struct inode *dir, struct dentry *d)
 {
 	struct inode *inode = d->d_inode;
+	struct dentry *keep = NULL;
 
+	if (inode->i_count && (S_ISDIR(inode->i_mode) || inode->i_nlink == 1))
+		keep = d_deleted(dir, d);
 	list_del(&d->d_list);
 	kfree(d);
+	update_mtime(dir);
 	if (S_ISDIR(inode->i_mode)) {
 		inode->i_nlink = 0;
 		dir->i_nlink--;
+		/* Still someone's cwd or open: ".." must lead somewhere, so
+		 * it keeps its parent, as a Linux dentry holds its own. */
+		if (inode->i_count)
+			ihold(dir);
+		else
+			inode->i_parent = NULL;
 	} else {
 		inode->i_nlink--;
 	}
+	if (!inode->i_nlink)
+		inode->i_dentry = keep;
 	if (inode->i_nlink == 0 && inode->i_count == 0)
 		evict(inode);
+}
+
+/* inode, named by d, has moved from odir to ndir: a directory's ".."
+ * and both parents' link counts follow. */
+static void reparent(struct inode *inode, struct dentry *d,
+		     struct inode *odir, struct inode *ndir)
+{
+	if (!S_ISDIR(inode->i_mode))
+		return;
+	inode->i_parent = ndir;
+	inode->i_dentry = d;
+	odir->i_nlink--;
+	ndir->i_nlink++;
+}
+
+/*
+ * rename's change to the tree, its checks done (fs/namei.c): entry old
+ * of odir becomes name[0..len) in ndir, replacing entry victim there (if
+ * not NULL), whose inode goes if unused. With exchange, old and victim
+ * trade inodes instead. 0, or -ENOMEM with nothing changed.
+ */
+int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
+		 const char *name, size_t len, struct dentry *victim,
+		 bool exchange)
+{
+	struct inode *inode = old->d_inode;
+	struct dentry *d;
+
+	if (exchange) {
+		old->d_inode = victim->d_inode;
+		victim->d_inode = inode;
+		reparent(inode, victim, odir, ndir);
+		reparent(old->d_inode, old, ndir, odir);
+		update_mtime(odir);
+		update_mtime(ndir);
+		return 0;
+	}
+	d = d_alloc(inode, name, len);
+	if (!d)
+		return -ENOMEM;
+	if (victim)
+		ramfs_unlink_dentry(ndir, victim);
+	list_add_tail(&d->d_list, &ndir->i_children);
+	list_del(&old->d_list);
+	kfree(old);
+	reparent(inode, d, odir, ndir);
+	update_mtime(odir);
+	update_mtime(ndir);
+	return 0;
 }
 
 /* Makes room for page index pgoff in i_pages, doubling it. */
@@ -256,6 +428,7 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 	}
 	if (!done && n)
 		return -ENOMEM;
+	update_mtime(inode);
 	return done;
 }
 
@@ -289,8 +462,22 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 			memset((char *)page_address(inode->i_pages[keep - 1]) +
 			       tail, 0, PAGE_SIZE - tail);
 	}
+	if ((u64)size != inode->i_size)
+		update_mtime(inode);
 	inode->i_size = size;
 	return 0;
+}
+
+/* The data pages a regular file has (holes have none). */
+unsigned long ramfs_nr_pages(const struct inode *inode)
+{
+	unsigned long n = 0;
+
+	if (!S_ISREG(inode->i_mode))
+		return 0;
+	for (unsigned long i = 0; i < inode->i_nr_pages; i++)
+		n += inode->i_pages[i] != NULL;
+	return n;
 }
 
 /* Zeroes [from, to) of the page at pgoff, if the file has that page. */
@@ -351,7 +538,8 @@ int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)
 	return 0;
 }
 
-static unsigned long pages_below(struct inode *dir)
+/* Data pages of the files below dir (on sb only, unless sb is NULL). */
+static unsigned long pages_below(struct inode *dir, struct super_block *sb)
 {
 	unsigned long n = 0;
 	struct dentry *d;
@@ -359,10 +547,11 @@ static unsigned long pages_below(struct inode *dir)
 	list_for_each_entry(d, &dir->i_children, d_list) {
 		struct inode *inode = d->d_inode;
 
+		if (sb && inode->i_sb != sb)
+			continue;
 		if (S_ISDIR(inode->i_mode))
-			n += pages_below(inode);
-		for (unsigned long i = 0; i < inode->i_nr_pages; i++)
-			n += inode->i_pages[i] != NULL;
+			n += pages_below(inode, sb);
+		n += ramfs_nr_pages(inode);
 	}
 	return n;
 }
@@ -371,7 +560,13 @@ static unsigned long pages_below(struct inode *dir)
  * linked twice counts twice; unlinked open files are missed). */
 unsigned long ramfs_cached_pages(void)
 {
-	return vfs_root ? pages_below(vfs_root) : 0;
+	return vfs_root ? pages_below(vfs_root, NULL) : 0;
+}
+
+/* statfs's used blocks of sb, counted as Cached is. */
+unsigned long ramfs_sb_pages(struct super_block *sb)
+{
+	return sb->s_root ? pages_below(sb->s_root, sb) : 0;
 }
 
 static ssize_t file_read(struct file *f, char *buf, size_t n, loff_t *pos)
@@ -403,6 +598,19 @@ static ssize_t dir_read(struct file *f, char *buf, size_t n, loff_t *pos)
 	return -EISDIR;
 }
 
+/* A symbolic link's text is i_link, which the path walk reads itself. */
+static int symlink_readlink(struct inode *link, char *buf, size_t size)
+{
+	size_t n = min((size_t)link->i_size, size);
+
+	memcpy(buf, link->i_link, n);
+	return (int)n;
+}
+
+static const struct inode_operations ramfs_symlink_iops = {
+	.readlink = symlink_readlink,
+};
+
 const struct file_operations ramfs_file_ops = {
 	.read = file_read,
 	.write = file_write,
@@ -416,7 +624,7 @@ const struct file_operations ramfs_dir_ops = {
  * as Linux backs it with shmem: fork shares its pages like a file's. */
 struct file *shmem_file_setup(unsigned long len)
 {
-	struct inode *inode = ramfs_new_inode(S_IFREG | 0600);
+	struct inode *inode = ramfs_new_inode(&rootfs_sb, S_IFREG | 0600);
 	struct file *f;
 
 	if (!inode)

@@ -5,6 +5,7 @@
 #include <zpk/gup.h>
 #include <zpk/mm.h>
 #include <zpk/sched.h>
+#include <zpk/slab.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 #include <zpk/uio.h>
@@ -18,7 +19,24 @@
 
 static bool unseekable(const struct file *f)
 {
-	return S_ISFIFO(f->f_inode->i_mode) || is_tty(f);
+	return S_ISFIFO(f->f_inode->i_mode) || S_ISSOCK(f->f_inode->i_mode) ||
+	       is_tty(f);
+}
+
+/* Files whose operations take the user's iovecs whole (sockets). */
+static bool has_iter(const struct file *f, bool write)
+{
+	return write ? f->f_op->write_iter != NULL : f->f_op->read_iter != NULL;
+}
+
+static ssize_t do_iter(struct file *f, const struct iovec *iov,
+		       unsigned long nr, bool write)
+{
+	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
+		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	return write ? f->f_op->write_iter(f, iov, nr)
+		     : f->f_op->read_iter(f, iov, nr);
 }
 
 /*
@@ -52,6 +70,11 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 	char *kbuf;
 	ssize_t done = 0, r = 0;
 
+	if (has_iter(f, write)) {
+		struct iovec v = { ubuf, min(n, (size_t)MAX_RW_COUNT) };
+
+		return do_iter(f, &v, 1, write);
+	}
 	if (write ? (f->f_flags & O_ACCMODE) == O_RDONLY
 		  : (f->f_flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
@@ -152,11 +175,69 @@ static long sys_pwrite64(int fd, const char __user *buf, size_t n, loff_t pos)
 }
 SYSCALL(__NR_pwrite64, sys_pwrite64);
 
+/*
+ * Linux's import_iovec: the user's cnt iovecs into a new kernel array
+ * (kfree it): -EINVAL past UIO_MAXIOV, each length checked (-EINVAL for
+ * a negative one or a total past SSIZE_MAX, -EFAULT for a bad address)
+ * and cut so that they add up to MAX_RW_COUNT at most; that total in
+ * *total.
+ */
+long import_iovec(const struct iovec __user *uiov, unsigned long cnt,
+		  struct iovec **res, size_t *total)
+{
+	struct iovec *iov;
+	size_t sum = 0;
+	long r = 0;
+
+	if (cnt > UIO_MAXIOV)
+		return -EINVAL;
+	iov = kmalloc(sizeof(*iov) * (cnt ? cnt : 1), GFP_KERNEL);
+	if (!iov)
+		return -ENOMEM;
+	*total = 0;
+	if (copy_from_user(iov, uiov, sizeof(*iov) * cnt))
+		r = -EFAULT;
+	for (unsigned long i = 0; i < cnt && !r; i++) {
+		size_t len = iov[i].iov_len;
+
+		if ((long)len < 0 || len > (size_t)__LONG_MAX__ - sum)
+			r = -EINVAL;
+		else if (!access_ok(iov[i].iov_base, len))
+			r = -EFAULT;
+		sum += len;
+		iov[i].iov_len = min(len, (size_t)MAX_RW_COUNT - *total);
+		*total += iov[i].iov_len;
+	}
+	if (r) {
+		kfree(iov);
+		return r;
+	}
+	*res = iov;
+	return 0;
+}
+
+/* readv/writev of a socket: its iovecs handed over whole. */
+static long do_rwv_iter(struct file *f, const struct iovec __user *uiov,
+			int cnt, bool write)
+{
+	struct iovec *iov;
+	size_t total;
+	long r = import_iovec(uiov, cnt, &iov, &total);
+
+	if (r)
+		return r;
+	r = do_iter(f, iov, cnt, write);
+	kfree(iov);
+	return r;
+}
+
 long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
 	     bool write)
 {
 	long total = 0, r = 0;
 
+	if (has_iter(f, write))
+		return do_rwv_iter(f, uiov, cnt, write);
 	for (int i = 0; i < cnt; i++) {
 		struct iovec v;
 

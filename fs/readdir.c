@@ -13,16 +13,20 @@
 #define DT_FIFO	1
 #define DT_CHR	2
 #define DT_DIR	4
+#define DT_BLK	6
 #define DT_REG	8
 #define DT_LNK	10
+#define DT_SOCK	12
 
 static u8 dtype(u32 mode)
 {
 	switch (mode & S_IFMT) {
 	case S_IFDIR: return DT_DIR;
 	case S_IFCHR: return DT_CHR;
+	case S_IFBLK: return DT_BLK;
 	case S_IFIFO: return DT_FIFO;
 	case S_IFLNK: return DT_LNK;
+	case S_IFSOCK: return DT_SOCK;
 	}
 	return DT_REG;
 }

@@ -86,7 +86,8 @@ static short do_pollfd(const struct pollfd *p, struct poll_table *pt)
 	if (!f)
 		return POLLNVAL;
 	filter = (unsigned short)p->events | POLLERR | POLLHUP;
-	mask = f->f_op->poll ? f->f_op->poll(f, pt) : DEFAULT_POLLMASK;
+	mask = f->f_op && f->f_op->poll ? f->f_op->poll(f, pt)
+					: DEFAULT_POLLMASK;
 	fput(f);
 	return (short)(mask & filter);
 }

@@ -71,37 +71,12 @@ static long vmsplice_to_pipe(struct file *f, const struct iovec *iov,
 	return total ? total : err;
 }
 
-/* The user's iovecs into a kernel array (kfree it): as Linux's
- * import_iovec, -EINVAL past UIO_MAXIOV or for a length that does not
- * fit ssize_t, -EFAULT. */
-static long import_iovec(const struct iovec __user *uiov, unsigned long nr,
-			 struct iovec **res)
-{
-	struct iovec *iov;
-
-	if (nr > UIO_MAXIOV)
-		return -EINVAL;
-	iov = kmalloc(nr * sizeof(*iov) + 1, GFP_KERNEL);
-	if (!iov)
-		return -ENOMEM;
-	if (copy_from_user(iov, uiov, nr * sizeof(*iov))) {
-		kfree(iov);
-		return -EFAULT;
-	}
-	for (unsigned long i = 0; i < nr; i++)
-		if ((long)iov[i].iov_len < 0) {
-			kfree(iov);
-			return -EINVAL;
-		}
-	*res = iov;
-	return 0;
-}
-
 static long sys_vmsplice(int fd, const struct iovec __user *uiov,
 			 unsigned long nr, unsigned int flags)
 {
 	struct iovec *iov;
 	struct file *f;
+	size_t total;
 	long ret;
 
 	if (flags & ~SPLICE_F_ALL)
@@ -117,7 +92,7 @@ static long sys_vmsplice(int fd, const struct iovec __user *uiov,
 							   false);
 		goto out;
 	}
-	ret = import_iovec(uiov, nr, &iov);
+	ret = import_iovec(uiov, nr, &iov, &total);
 	if (ret)
 		goto out;
 	ret = nr ? vmsplice_to_pipe(f, iov, nr, flags) : 0;

@@ -1,7 +1,8 @@
 /* fs/stat.c — what a name or descriptor is: stat, fstat, newfstatat,
- * lstat, and readlink of /proc's links. */
+ * lstat, and readlink of links. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/mm.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -28,14 +29,18 @@ static long put_stat(const struct inode *inode, struct stat __user *ust)
 	s64 nsec = (s64)(inode->i_mtime_ns % 1000000000ULL);
 
 	memset(&st, 0, sizeof(st));
-	st.st_dev = 1;
+	st.st_dev = inode->i_sb->s_dev;
 	st.st_ino = inode->i_ino;
 	st.st_nlink = inode->i_nlink;
 	st.st_mode = inode->i_mode;
+	st.st_uid = inode->i_uid;
+	st.st_gid = inode->i_gid;
 	st.st_rdev = inode->i_rdev;
 	st.st_size = (s64)inode->i_size;
 	st.st_blksize = 4096;
-	st.st_blocks = (s64)(inode->i_size + 511) / 512;
+	/* 512-byte blocks of the pages the file has, as tmpfs counts
+	 * them: holes take none, directories and links none. */
+	st.st_blocks = (s64)ramfs_nr_pages(inode) * (PAGE_SIZE / 512);
 	st.st_atime = st.st_mtime = st.st_ctime = sec;
 	st.st_atime_nsec = st.st_mtime_nsec = st.st_ctime_nsec = nsec;
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;
@@ -58,17 +63,11 @@ static long sys_newfstatat(int dirfd, const char __user *path,
 			   struct stat __user *st, int flags)
 {
 	struct inode *inode;
-	char c;
 	long err;
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	if ((flags & AT_EMPTY_PATH) && !copy_from_user(&c, path, 1) && !c)
-		return dirfd == AT_FDCWD ? put_stat(current_cwd() ? current_cwd()
-						      : vfs_root, st)
-					 : sys_fstat(dirfd, st);
-	err = user_lookup_flags(dirfd, path, !(flags & AT_SYMLINK_NOFOLLOW),
-				&inode);
+	err = user_lookup_at(dirfd, path, flags, &inode);
 	return err ? err : put_stat(inode, st);
 }
 SYSCALL(__NR_newfstatat, sys_newfstatat);
@@ -79,17 +78,29 @@ static long sys_stat(const char __user *path, struct stat __user *st)
 }
 SYSCALL(__NR_stat, sys_stat);
 
-/* Only /proc has links (ramfs has none), so elsewhere lstat is stat. */
 static long sys_lstat(const char __user *path, struct stat __user *st)
 {
 	return sys_newfstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 SYSCALL(__NR_lstat, sys_lstat);
 
+/* A link's text: its own readlink (a ramfs link, /proc/self), else the
+ * path of what it leads to (/proc's exe, cwd, fd/N: Linux's d_path). */
+static int link_text(struct inode *link, char *buf, size_t size)
+{
+	struct inode *target;
+	int err;
+
+	if (link->i_op->readlink)
+		return link->i_op->readlink(link, buf, size);
+	err = link->i_op->get_link(link, &target);
+	return err ? err : d_path(target, buf, size);
+}
+
 /*
- * readlinkat(2): the text of a /proc link, cut to bufsiz, no NUL; its
- * length. -EINVAL for bufsiz <= 0 or a name that is no link (every ramfs
- * file), -ENOENT for a process without memory (exe of a kernel thread).
+ * readlinkat(2): a link's text, cut to bufsiz, no NUL; its length.
+ * -EINVAL for bufsiz <= 0 or a name that is no link, -ENOENT for a /proc
+ * link that leads nowhere (exe of a kernel thread, a closed fd).
  */
 static long sys_readlinkat(int dirfd, const char __user *path,
 			   char __user *buf, int bufsiz)
@@ -100,15 +111,15 @@ static long sys_readlinkat(int dirfd, const char __user *path,
 
 	if (bufsiz <= 0)
 		return -EINVAL;
-	n = user_lookup_flags(dirfd, path, false, &inode);
+	n = user_lookup_flags(dirfd, path, 0, &inode);
 	if (n)
 		return n;
-	if (!inode->i_op || !inode->i_op->readlink)
+	if (!S_ISLNK(inode->i_mode) || !inode->i_op)
 		return -EINVAL;
 	text = kmalloc(PATH_MAX, GFP_KERNEL);
 	if (!text)
 		return -ENOMEM;
-	n = inode->i_op->readlink(inode, text, PATH_MAX);
+	n = link_text(inode, text, PATH_MAX);
 	if (n > bufsiz)
 		n = bufsiz;
 	if (n > 0 && copy_to_user(buf, text, n))

@@ -1,6 +1,7 @@
 /* fs/syscalls.c — the path system calls: open, close, access, cwd,
- * mkdir/unlink/rmdir, umask, truncate, sync; and the user-path helpers
- * (getname, user_lookup) the other files' calls share. */
+ * mkdir/symlink/link/unlink/rmdir/rename, umask, truncate, sync; and
+ * the user-path helpers (getname, user_lookup) the other files' calls
+ * share. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/sched.h>
@@ -69,26 +70,56 @@ long getname_at(int dirfd, const char __user *upath, struct inode **dir,
 	return err;
 }
 
-/* Looks up the user path relative to dirfd; follow: through a last
- * component that is a /proc link (else the link itself). */
-long user_lookup_flags(int dirfd, const char __user *upath, bool follow,
-		       struct inode **res)
+/* The inode of dirfd itself (AT_FDCWD: the cwd), without a reference:
+ * the descriptor table keeps it while we do not sleep. */
+static long fd_inode(int dirfd, struct inode **res)
+{
+	struct file *f;
+
+	if (dirfd == AT_FDCWD) {
+		*res = current_cwd() ? current_cwd() : vfs_root;
+		return 0;
+	}
+	f = fget(dirfd);
+	if (!f)
+		return -EBADF;
+	*res = f->f_inode;
+	fput(f);
+	return 0;
+}
+
+/* Looks up the user path relative to dirfd. LOOKUP_FOLLOW: through a
+ * last link (else the link itself); LOOKUP_EMPTY: "" is dirfd's file. */
+long user_lookup_flags(int dirfd, const char __user *upath,
+		       unsigned int lookup, struct inode **res)
 {
 	struct inode *dir;
 	char *path;
 	long err = getname_at(dirfd, upath, &dir, &path);
 
+	if (err == -ENOENT && (lookup & LOOKUP_EMPTY))
+		return fd_inode(dirfd, res);	/* getname's "" */
 	if (err)
 		return err;
-	err = follow ? vfs_lookup(dir, path, res)
-		     : vfs_lookup_nofollow(dir, path, res);
+	if (lookup & LOOKUP_FOLLOW)
+		err = vfs_lookup(dir, path, res);
+	else
+		err = vfs_lookup_nofollow(dir, path, res);
 	kfree(path);
 	return err;
 }
 
 long user_lookup(int dirfd, const char __user *upath, struct inode **res)
 {
-	return user_lookup_flags(dirfd, upath, true, res);
+	return user_lookup_flags(dirfd, upath, LOOKUP_FOLLOW, res);
+}
+
+long user_lookup_at(int dirfd, const char __user *upath, int at_flags,
+		    struct inode **res)
+{
+	return user_lookup_flags(dirfd, upath,
+			(at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			(at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), res);
 }
 
 /* ---- open and close ------------------------------------------------- */
@@ -167,66 +198,36 @@ static long sys_access(const char __user *path, int mode)
 }
 SYSCALL(__NR_access, sys_access);
 
+/* Linux's getcwd: the cwd's path now (renames included), -ENOENT once
+ * it is removed, -ERANGE if size is short. */
 static long sys_getcwd(char __user *buf, size_t size)
 {
-	const char *cwd = current->fs->pwd_path[0] ? current->fs->pwd_path : "/";
-	size_t len = strlen(cwd) + 1;
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	struct inode *cwd = current_cwd() ? current_cwd() : vfs_root;
+	long len;
 
-	if (size < len)
-		return -ERANGE;
-	return copy_to_user(buf, cwd, len) ? -EFAULT : (long)len;
+	if (!path)
+		return -ENOMEM;
+	len = cwd->i_nlink ? d_path(cwd, path, PATH_MAX) : -ENOENT;
+	if (len >= 0 && size < (size_t)len + 1)
+		len = -ERANGE;
+	else if (len >= 0 && copy_to_user(buf, path, len + 1))
+		len = -EFAULT;
+	else if (len >= 0)
+		len++;
+	kfree(path);
+	return len;
 }
 SYSCALL(__NR_getcwd, sys_getcwd);
 
-/* cwd_path joined with path, with ".", ".." and "//" resolved. */
-static void join_path(char *out, size_t size, const char *cwd,
-		      const char *path)
+static long set_cwd(struct inode *inode)
 {
-	char tmp[512];
-	const char *s;
-	size_t n = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s/%s", path[0] == '/' ? "" : cwd, path);
-	out[0] = '\0';
-	for (s = tmp; *s;) {
-		const char *e;
-		size_t len;
-
-		while (*s == '/')
-			s++;
-		for (e = s; *e && *e != '/'; e++)
-			;
-		len = (size_t)(e - s);
-		if (len == 2 && s[0] == '.' && s[1] == '.') {
-			while (n && out[n - 1] != '/')
-				n--;
-			if (n)
-				n--;
-		} else if (len && !(len == 1 && s[0] == '.') &&
-			   n + len + 2 < size) {
-			out[n++] = '/';
-			memcpy(out + n, s, len);
-			n += len;
-		}
-		out[n] = '\0';
-		s = e;
-	}
-}
-
-static long set_cwd(struct inode *inode, const char *path)
-{
-	char newpath[sizeof(current->fs->pwd_path)];
-
 	if (!S_ISDIR(inode->i_mode))
 		return -ENOTDIR;
-	if (path)
-		join_path(newpath, sizeof(newpath), current->fs->pwd_path, path);
 	ihold(inode);
 	if (current->fs->pwd)
 		iput(current->fs->pwd);
 	current->fs->pwd = inode;
-	if (path)
-		strlcpy(current->fs->pwd_path, newpath, sizeof(current->fs->pwd_path));
 	return 0;
 }
 
@@ -240,7 +241,7 @@ static long sys_chdir(const char __user *upath)
 		return err;
 	err = vfs_lookup(current_cwd(), path, &inode);
 	if (!err)
-		err = set_cwd(inode, path);
+		err = set_cwd(inode);
 	kfree(path);
 	return err;
 }
@@ -265,6 +266,164 @@ static long sys_mkdir(const char __user *path, u32 mode)
 	return sys_mkdirat(AT_FDCWD, path, mode);
 }
 SYSCALL(__NR_mkdir, sys_mkdir);
+
+/* The operations of a node mknod makes; -EPERM for a directory, as
+ * Linux's may_mknod, -EINVAL for a type that is none. Block devices
+ * have no driver here: they open as -ENXIO, as unknown character ones. */
+static long mknod_fops(u32 mode, u32 rdev,
+		       const struct file_operations **fop)
+{
+	switch (mode & S_IFMT) {
+	case 0:
+	case S_IFREG:
+		*fop = &ramfs_file_ops;
+		return 0;
+	case S_IFIFO:
+		*fop = &pipe_fops;
+		return 0;
+	case S_IFCHR:
+	case S_IFBLK:
+		*fop = chrdev_fops((mode & S_IFMT) == S_IFCHR ? rdev : 0);
+		return 0;
+	case S_IFSOCK:		/* bound by no socket: Linux's bad_sock_fops */
+		*fop = &no_device_fops;
+		return 0;
+	case S_IFDIR:
+		return -EPERM;
+	}
+	return -EINVAL;
+}
+
+/* Linux's new_decode_dev: user dev_t to major and minor. */
+static u32 decode_dev(u32 dev)
+{
+	return MKDEV((dev >> 8) & 0xfff,
+		     (dev & 0xff) | ((dev >> 12) & 0xfff00));
+}
+
+static long sys_mknodat(int dirfd, const char __user *upath, u32 mode,
+			u32 dev)
+{
+	const struct file_operations *fop;
+	struct inode *dir;
+	char *path;
+	long err = mknod_fops(mode, decode_dev(dev), &fop);
+
+	if (err)
+		return err;
+	if (!(mode & S_IFMT))
+		mode |= S_IFREG;
+	err = getname_at(dirfd, upath, &dir, &path);
+	if (err)
+		return err;
+	err = vfs_mknod(dir, path, mode & (S_IFMT | ~current->fs->umask),
+			decode_dev(dev), fop);
+	kfree(path);
+	return err;
+}
+SYSCALL(__NR_mknodat, sys_mknodat);
+
+static long sys_mknod(const char __user *path, u32 mode, u32 dev)
+{
+	return sys_mknodat(AT_FDCWD, path, mode, dev);
+}
+SYSCALL(__NR_mknod, sys_mknod);
+
+static long sys_symlinkat(const char __user *utarget, int dirfd,
+			  const char __user *upath)
+{
+	struct inode *dir;
+	char *target, *path;
+	long err = getname(utarget, &target);
+
+	if (err)
+		return err;
+	err = getname_at(dirfd, upath, &dir, &path);
+	if (!err) {
+		err = vfs_symlink(dir, target, strlen(target), path);
+		kfree(path);
+	}
+	kfree(target);
+	return err;
+}
+SYSCALL(__NR_symlinkat, sys_symlinkat);
+
+static long sys_symlink(const char __user *target, const char __user *path)
+{
+	return sys_symlinkat(target, AT_FDCWD, path);
+}
+SYSCALL(__NR_symlink, sys_symlink);
+
+#define AT_SYMLINK_FOLLOW	0x400
+
+/* linkat(2): the old name's last link is followed only with
+ * AT_SYMLINK_FOLLOW; AT_EMPTY_PATH links olddirfd's own file. */
+static long sys_linkat(int olddirfd, const char __user *oldpath,
+		       int newdirfd, const char __user *upath, int flags)
+{
+	struct inode *old, *dir;
+	char *path;
+	long err;
+
+	if (flags & ~(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	err = user_lookup_flags(olddirfd, oldpath,
+			(flags & AT_SYMLINK_FOLLOW ? LOOKUP_FOLLOW : 0) |
+			(flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0), &old);
+	if (err)
+		return err;
+	err = getname_at(newdirfd, upath, &dir, &path);
+	if (err)
+		return err;
+	err = vfs_link(old, dir, path);
+	kfree(path);
+	return err;
+}
+SYSCALL(__NR_linkat, sys_linkat);
+
+static long sys_link(const char __user *oldpath, const char __user *newpath)
+{
+	return sys_linkat(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+SYSCALL(__NR_link, sys_link);
+
+static long sys_renameat2(int olddirfd, const char __user *uold,
+			  int newdirfd, const char __user *unew,
+			  unsigned int flags)
+{
+	struct inode *odir, *ndir;
+	char *old, *new;
+	long err;
+
+	if ((flags & ~(RENAME_NOREPLACE | RENAME_EXCHANGE)) ||
+	    flags == (RENAME_NOREPLACE | RENAME_EXCHANGE))
+		return -EINVAL;
+	err = getname_at(olddirfd, uold, &odir, &old);
+	if (err)
+		return err;
+	err = getname_at(newdirfd, unew, &ndir, &new);
+	if (!err) {
+		err = vfs_rename(odir, old, ndir, new, flags);
+		kfree(new);
+	}
+	kfree(old);
+	return err;
+}
+SYSCALL(__NR_renameat2, sys_renameat2);
+
+static long sys_renameat(int olddirfd, const char __user *oldpath,
+			 int newdirfd, const char __user *newpath)
+{
+	return sys_renameat2(olddirfd, oldpath, newdirfd, newpath, 0);
+}
+SYSCALL(__NR_renameat, sys_renameat);
+
+static long sys_rename(const char __user *oldpath,
+		       const char __user *newpath)
+{
+	return sys_renameat2(AT_FDCWD, oldpath, AT_FDCWD, newpath, 0);
+}
+SYSCALL(__NR_rename, sys_rename);
 
 static long sys_unlinkat(int dirfd, const char __user *upath, int flags)
 {

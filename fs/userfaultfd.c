@@ -117,17 +117,13 @@ static void userfaultfd_ctx_put(struct userfaultfd_ctx *ctx)
  * current's: the fd or -errno (the reference stays the caller's). */
 static int userfaultfd_install(struct userfaultfd_ctx *ctx)
 {
-	struct inode *inode = ramfs_new_inode(0600);	/* an anon inode */
-	struct file *f = inode ? alloc_file(inode, O_RDONLY |
-					    (ctx->flags & O_NONBLOCK)) : NULL;
+	struct file *f = anon_inode_getfile("[userfaultfd]",
+					    &userfaultfd_fops, ctx, O_RDONLY |
+					    (ctx->flags & O_NONBLOCK));
 	int fd;
 
-	if (inode)
-		iput(inode);	/* the file holds it now */
 	if (!f)
 		return -ENOMEM;
-	f->f_op = &userfaultfd_fops;
-	f->private_data = ctx;
 	fd = fd_install_new(f, 0, ctx->flags & O_CLOEXEC);
 	if (fd < 0) {
 		f->private_data = NULL;	/* release must not put ctx */

@@ -191,6 +191,8 @@ static void __exit_signal(struct task_struct *p)
 
 	sig->min_flt += p->min_flt;
 	sig->maj_flt += p->maj_flt;
+	sig->utime += p->utime;
+	sig->stime += p->stime;
 	sig->nr_threads--;
 	list_del_init(&p->thread_node);
 	if (thread_group_leader(p))

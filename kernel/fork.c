@@ -7,6 +7,7 @@
 #include <zpk/err.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -371,6 +372,8 @@ static void copy_task_fields(struct task_struct *t)
 {
 	memcpy(t->comm, current->comm, sizeof(t->comm));
 	t->fsbase = current->fsbase;
+	t->nice = current->nice;
+	t->ioprio = current->ioprio;
 	t->ngroups = current->ngroups;
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	t->blocked = current->blocked;

@@ -18,7 +18,8 @@ static char init_path[256] = "/sbin/init";
 static char init_args[1024];		/* after "--", split in place */
 static const char *init_argv[MAX_INIT_ARGS + 2];
 static const char *const init_envp[] = {
-	"HOME=/", "TERM=vt100", "PATH=/bin:/sbin:/tests", NULL
+	"HOME=/", "TERM=vt100", "PATH=/bin:/sbin:/usr/bin:/usr/sbin:/tests",
+	NULL
 };
 
 static int setup_init(const char *val)

@@ -19,6 +19,12 @@ static struct pidmap pidmap[PIDMAP_ENTRIES];
 int pid_max = PID_MAX_DEFAULT;
 static int pid_cursor;			/* the next pid to try (idr_next) */
 
+/* The pid given last (/proc/loadavg's last field), 0 before any. */
+int last_pid(void)
+{
+	return pid_cursor ? pid_cursor - 1 : 0;
+}
+
 static bool pid_in_use(int pid)
 {
 	struct pidmap *map = &pidmap[pid / BITS_PER_PAGE];

@@ -25,19 +25,13 @@ static const struct file_operations pidfd_fops = {
  */
 static int pidfd_create(struct task_struct *t, unsigned int flags)
 {
-	struct inode *inode = ramfs_new_inode(0600);
-	struct file *f;
+	struct file *f = anon_inode_getfile("[pidfd]", &pidfd_fops, t,
+					    O_RDWR | flags);
 	int fd;
 
-	if (!inode)
-		return -ENOMEM;
-	inode->i_fop = &pidfd_fops;
-	f = alloc_file(inode, O_RDWR | flags);
-	iput(inode);			/* the file holds it now */
 	if (!f)
 		return -ENOMEM;
 	get_task_struct(t);
-	f->private_data = t;
 	fd = fd_install_new(f, 0, true);
 	if (fd < 0)
 		fput(f);

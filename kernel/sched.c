@@ -8,6 +8,7 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/smp_lock.h>
@@ -55,11 +56,6 @@ struct cpumask cpu_active_mask = { 1 };
 static DEFINE_SPINLOCK(rq_lock);
 static LIST_HEAD(run_queue);		/* runnable, not running, FIFO */
 static LIST_HEAD(timed_sleepers);	/* asleep with a wake_at_ns */
-
-static bool is_idle_task(const struct task_struct *t)
-{
-	return t->pid == 0;
-}
 
 void sched_init(void)
 {
@@ -321,14 +317,7 @@ static void scheduler_tick(void)
 
 void update_process_times(bool user)
 {
-	struct pcpu *c = this_cpu_ptr();
-
-	if (user)
-		c->cpustat[CPUTIME_USER]++;
-	else if (is_idle_task(current))
-		c->cpustat[CPUTIME_IDLE]++;
-	else
-		c->cpustat[CPUTIME_SYSTEM]++;
+	account_process_tick(current, user);
 	scheduler_tick();
 }
 

@@ -2,6 +2,7 @@
  * sessions, uname, limits, rusage, sysinfo, and the calls musl makes at
  * start-up (set_tid_address...). */
 #include <zpk/errno.h>
+#include <zpk/loadavg.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
@@ -223,10 +224,121 @@ static long sys_set_robust_list(void __user *head, size_t len)
 }
 SYSCALL(__NR_set_robust_list, sys_set_robust_list);
 
+/* ---- nice values --------------------------------------------------- */
+
+#define PRIO_PROCESS	0
+#define PRIO_PGRP	1
+#define PRIO_USER	2
+
+/* Whether t is among those (which, who) names: one thread by its id
+ * (0: the caller), every thread of a process group (0: the caller's),
+ * or a user's (every process is root's: uid 0 names all, as "the
+ * caller's user" does). */
+static bool prio_match(struct task_struct *t, int which, int who)
+{
+	if (t->pid <= 0 || t->state == EXIT_ZOMBIE || t->state == EXIT_DEAD)
+		return false;
+	if (which == PRIO_USER)
+		return who == 0;
+	if (which == PRIO_PGRP)
+		return t->signal->pgrp == (who ? who : current->signal->pgrp);
+	return t->pid == (who ? who : current->pid);
+}
+
+/* Linux's getpriority: 20 - nice of the highest-priority match (1..40,
+ * which libc turns back into a nice value); -ESRCH for none. */
+static long sys_getpriority(int which, int who)
+{
+	struct task_struct *t;
+	long best = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who) && 20 - t->nice > best)
+			best = 20 - t->nice;
+	return best;
+}
+SYSCALL(__NR_getpriority, sys_getpriority);
+
+/* setpriority: nice clamped to -20..19 for every match (root may lower
+ * it); -ESRCH for none. */
+static long sys_setpriority(int which, int who, int niceval)
+{
+	struct task_struct *t;
+	long err = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = niceval < -20 ? -20 : niceval > 19 ? 19 : niceval;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who)) {
+			t->nice = (short)niceval;
+			err = 0;
+		}
+	return err;
+}
+SYSCALL(__NR_setpriority, sys_setpriority);
+
+/* I/O priorities: Linux's IOPRIO_WHO_PROCESS, _PGRP, _USER are 1..3 (the
+ * PRIO_* above plus one); a value is class << 13 | data. */
+#define IOPRIO_CLASS_SHIFT	13
+#define IOPRIO_CLASS_IDLE	3
+
+/* ioprio_get: the highest of the matches (0: none set, as Linux 6's
+ * IOPRIO_CLASS_NONE); -ESRCH for none. */
+static long sys_ioprio_get(int which, int who)
+{
+	struct task_struct *t;
+	long best = -ESRCH;
+
+	if (which < 1 || which > 3)
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which - 1, who) && t->ioprio > best)
+			best = t->ioprio;
+	return best;
+}
+SYSCALL(__NR_ioprio_get, sys_ioprio_get);
+
+/* Linux's ioprio_check_cap: class NONE with data 0, realtime and best
+ * effort with data 0..7, idle with any. */
+static bool ioprio_valid(int ioprio)
+{
+	int class = ioprio >> IOPRIO_CLASS_SHIFT, data = ioprio & 0x1fff;
+
+	if (ioprio < 0 || class > IOPRIO_CLASS_IDLE)
+		return false;
+	return class == IOPRIO_CLASS_IDLE || data <= (class ? 7 : 0);
+}
+
+/* ioprio_set: kept for ioprio_get and fork; there is no I/O to order. */
+static long sys_ioprio_set(int which, int who, int ioprio)
+{
+	struct task_struct *t;
+	long err = -ESRCH;
+
+	if (which < 1 || which > 3 || !ioprio_valid(ioprio))
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which - 1, who)) {
+			t->ioprio = (unsigned short)ioprio;
+			err = 0;
+		}
+	return err;
+}
+SYSCALL(__NR_ioprio_set, sys_ioprio_set);
+
 struct new_utsname {
 	char sysname[65], nodename[65], release[65], version[65];
 	char machine[65], domainname[65];
 };
+
+#define UTS_LEN		64	/* bytes of a name, without the NUL */
+
+/* sethostname's and setdomainname's (Linux's init_uts_ns). */
+static char nodename[UTS_LEN + 1] = "zpk";
+static char domainname[UTS_LEN + 1] = "(none)";
 
 static long sys_uname(struct new_utsname __user *name)
 {
@@ -234,15 +346,41 @@ static long sys_uname(struct new_utsname __user *name)
 
 	memset(&u, 0, sizeof(u));
 	strlcpy(u.sysname, "zpk", sizeof(u.sysname));
-	strlcpy(u.nodename, "zpk", sizeof(u.nodename));
+	strlcpy(u.nodename, nodename, sizeof(u.nodename));
 	strlcpy(u.release, ZPK_VERSION, sizeof(u.release));
 	strlcpy(u.version, "zpk " ZPK_VERSION " (the zero-page kernel)",
 		sizeof(u.version));
 	strlcpy(u.machine, "x86_64", sizeof(u.machine));
-	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	strlcpy(u.domainname, domainname, sizeof(u.domainname));
 	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
 }
 SYSCALL(__NR_uname, sys_uname);
+
+/* len bytes (no NUL needed) become the name: -EINVAL past 64. */
+static long set_uts_name(char *dst, const char __user *src, int len)
+{
+	char tmp[UTS_LEN + 1];
+
+	if (len < 0 || len > UTS_LEN)
+		return -EINVAL;
+	if (copy_from_user(tmp, src, len))
+		return -EFAULT;
+	tmp[len] = '\0';
+	memcpy(dst, tmp, len + 1);
+	return 0;
+}
+
+static long sys_sethostname(const char __user *name, int len)
+{
+	return set_uts_name(nodename, name, len);
+}
+SYSCALL(__NR_sethostname, sys_sethostname);
+
+static long sys_setdomainname(const char __user *name, int len)
+{
+	return set_uts_name(domainname, name, len);
+}
+SYSCALL(__NR_setdomainname, sys_setdomainname);
 
 /* ---- limits ------------------------------------------------------------ */
 
@@ -368,6 +506,8 @@ static long sys_getrusage(int who, struct rusage __user *ru)
 }
 SYSCALL(__NR_getrusage, sys_getrusage);
 
+#define SI_LOAD_SHIFT	16	/* sysinfo's loads: 16 bits of fraction */
+
 struct sysinfo {
 	long uptime;
 	unsigned long loads[3];
@@ -388,6 +528,7 @@ static long sys_sysinfo(struct sysinfo __user *info)
 
 	memset(&s, 0, sizeof(s));
 	s.uptime = (long)(ktime_get_ns() / 1000000000ULL);
+	get_avenrun(s.loads, 0, SI_LOAD_SHIFT - FSHIFT);
 	s.totalram = totalram_pages();
 	s.freeram = nr_free_pages();
 	s.mem_unit = PAGE_SIZE;

@@ -366,6 +366,17 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
 }
 
 /*
+ * Linux's heuristic overcommit (OVERCOMMIT_GUESS in __vm_enough_memory):
+ * memory that may have to be backed, a private writable mapping or shared
+ * anonymous memory, may not be larger than all of RAM (there is no swap)
+ * in one request; MAP_NORESERVE (VM_NORESERVE) is not checked.
+ */
+static bool vm_enough_memory(unsigned long pages)
+{
+	return pages <= totalram_pages();
+}
+
+/*
  * Maps [addr, addr + len) with vm_flags, replacing what was there: extends
  * a neighbour if one continues it, else links a new VMA. The VMA is
  * allocated before the old mappings go, so ENOMEM leaves them intact.
@@ -382,10 +393,8 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 	struct vm_area_struct *vma, *prev;
 	int err;
 
-	/* Linux's heuristic overcommit: no private writable mapping may be
-	 * larger than all of RAM (there is no swap). */
-	if ((vm_flags & (VM_WRITE | VM_SHARED)) == VM_WRITE &&
-	    (len >> PAGE_SHIFT) > totalram_pages())
+	if ((vm_flags & (VM_WRITE | VM_SHARED | VM_NORESERVE)) == VM_WRITE &&
+	    !vm_enough_memory(len >> PAGE_SHIFT))
 		return -ENOMEM;
 	vma = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!vma)
@@ -427,9 +436,13 @@ static bool file_may_write(struct file *file)
 static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
 			     unsigned long len, unsigned long vm_flags)
 {
-	struct file *file = shmem_file_setup(len);
+	struct file *file;
 	long ret;
 
+	/* Linux's shmem_acct_size */
+	if (!(vm_flags & VM_NORESERVE) && !vm_enough_memory(len >> PAGE_SHIFT))
+		return -ENOMEM;
+	file = shmem_file_setup(len);
 	if (!file)
 		return -ENOMEM;
 	ret = mmap_region(mm, addr, len, vm_flags, file, 0, NULL);
@@ -486,6 +499,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		vm_flags |= VM_GROWSDOWN;
 	if (flags & MAP_LOCKED)
 		vm_flags |= VM_LOCKED;
+	if (flags & MAP_NORESERVE)
+		vm_flags |= VM_NORESERVE;
 	vm_flags |= mm->def_flags;	/* mlockall(MCL_FUTURE) */
 	/* New memory is all soft-dirty, also where an old mapping stood
 	 * (Linux's mmap_region): a tracker must not take it for the old. */

@@ -7,7 +7,7 @@ need="qemu-system-x86_64:qemu-system-x86 grub-mkrescue:grub-common
 /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin xorriso:xorriso mformat:mtools
 nasm:nasm musl-gcc:musl-tools cpio:cpio gdb:gdb gcc:gcc make:make
 /usr/include/cmocka.h:libcmocka-dev gnuplot:gnuplot-nox python3:python3
-patch:patch xz:xz-utils"
+patch:patch xz:xz-utils /bin/busybox:busybox-static"
 missing=
 for pair in $need; do
 	what=${pair%%:*} pkg=${pair#*:}

@@ -4,6 +4,9 @@
 #include <asm/io.h>
 #include <asm/percpu.h>
 #include <zpk/atomic.h>
+#include <asm/irq.h>
+#include <zpk/kernel_stat.h>
+#include <zpk/loadavg.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
@@ -28,8 +31,10 @@ static u64 real_base_ns;	/* wall clock at monotonic 0 */
  * never goes offline. */
 void tick_handle_periodic(bool user)
 {
-	if (smp_processor_id() == 0)
+	if (smp_processor_id() == 0) {
 		jiffies++;
+		calc_global_load_tick();
+	}
 	update_process_times(user);
 }
 

@@ -205,7 +205,8 @@ static void stat_sums(struct task_struct *task, bool whole,
 		return;
 	s->min_flt = task->signal->min_flt;
 	s->maj_flt = task->signal->maj_flt;
-	s->utime = s->stime = 0;
+	s->utime = task->signal->utime;
+	s->stime = task->signal->stime;
 	for_each_thread(task, t) {
 		s->min_flt += t->min_flt;
 		s->maj_flt += t->maj_flt;
@@ -229,9 +230,9 @@ static void stat_task_part(struct seq_file *m, struct task_struct *t,
 		   t->mm ? 0 : PF_KTHREAD);
 	seq_printf(m, "%lu %lu %lu %lu ", s.min_flt, sig->cmin_flt,
 		   s.maj_flt, sig->cmaj_flt);
-	seq_printf(m, "%lu %lu 0 0 20 0 %d 0 %lu ", ns_to_clock_t(s.utime),
-		   ns_to_clock_t(s.stime), sig->nr_threads,
-		   ns_to_clock_t(t->start_time));
+	seq_printf(m, "%lu %lu 0 0 %d %d %d 0 %lu ", ns_to_clock_t(s.utime),
+		   ns_to_clock_t(s.stime), 20 + t->nice, t->nice,
+		   sig->nr_threads, ns_to_clock_t(t->start_time));
 }
 
 /* Fields 23-52: memory layout, signals (decimal, as Linux), the rest. */

@@ -65,16 +65,22 @@ static ssize_t proc_oom_score_adj_write(struct task_struct *task,
 	return (ssize_t)n;
 }
 
+static const struct inode_operations task_dir_iops, proc_fd_dir_iops,
+	proc_fd_link_iops, proc_cwd_iops, proc_exe_iops;
+
 /* The files of every /proc/PID, in Linux's readdir order; "task" (the
  * first) is not in /proc/PID/task/TID. */
 static const struct proc_entry pid_entries[] = {
-	{ .name = "task", .mode = S_IFDIR | 0555 },
+	{ .name = "task", .mode = S_IFDIR | 0555, .iops = &task_dir_iops },
+	{ .name = "fd", .mode = S_IFDIR | 0500, .iops = &proc_fd_dir_iops },
 	{ .name = "comm", .mode = S_IFREG | 0644,
 	  .show = proc_pid_comm, .write = proc_pid_comm_write },
 	{ .name = "cmdline", .mode = R, .show = proc_pid_cmdline },
 	{ .name = "mem", .mode = S_IFREG | 0600,
 	  .mm_read = proc_pid_mem_read, .mm_write = proc_pid_mem_write },
-	{ .name = "exe", .mode = L },
+	{ .name = "cwd", .mode = L, .iops = &proc_cwd_iops },
+	{ .name = "exe", .mode = L, .iops = &proc_exe_iops },
+	{ .name = "mounts", .mode = R, .show = proc_pid_mounts },
 	{ .name = "maps", .mode = R, .show = proc_pid_maps },
 	{ .name = "clear_refs", .mode = S_IFREG | 0200,
 	  .write = proc_pid_clear_refs_write },
@@ -94,12 +100,15 @@ static const struct proc_entry pid_entries[] = {
 static const struct proc_entry tid_stat_entry = {
 	.name = "stat", .mode = R, .show = proc_tid_stat };
 
-#define TASK_ENTRY	(&pid_entries[0])
+/* The links of /proc/PID/fd: one entry, the descriptor in proc_inode. */
+static const struct proc_entry fd_link_entry = {
+	.name = "fd/N", .mode = L, .iops = &proc_fd_link_iops,
+};
 
 static struct inode *proc_root;
 static struct inode *proc_self;	/* the link /proc/self */
 static const struct inode_operations pid_dir_iops, tid_dir_iops,
-	task_dir_iops, proc_exe_iops, pid_file_iops;
+	pid_file_iops;
 /*
  * Per-pid inodes are made on the first lookup and kept here while their
  * process lives (their i_nlink is this list's), so that a path walk gets
@@ -150,34 +159,51 @@ void proc_flush_task(struct task_struct *task)
 	}
 }
 
+/* The name a pid inode has in its directory (for d_path): the pid or
+ * tid, the entry's name, or the descriptor; in the room after pi. */
+static struct dentry *pid_dentry(struct proc_inode *pi)
+{
+	struct dentry *d = (struct dentry *)(pi + 1);
+
+	if (!pi->entry)
+		snprintf(d->d_name, PROC_NAME_LEN + 1, "%d", pi->pid);
+	else if (pi->entry == &fd_link_entry)
+		snprintf(d->d_name, PROC_NAME_LEN + 1, "%d", pi->fd);
+	else
+		strlcpy(d->d_name, pi->entry->name, PROC_NAME_LEN + 1);
+	d->d_len = strlen(d->d_name);
+	d->d_inode = &pi->vfs_inode;
+	return d;
+}
+
 /* The inode operations of (entry, in parent): a /proc/PID or TID
- * directory, the task directory, exe, or a file. */
+ * directory, an entry's own (task, fd, links), or a file's. */
 static const struct inode_operations *pid_inode_ops(const struct proc_entry *e,
 						   struct inode *parent)
 {
 	if (!e)
 		return parent == proc_root ? &pid_dir_iops : &tid_dir_iops;
-	if (e == TASK_ENTRY)
-		return &task_dir_iops;
-	if (S_ISLNK(e->mode))
-		return &proc_exe_iops;	/* the only link */
-	return &pid_file_iops;
+	return e->iops ? e->iops : &pid_file_iops;
 }
 
-/* The inode of (task, entry) in parent, entry NULL for the /proc/PID and
- * /proc/PID/task/TID directories; each holds its parent but the root. */
+/* The inode of (task, entry, fd) in parent, entry NULL for the /proc/PID
+ * and /proc/PID/task/TID directories, fd -1 but for /proc/PID/fd/N; each
+ * holds its parent but the root. */
 static struct inode *pid_inode(struct task_struct *task,
-			       const struct proc_entry *e, struct inode *parent)
+			       const struct proc_entry *e, struct inode *parent,
+			       int fd)
 {
 	struct proc_inode *pi;
 
 	list_for_each_entry(pi, &pid_inodes, cache)
-		if (pi->task == task && pi->entry == e &&
+		if (pi->task == task && pi->entry == e && pi->fd == fd &&
 		    pi->vfs_inode.i_parent == parent)
 			return &pi->vfs_inode;
 	pi = proc_new_inode(e ? e->mode : S_IFDIR | 0555, task->pid, e);
 	if (!pi)
 		return NULL;
+	pi->fd = fd;
+	pi->vfs_inode.i_dentry = pid_dentry(pi);
 	get_task_struct(task);
 	pi->task = task;
 	pi->vfs_inode.i_count = 0;
@@ -190,13 +216,13 @@ static struct inode *pid_inode(struct task_struct *task,
 	return &pi->vfs_inode;
 }
 
-/* name[0..len) as a pid > 0, or -1. */
+/* name[0..len) as a number >= 0 without leading zeros, or -1. */
 static int name_to_pid(const char *name, size_t len)
 {
 	char s[12];
 	unsigned long v;
 
-	if (len == 0 || len >= sizeof(s) || name[0] == '0')
+	if (len == 0 || len >= sizeof(s) || (name[0] == '0' && len > 1))
 		return -1;
 	memcpy(s, name, len);
 	s[len] = '\0';
@@ -225,7 +251,7 @@ static int pid_dir_lookup(struct inode *dir, const char *name, size_t len,
 		if (strlen(e->name) == len && !memcmp(e->name, name, len)) {
 			if (first_entry(dir) && e->show == proc_pid_stat)
 				e = &tid_stat_entry;	/* the thread's own */
-			*res = pid_inode(task, e, dir);
+			*res = pid_inode(task, e, dir, -1);
 			return *res ? 0 : -ENOMEM;
 		}
 	}
@@ -269,7 +295,7 @@ static int task_dir_lookup(struct inode *dir, const char *name, size_t len,
 	t = tid > 0 ? find_task_by_pid(tid) : NULL;
 	if (!t || !same_thread_group(t, task))
 		return -ENOENT;
-	*res = pid_inode(t, NULL, dir);
+	*res = pid_inode(t, NULL, dir, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -314,7 +340,7 @@ static int root_lookup(struct inode *dir, const char *name, size_t len,
 	task = pid > 0 ? find_task_by_pid(pid) : NULL;
 	if (!task)
 		return -ENOENT;
-	*res = pid_inode(task, NULL, dir);
+	*res = pid_inode(task, NULL, dir, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -352,7 +378,7 @@ static const struct inode_operations proc_root_iops = {
 static int self_get_link(struct inode *link, struct inode **res)
 {
 	(void)link;
-	*res = pid_inode(current->group_leader, NULL, proc_root);
+	*res = pid_inode(current->group_leader, NULL, proc_root, -1);
 	return *res ? 0 : -ENOMEM;
 }
 
@@ -379,19 +405,107 @@ static int exe_file_of(struct inode *link, struct inode **res)
 	return 0;
 }
 
-/* The text is the file's path now (Linux's d_path); a file unlinked
- * since is -ENOENT here, where Linux appends " (deleted)". */
-static int exe_readlink(struct inode *link, char *buf, size_t size)
-{
-	struct inode *inode;
-	int err = exe_file_of(link, &inode);
-
-	return err ? err : inode_path(inode, buf, size);
-}
-
+/* The text of these links is their target's path (readlink's d_path). */
 static const struct inode_operations proc_exe_iops = {
 	.get_link = exe_file_of,
-	.readlink = exe_readlink,
+	.evict = free_pid_inode,
+};
+
+/* The task's working directory: -ENOENT once it has exited (its
+ * fs_struct is gone). */
+static int cwd_of(struct inode *link, struct inode **res)
+{
+	struct task_struct *t = proc_inode_task(link);
+
+	if (!t || !t->fs)
+		return -ENOENT;
+	*res = t->fs->pwd ? t->fs->pwd : vfs_root;
+	return 0;
+}
+
+static const struct inode_operations proc_cwd_iops = {
+	.get_link = cwd_of,
+	.evict = free_pid_inode,
+};
+
+/* ---- /proc/PID/fd ----------------------------------------------------- */
+
+/* The file task has at descriptor fd, or NULL. */
+static struct file *task_file(struct task_struct *task, int fd)
+{
+	if (!task || !task->files || fd < 0 || fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	return task->files->fd[fd];
+}
+
+/* A descriptor's link leads to its file's inode (so that opening it
+ * opens the file again), or -ENOENT once it is closed. */
+static int fd_get_link(struct inode *link, struct inode **res)
+{
+	struct file *f = task_file(proc_inode_task(link), PROC_I(link)->fd);
+
+	if (!f)
+		return -ENOENT;
+	*res = f->f_inode;
+	return 0;
+}
+
+static const struct inode_operations proc_fd_link_iops = {
+	.get_link = fd_get_link,
+	.evict = free_pid_inode,
+};
+
+/* Linux's mode of a descriptor's link: r and w as its file is open,
+ * x with either. */
+static u32 fd_link_mode(const struct file *f)
+{
+	u32 acc = f->f_flags & O_ACCMODE;
+	u32 mode = S_IFLNK;
+
+	if (acc != O_WRONLY)
+		mode |= 0500;
+	if (acc != O_RDONLY)
+		mode |= 0300;
+	return mode;
+}
+
+static int fd_dir_lookup(struct inode *dir, const char *name, size_t len,
+			 struct inode **res)
+{
+	struct task_struct *task = proc_inode_task(dir);
+	int fd = name_to_pid(name, len);
+	struct file *f = task_file(task, fd);
+
+	if (!f)
+		return -ENOENT;
+	*res = pid_inode(task, &fd_link_entry, dir, fd);
+	if (!*res)
+		return -ENOMEM;
+	(*res)->i_mode = fd_link_mode(f);
+	return 0;
+}
+
+/* Entry idx: the idx-th open descriptor, in order. */
+static bool fd_dir_readdir(struct inode *dir, long idx, struct dir_entry *de)
+{
+	struct task_struct *task = proc_inode_task(dir);
+
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f = task_file(task, fd);
+
+		if (!f || idx-- > 0)
+			continue;
+		de->len = snprintf(de->name, sizeof(de->name), "%d", fd);
+		de->ino = 0x90000000UL + fd;	/* any number */
+		de->mode = fd_link_mode(f);
+		return true;
+	}
+	return false;
+}
+
+static const struct inode_operations proc_fd_dir_iops = {
+	.lookup = fd_dir_lookup,
+	.readdir = fd_dir_readdir,
 	.evict = free_pid_inode,
 };
 
@@ -460,6 +574,7 @@ void proc_root_init(void)
 	BUG_ON(!pi);
 	proc_root = &pi->vfs_inode;
 	proc_root->i_op = &proc_root_iops;
+	proc_sb.s_root = proc_root;
 	pi = proc_new_inode(L, PROC_NO_PID, NULL);
 	BUG_ON(!pi);
 	proc_self = &pi->vfs_inode;	/* kept: its i_count of 1 is ours */
@@ -471,5 +586,7 @@ void proc_root_init(void)
 	       proc_mkdir("sys/kernel"));
 	proc_meminfo_init();
 	proc_page_init();
+	BUG_ON(proc_symlink("mounts", "self/mounts"));
 	proc_misc_init();
+	proc_stat_init();
 }

@@ -13,6 +13,13 @@
 
 static unsigned long next_proc_ino = 0xf0000000UL;
 
+struct super_block proc_sb = {
+	.s_dev = 4,
+	.s_magic = 0x9fa0,		/* PROC_SUPER_MAGIC */
+	.s_type = "proc",
+	.s_flags = ST_NOSUID | ST_NODEV | ST_NOEXEC | ST_RELATIME,
+};
+
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	size_t room = m->size - m->count;
@@ -268,12 +275,14 @@ const struct file_operations proc_file_ops = {
 struct proc_inode *proc_new_inode(u32 mode, int pid,
 				  const struct proc_entry *entry)
 {
-	struct proc_inode *pi = kzalloc(sizeof(*pi), GFP_KERNEL);
+	struct proc_inode *pi = kzalloc(sizeof(*pi) + sizeof(struct dentry) +
+					PROC_NAME_LEN + 1, GFP_KERNEL);
 	struct inode *inode;
 
 	if (!pi)
 		return NULL;
 	inode = &pi->vfs_inode;
+	inode->i_sb = &proc_sb;
 	inode->i_ino = next_proc_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;
@@ -303,6 +312,17 @@ static int proc_parent(const char *path, struct inode **dir,
 	return vfs_lookup(NULL, full, dir);
 }
 
+/* The directory and last name of a new /proc/PATH; -EEXIST if taken. */
+static int proc_new_name(const char *path, struct inode **dir,
+			 const char **name)
+{
+	int err = proc_parent(path, dir, name);
+
+	if (!err && ramfs_find(*dir, *name, strlen(*name)))
+		return -EEXIST;
+	return err;
+}
+
 /* A new /proc name at path for entry e (NULL for a directory); in
  * /proc/sys a directory's fixed names are -EACCES (sysctl's permission
  * check) to remove, elsewhere -EPERM. */
@@ -311,12 +331,10 @@ static int proc_add(const char *path, u32 mode, struct proc_entry *e)
 	struct proc_inode *pi;
 	struct inode *dir;
 	const char *name;
-	int err = proc_parent(path, &dir, &name);
+	int err = proc_new_name(path, &dir, &name);
 
 	if (err)
 		return err;
-	if (ramfs_find(dir, name, strlen(name)))
-		return -EEXIST;
 	pi = proc_new_inode(mode, PROC_NO_PID, e);
 	if (!pi)
 		return -ENOMEM;
@@ -362,4 +380,15 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 int proc_mkdir(const char *path)
 {
 	return proc_add(path, S_IFDIR | 0555, NULL);
+}
+
+int proc_symlink(const char *path, const char *target)
+{
+	struct inode *dir;
+	const char *name;
+	int err = proc_new_name(path, &dir, &name);
+
+	if (err)
+		return err;
+	return ramfs_symlink(dir, name, strlen(name), target, strlen(target));
 }

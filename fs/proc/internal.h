@@ -14,9 +14,15 @@ struct proc_inode {
 	int pid;			/* PROC_NO_PID, or the process's */
 	struct task_struct *task;	/* /proc/PID's: held (get_task_struct),
 					 * so a reused pid is not this one */
-	const struct proc_entry *entry;	/* NULL for directories */
+	const struct proc_entry *entry;	/* NULL for /proc/PID itself */
+	int fd;				/* /proc/PID/fd/N: N, else -1 */
 	struct list_head cache;		/* base.c's per-pid inodes */
 };
+
+/* Every proc_inode is followed by room for its name as a dentry (used by
+ * /proc/PID's: a pid, a descriptor, an entry's name), so that naming
+ * one allocates nothing more. */
+#define PROC_NAME_LEN	15
 
 static inline struct proc_inode *PROC_I(struct inode *inode)
 {
@@ -52,5 +58,6 @@ ssize_t proc_pid_mem_write(struct mm_struct *mm, const char *buf,
 void proc_meminfo_init(void);
 void proc_page_init(void);
 void proc_misc_init(void);
+void proc_stat_init(void);
 
 #endif

@@ -4,12 +4,13 @@
 #include <asm/io.h>
 #include <zpk/cpumask.h>
 #include <zpk/errno.h>
+#include <zpk/kernel_stat.h>
+#include <zpk/loadavg.h>
 #include <zpk/mm_verify.h>
 #include <zpk/mm.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
 #include <zpk/sched.h>
-#include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
 #include <zpk/vmstat.h>
@@ -23,65 +24,35 @@ static int cmdline_show(struct seq_file *m, struct task_struct *task)
 	return 0;
 }
 
-/* The ticks every CPU spent in one way (enum cpu_usage_stat). */
-static unsigned long cpustat_sum(int stat)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		sum += READ_ONCE(per_cpu(cpustat[stat], cpu));
-	return sum;
-}
-
-/* Up time, then the idle time of all CPUs added up (Linux's; HZ is
- * 100, so ticks are hundredths). */
+/* Seconds up, then the idle time of all CPUs added up (the ticks that
+ * found each CPU's idle task), as Linux's uptime_proc_show. */
 static int uptime_show(struct seq_file *m, struct task_struct *task)
 {
 	u64 cs = ktime_get_ns() / (NSEC_PER_SEC / 100);
-	unsigned long idle = cpustat_sum(CPUTIME_IDLE);
+	u64 idle = kcpustat_sum(CPUTIME_IDLE) / (NSEC_PER_SEC / 100);
 
 	(void)task;
 	seq_printf(m, "%lu.%02lu %lu.%02lu\n", (unsigned long)(cs / 100),
-		   (unsigned long)(cs % 100), idle / 100, idle % 100);
+		   (unsigned long)(cs % 100), (unsigned long)(idle / 100),
+		   (unsigned long)(idle % 100));
 	return 0;
 }
-
-/* One "cpu" line of /proc/stat: user nice system idle iowait irq softirq
- * steal guest guest_nice, in USER_HZ (100 = HZ) ticks. */
-static void stat_cpu_line(struct seq_file *m, const char *name,
-			  unsigned long user, unsigned long system,
-			  unsigned long idle)
+/* Linux's loadavg_proc_show: the three averages rounded to hundredths,
+ * runnable/all tasks (idle aside), the last pid given. */
+static int loadavg_show(struct seq_file *m, struct task_struct *task)
 {
-	seq_printf(m, "%s %lu 0 %lu %lu 0 0 0 0 0 0\n", name, user, system,
-		   idle);
-}
-
-/* Linux's /proc/stat: all CPUs, then each; context switches, boot time,
- * forks, runnable tasks (zpk has no I/O to wait for: procs_blocked 0). */
-static int stat_show(struct seq_file *m, struct task_struct *task)
-{
-	unsigned long ctxt = 0, running = 0;
+	unsigned long a[3];
 	struct task_struct *t;
-	char name[8];
-	int cpu;
+	int nr_threads = 0;
 
 	(void)task;
-	stat_cpu_line(m, "cpu ", cpustat_sum(CPUTIME_USER),
-		      cpustat_sum(CPUTIME_SYSTEM), cpustat_sum(CPUTIME_IDLE));
-	for_each_online_cpu(cpu) {
-		snprintf(name, sizeof(name), "cpu%d", cpu);
-		stat_cpu_line(m, name, per_cpu(cpustat[CPUTIME_USER], cpu),
-			      per_cpu(cpustat[CPUTIME_SYSTEM], cpu),
-			      per_cpu(cpustat[CPUTIME_IDLE], cpu));
-		ctxt += per_cpu(nr_switches, cpu);
-	}
+	get_avenrun(a, FIXED_1 / 200, 0);
 	list_for_each_entry(t, &task_list, tasks)
-		running += t->pid && t->state == TASK_RUNNING;
-	seq_printf(m, "ctxt %lu\nbtime %lu\nprocesses %lu\n"
-		   "procs_running %lu\nprocs_blocked 0\n", ctxt,
-		   (unsigned long)((ktime_get_real_ns() - ktime_get_ns()) /
-				   NSEC_PER_SEC), total_forks, running);
+		nr_threads += t->pid > 0;
+	seq_printf(m, "%lu.%02lu %lu.%02lu %lu.%02lu %u/%d %d\n",
+		   LOAD_INT(a[0]), LOAD_FRAC(a[0]), LOAD_INT(a[1]),
+		   LOAD_FRAC(a[1]), LOAD_INT(a[2]), LOAD_FRAC(a[2]),
+		   nr_running(), nr_threads, last_pid());
 	return 0;
 }
 
@@ -115,6 +86,15 @@ static int mmap_min_addr_show(struct seq_file *m, struct task_struct *task)
 {
 	(void)task;
 	seq_printf(m, "%lu\n", MMAP_MIN_ADDR);
+	return 0;
+}
+
+/* 0, OVERCOMMIT_GUESS: the heuristic of mm/mmap.c's vm_enough_memory is
+ * zpk's only mode. */
+static int overcommit_memory_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_puts(m, "0\n");
 	return 0;
 }
 
@@ -380,11 +360,13 @@ void proc_misc_init(void)
 {
 	proc_create("cmdline", 0444, cmdline_show, NULL);
 	proc_create("uptime", 0444, uptime_show, NULL);
-	proc_create("stat", 0444, stat_show, NULL);
+	proc_create("loadavg", 0444, loadavg_show, NULL);
 	proc_create("version", 0444, version_show, NULL);
 	proc_create("cpuinfo", 0444, cpuinfo_show, NULL);
 	proc_create("vmstat", 0444, vmstat_show, NULL);
 	proc_create("sys/vm/mmap_min_addr", 0444, mmap_min_addr_show, NULL);
+	proc_create("sys/vm/overcommit_memory", 0444, overcommit_memory_show,
+		    NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
 	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
 	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,

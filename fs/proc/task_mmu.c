@@ -46,9 +46,10 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma)
 
 	show_vma_header_prefix(m, vma->vm_start, vma->vm_end, vma->vm_flags,
 			       inode ? (u64)vma->vm_pgoff << PAGE_SHIFT : 0,
-			       inode ? 1 : 0, inode ? inode->i_ino : 0);
+			       inode ? inode->i_sb->s_dev : 0,
+			       inode ? inode->i_ino : 0);
 	if (inode) {
-		if (inode_path(inode, path, sizeof(path)) > 0)
+		if (d_path(inode, path, sizeof(path)) > 0)
 			name = path;
 	} else if (vma->vm_start <= mm->brk && vma->vm_end >= mm->start_brk) {
 		name = "[heap]";
@@ -218,6 +219,7 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_MAYSHARE, "ms" }, { VM_GROWSDOWN, "gd" },
 		{ VM_UFFD_MISSING, "um" }, { VM_UFFD_WP, "uw" },
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
+		{ VM_NORESERVE, "nr" },
 		{ VM_WIPEONFORK, "wf" }, { VM_SOFTDIRTY, "sd" },
 		{ VM_UFFD_MINOR, "ui" },
 	};

@@ -4,16 +4,12 @@
 #define ASM_PERCPU_H
 
 #include <zpk/compiler.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/types.h>
 
 #define NR_CPUS		8		/* -smp 1..8 */
 
 struct task_struct;
-
-/* Where a CPU's ticks went (Linux's enum cpu_usage_stat, the ones zpk
- * tells apart): /proc/stat's user, system and idle columns. */
-enum cpu_usage_stat { CPUTIME_USER, CPUTIME_SYSTEM, CPUTIME_IDLE,
-		      NR_CPUSTATS };
 
 /*
  * What the entry code and every "current" need without a lock: only
@@ -38,7 +34,8 @@ struct pcpu {
 	unsigned long irq_call_count;	/* function-call IPIs */
 	unsigned long irq_resched_count;	/* reschedule IPIs */
 	unsigned long irq_spurious_count;
-	unsigned long cpustat[NR_CPUSTATS];	/* ticks, by where they fell */
+	u64 cpustat[NR_STATS];	/* ns of ticks, by where they fell
+				 * (Linux's kcpustat_cpu) */
 	unsigned long nr_switches;	/* context switches (ctxt) */
 } __aligned(64);
 

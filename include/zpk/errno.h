@@ -19,6 +19,7 @@
 #define EFAULT		14
 #define EBUSY		16
 #define EEXIST		17
+#define EXDEV		18
 #define ENODEV		19
 #define ENOTDIR		20
 #define EISDIR		21
@@ -36,9 +37,19 @@
 #define ENAMETOOLONG	36
 #define ENOSYS		38
 #define ENOTEMPTY	39
+#define ELOOP		40
 #define EOVERFLOW	75
+#define ENOTSOCK	88
+#define EMSGSIZE	90
+#define EPROTONOSUPPORT	93
+#define ESOCKTNOSUPPORT	94
 #define EOPNOTSUPP	95
+#define EAFNOSUPPORT	97
+#define ECONNRESET	104
+#define EISCONN		106
+#define ENOTCONN	107
 #define ETIMEDOUT	110
+#define ECONNREFUSED	111
 
 /* Never seen by user programs: the signal code turns them into EINTR or
  * restarts the call (Linux's include/linux/errno.h). */

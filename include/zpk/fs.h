@@ -8,6 +8,7 @@
 #include <zpk/atomic.h>
 #include <zpk/types.h>
 #include <zpk/list.h>
+#include <zpk/uio.h>
 #include <zpk/wait.h>
 
 typedef long ssize_t;
@@ -25,6 +26,7 @@ typedef s64 loff_t;
 #define O_APPEND	00002000
 #define O_NONBLOCK	00004000
 #define O_DIRECTORY	00200000
+#define O_NOFOLLOW	00400000
 #define O_CLOEXEC	02000000
 #define AT_FDCWD	(-100)
 #define AT_SYMLINK_NOFOLLOW	0x100
@@ -35,14 +37,17 @@ typedef s64 loff_t;
 #define S_IFMT		0170000
 #define S_IFDIR		0040000
 #define S_IFCHR		0020000
+#define S_IFBLK		0060000
 #define S_IFREG		0100000
 #define S_IFIFO		0010000
+#define S_IFSOCK	0140000
 #define S_IFLNK		0120000
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
+#define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
 
 /* poll(2)'s events, Linux's values. */
 #define POLLIN		0x0001
@@ -53,11 +58,35 @@ typedef s64 loff_t;
 #define POLLNVAL	0x0020
 #define POLLRDNORM	0x0040
 #define POLLWRNORM	0x0100
+#define POLLRDHUP	0x2000
 
 struct file;
 struct inode;
 struct page;
 struct poll_table;
+
+/*
+ * A file system (Linux's super_block, the part zpk uses). The RAM root,
+ * /dev and /proc are three, so that st_dev tells them apart and link and
+ * rename between them are -EXDEV.
+ */
+struct super_block {
+	u32 s_dev;			/* st_dev */
+	unsigned long s_magic;		/* statfs's f_type */
+	const char *s_type;		/* /proc/mounts' source and type */
+	unsigned long s_flags;		/* statfs's ST_* mount flags */
+	const char *s_options;		/* /proc/mounts' after the sizes */
+	struct inode *s_root;		/* where it is mounted */
+	unsigned long s_inodes;		/* inodes alive on it */
+};
+extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb,
+			  anon_inodefs_sb;
+
+#define TMPFS_MAGIC	0x01021994
+#define ST_NOSUID	0x0002
+#define ST_NODEV	0x0004
+#define ST_NOEXEC	0x0008
+#define ST_RELATIME	0x1000
 
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
@@ -69,6 +98,14 @@ struct file_operations {
 	 * whose refcount-policy read maps pages instead of copying). */
 	ssize_t (*read_user)(struct file *f, char __user *buf, size_t n,
 			     loff_t *pos);
+	/* Optional: all of one read(2)/readv(2) (write(2)/writev(2)) at
+	 * once, straight from the user's iovecs (nr of them, copied into the
+	 * kernel): a socket's datagram is one write however its iovecs lie.
+	 * Bytes moved or -errno. */
+	ssize_t (*read_iter)(struct file *f, const struct iovec *iov,
+			     unsigned long nr);
+	ssize_t (*write_iter)(struct file *f, const struct iovec *iov,
+			      unsigned long nr);
 	/* Optional: the POLL* events f has now, after poll_wait() on each
 	 * wait queue that is woken when they change (fs/select.c). Without
 	 * it a file is always readable and writable. */
@@ -95,10 +132,12 @@ struct inode_operations {
 		      struct inode **res);
 	/* Dynamic entry number idx (from 0) into *de; false past the end. */
 	bool (*readdir)(struct inode *dir, long idx, struct dir_entry *de);
-	/* /proc's links (Linux's magic links: /proc/self, /proc/PID/exe):
-	 * get_link gives the inode a path walk goes on to (0 or -errno),
-	 * readlink the link's text into buf, without NUL (length or
-	 * -errno). ramfs has no symbolic links. */
+	/* Links. readlink puts the link's text into buf, without NUL
+	 * (length or -errno). /proc's (Linux's magic links: /proc/self,
+	 * /proc/PID/exe, cwd, fd/N) have get_link, which gives the inode a
+	 * path walk goes on to (0 or -errno); without readlink their text
+	 * is that inode's path. ramfs's symbolic links have i_link, the
+	 * text the walk goes on through. */
 	int (*get_link)(struct inode *link, struct inode **res);
 	int (*readlink)(struct inode *link, char *buf, size_t size);
 	/* /proc's per-pid inodes (Linux's evict_inode): frees the inode and
@@ -107,6 +146,7 @@ struct inode_operations {
 };
 
 struct inode {
+	struct super_block *i_sb;
 	unsigned long i_ino;
 	u32 i_mode;			/* S_IF* | permission bits */
 	u32 i_nlink;
@@ -115,21 +155,33 @@ struct inode {
 	int i_count;			/* open files, cwds (names: i_nlink) */
 	int i_writecount;		/* > 0: files open for writing; < 0:
 					 * running programs (ETXTBSY) */
-	u64 i_mtime_ns;
+	u32 i_uid;			/* chown's (nothing checks them:
+					 * everything runs as root) */
+	u64 i_mtime_ns;			/* stat's atime and ctime too */
 	const struct file_operations *i_fop;
 	const struct inode_operations *i_op;	/* NULL but in /proc */
 	/* Regular files keep their data in whole pages, so that mmap can map
-	 * the same pages (the page cache of a RAM file system). */
-	struct page **i_pages;
+	 * the same pages (the page cache of a RAM file system). One pointer
+	 * per kind of file keeps an inode in 128 bytes. */
+	union {
+		struct page **i_pages;	/* regular files */
+		char *i_link;		/* symbolic links: the text (kmalloc) */
+		void *i_private;	/* a pipe's pipe_inode_info, a socket's */
+	};
 	unsigned long i_nr_pages;	/* capacity of i_pages */
 	bool i_readonly;		/* initrd files */
 	bool i_shmem;			/* behind MAP_SHARED|MAP_ANONYMOUS */
 	/* A directory whose names are the kernel's (/proc): users cannot
 	 * add names (-ENOENT) and removing one gives this errno (-EPERM,
 	 * -EACCES in /proc/sys, as Linux). 0: an ordinary directory. */
-	int i_fixed;
+	short i_fixed;
+	u32 i_gid;
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
+	/* The one name of a directory or of a /proc/PID entry (d_path goes
+	 * up through these); NULL for other files (d_path searches them).
+	 * Once unlinked while in use: the path it had (fs/ramfs.c). */
+	struct dentry *i_dentry;
 };
 
 struct file {
@@ -187,6 +239,7 @@ struct files_struct {
 
 #define NAME_MAX	255		/* bytes in a path component */
 #define PATH_MAX	4096		/* bytes in a path, with its NUL */
+#define MAXSYMLINKS	40		/* links one path walk follows */
 #define MKDEV(ma, mi)	(((ma) << 8) | (mi))
 
 /* A name in a directory: ramfs directories are lists of these. */
@@ -204,13 +257,28 @@ extern struct inode *vfs_root;
 void ihold(struct inode *inode);
 void iput(struct inode *inode);
 
-/* ramfs (fs/ramfs.c). A new inode has i_count 1, i_nlink 0. */
-struct inode *ramfs_new_inode(u32 mode);
+/* ramfs (fs/ramfs.c). A new inode on sb has i_count 1, i_nlink 0;
+ * shared memory is on rootfs_sb, pipes on pipefs_sb. */
+struct inode *ramfs_new_inode(struct super_block *sb, u32 mode);
+/* A new inode of mode named name[0..len) in dir, on dir's file system;
+ * i_count 1 (the caller's). 0 or -ENOMEM. */
+int ramfs_create(struct inode *dir, const char *name, size_t len, u32 mode,
+		 struct inode **res);
+/* A symbolic link name[0..len) in dir whose text is target[0..tlen):
+ * 0, -ENOENT (an empty text), -ENOMEM. */
+int ramfs_symlink(struct inode *dir, const char *name, size_t len,
+		  const char *target, size_t tlen);
 struct dentry *ramfs_find(struct inode *dir, const char *name, size_t len);
 int ramfs_link(struct inode *dir, const char *name, size_t len,
 	       struct inode *inode);
 /* Removes d from dir; the inode goes if unused. Dirs must be empty. */
 void ramfs_unlink_dentry(struct inode *dir, struct dentry *d);
+/* rename's change to the tree: old (in odir) becomes name[0..len) in
+ * ndir, replacing victim there, or trades places with it (exchange).
+ * 0 or -ENOMEM. */
+int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
+		 const char *name, size_t len, struct dentry *victim,
+		 bool exchange);
 /* Data of regular files at any offset; holes read as zeros. */
 ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos);
 ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
@@ -239,19 +307,32 @@ long vfs_fallocate(struct file *f, int mode, loff_t offset, loff_t len);
 extern const struct file_operations ramfs_file_ops, ramfs_dir_ops;
 
 /* Paths (fs/namei.c); cwd NULL means the root. Lookups return the
- * inode without a reference: nothing can free it until we sleep. */
+ * inode without a reference: nothing can free it until we sleep (nor
+ * the link texts a walk is reading). */
 struct nameidata {
 	struct inode *dir;		/* holds the last component */
 	const char *last;		/* "" for "/", may be "." or ".." */
 	size_t len;
 	bool slash;			/* the path ended in '/' */
+	int total;			/* links followed: -ELOOP past 40 */
+	int depth;			/* entries in stack */
+	const char *stack[MAXSYMLINKS];	/* the rest of each path a link
+					 * interrupted, resumed after it */
 };
+/* Walks all of path but its last component (following links on the
+ * way), which is left in nd. -ENOENT (missing or empty path), -ENOTDIR,
+ * -ENAMETOOLONG, -ELOOP. */
 int path_parent(struct inode *cwd, const char *path, struct nameidata *nd);
-/* The inode nd->last names in nd->dir, or -ENOENT/-ENOTDIR. */
+/* The inode nd->last names in nd->dir, through links, or -ENOENT,
+ * -ENOTDIR, -ELOOP. A link followed moves nd to its target's last
+ * component (so O_CREAT makes a dangling link's target); a walk that
+ * failed inside a link leaves nd at the link. */
 int nd_final(struct nameidata *nd, struct inode **res);
 /* nd_final and vfs_lookup, but a link as the last component is itself
  * the result (lstat, readlink); links before it are followed. */
 int nd_final_nofollow(struct nameidata *nd, struct inode **res);
+/* A directory removed while in use: no new names in it (-ENOENT). */
+bool dir_dead(const struct inode *dir);
 int vfs_lookup(struct inode *cwd, const char *path, struct inode **res);
 int vfs_lookup_nofollow(struct inode *cwd, const char *path,
 			struct inode **res);
@@ -260,11 +341,26 @@ int vfs_mknod(struct inode *cwd, const char *path, u32 mode, u32 rdev,
 	      const struct file_operations *fop);
 int vfs_unlink(struct inode *cwd, const char *path);
 int vfs_rmdir(struct inode *cwd, const char *path);
-/* The absolute path of a non-directory found under the root (not in
- * dynamic directories) into buf: its length, or -ENOENT (unlinked). */
-int inode_path(struct inode *inode, char *buf, size_t size);
+/* link(2): a new name at path for old (found by the caller). */
+int vfs_link(struct inode *old, struct inode *cwd, const char *path);
+/* renameat2(2) with RENAME_NOREPLACE and RENAME_EXCHANGE. */
+#define RENAME_NOREPLACE	0x1
+#define RENAME_EXCHANGE		0x2
+int vfs_rename(struct inode *ocwd, const char *oldpath, struct inode *ncwd,
+	       const char *newpath, unsigned int flags);
+/* symlink(2): a link at path whose text is target[0..len). */
+int vfs_symlink(struct inode *cwd, const char *target, size_t len,
+		const char *path);
+/* The absolute path of inode into buf, NUL-terminated (Linux's
+ * d_path; " (deleted)" after an unlinked inode's path): its length, or
+ * -ENOENT (a file without a name), -ENAMETOOLONG. */
+int d_path(struct inode *inode, char *buf, size_t size);
+/* The data pages a regular file holds (st_blocks); 0 for others. */
+unsigned long ramfs_nr_pages(const struct inode *inode);
 /* Pages held by the files reachable from the root (the page cache). */
 unsigned long ramfs_cached_pages(void);
+/* Those of the files on sb only. */
+unsigned long ramfs_sb_pages(struct super_block *sb);
 
 /* Open files (fs/open.c). Reads and writes at f_pos, checking the
  * access mode (-EBADF) as read(2)/write(2) do. */
@@ -272,6 +368,10 @@ int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		struct file **res);
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
+/* The user's cnt iovecs, checked, into a new kernel array (fs/read_write.c):
+ * 0, -EINVAL, -EFAULT, -ENOMEM. */
+long import_iovec(const struct iovec __user *uiov, unsigned long cnt,
+		  struct iovec **res, size_t *total);
 
 /* File references. */
 struct file *fget(int fd);		/* current's fd -> file, +1 ref */
@@ -312,6 +412,10 @@ int inode_add_page(struct inode *inode, unsigned long pgoff,
  * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
 struct file *shmem_file_setup(unsigned long len);
 
+/* mknod(2)'s character devices (fs/devices.c): those /dev has (null
+ * 1:3, zero 1:5, the console 5:1); any other number opens as -ENXIO. */
+const struct file_operations *chrdev_fops(u32 rdev);
+
 /* Boot: an empty root, then the initrd's files; /dev, /tmp, /proc. */
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
@@ -334,8 +438,20 @@ void userfaultfd_init(void);
 void poll_wait(struct file *f, struct wait_queue_head *wq,
 	       struct poll_table *pt);
 
+/* A new file of fops with priv as its private_data, on a new inode of
+ * anon_inodefs named name ("[pidfd]"; Linux's anon_inode_getfile, whose
+ * files share one inode); NULL if out of memory. fops's open is never
+ * called: opening its /proc/PID/fd/N link is -ENXIO. */
+struct file *anon_inode_getfile(const char *name,
+				const struct file_operations *fops,
+				void *priv, unsigned int flags);
+
 /* Pipes (fs/pipe.c): two new files, read end and write end. */
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags);
+/* A FIFO's operations (mknod): its pipe is made at the first open. */
+extern const struct file_operations pipe_fops;
+/* A node with nothing behind it (fs/devices.c): opens as -ENXIO. */
+extern const struct file_operations no_device_fops;
 
 /* The current task's working directory (NULL: the root). */
 struct inode *current_cwd(void);

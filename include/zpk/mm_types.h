@@ -93,6 +93,7 @@ enum {
 #define VM_LOCKED	0x00002000UL
 #define VM_LOCKONFAULT	0x00080000UL	/* mlock2(MLOCK_ONFAULT): not populated */
 #define VM_DONTCOPY	0x00020000UL	/* MADV_DONTFORK: not in a fork child */
+#define VM_NORESERVE	0x00200000UL	/* MAP_NORESERVE: no overcommit check */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
 #define VM_SOFTDIRTY	0x08000000UL	/* new since clear_refs: all dirty */
 #define VM_UFFD_MINOR	(1UL << 38)	/* userfaultfd: minor faults */

@@ -10,6 +10,8 @@ extern int pid_max;
 
 /* A free pid below pid_max: > 0, -EAGAIN (none left) or -ENOMEM. */
 int alloc_pid(void);
+/* The pid alloc_pid gave last, 0 before any. */
+int last_pid(void);
 /* Gives back a pid from alloc_pid. */
 void free_pid(int pid);
 /* Sets pid_max: 0 or -EINVAL outside (RESERVED_PIDS, PID_MAX_LIMIT]. */

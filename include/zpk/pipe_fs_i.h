@@ -22,13 +22,16 @@ struct pipe_buffer {
 };
 
 /* bufs[tail % 16 ...] hold the data, oldest first, nrbufs of them.
- * readers and writers count the open ends; both sides sleep on wait. */
+ * readers and writers count the open ends, r_counter and w_counter the
+ * opens of each ever (a FIFO's open waits for the other side's); both
+ * sides sleep on wait. */
 struct pipe_inode_info {
 	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
 	unsigned int tail, nrbufs;
 	struct page *tmp_page;		/* kept for the next write (Linux's):
 					 * a pipe in use holds one page */
 	int readers, writers;
+	unsigned int r_counter, w_counter;
 	struct wait_queue_head wait;
 	struct list_head list;		/* all_pipes: mm_verify counts refs */
 };

@@ -54,6 +54,8 @@ struct proc_entry {
 	proc_write_fn write;
 	proc_mm_read_fn mm_read;
 	proc_mm_write_fn mm_write;
+	/* Links and directories of /proc/PID (fd, cwd, exe): theirs. */
+	const struct inode_operations *iops;
 };
 
 /*
@@ -69,6 +71,12 @@ int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 		    proc_write_fn write);
 /* A directory /proc/PATH; 0 or -errno as mkdir. */
 int proc_mkdir(const char *path);
+/* A symbolic link /proc/PATH whose text is target (Linux's
+ * proc_symlink); 0 or -errno as symlink. */
+int proc_symlink(const char *path, const char *target);
+
+/* /proc/PID/mounts: the mount table (fs/mount.c). */
+int proc_pid_mounts(struct seq_file *m, struct task_struct *task);
 
 /* Drops the cached /proc/PID inodes of a reaped process. */
 void proc_flush_task(struct task_struct *task);

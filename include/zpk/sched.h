@@ -87,6 +87,7 @@ struct signal_struct {
 
 	short oom_score_adj;		/* -1000..1000; fork copies it */
 	unsigned long min_flt, maj_flt;	/* of released threads */
+	u64 utime, stime;		/* of released threads, ns */
 	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
 	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS */
 };
@@ -96,7 +97,6 @@ struct fs_struct {
 	int users;
 	unsigned int umask;
 	struct inode *pwd;		/* NULL: the root */
-	char pwd_path[256];
 };
 
 struct task_struct {
@@ -129,6 +129,9 @@ struct task_struct {
 	struct sighand_struct *sighand;
 	struct fs_struct *fs;
 	struct files_struct *files;
+	short nice;			/* -20..19, setpriority's; fork copies
+					 * it (round-robin: slices are equal) */
+	unsigned short ioprio;		/* ioprio_set's class << 13 | data */
 	unsigned int ngroups;		/* supplementary groups (setgroups) */
 	u32 groups[NGROUPS_SMALL];
 
@@ -277,6 +280,12 @@ static inline void task_update_maxrss(struct task_struct *t,
 }
 
 /* ---- thread groups (Linux's include/linux/sched/signal.h) ---------- */
+
+/* A CPU's idle task (swapper/N): pid 0. */
+static inline bool is_idle_task(const struct task_struct *t)
+{
+	return t->pid == 0;
+}
 
 static inline bool thread_group_leader(const struct task_struct *t)
 {

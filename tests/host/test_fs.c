@@ -1,4 +1,4 @@
-/* host-test-sources: fs/ramfs.c fs/namei.c fs/open.c fs/file.c fs/cpio.c fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: fs/ramfs.c fs/namei.c fs/anon_inodes.c fs/open.c fs/file.c fs/cpio.c fs/devices.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_fs.c — the VFS-lite over the real buddy and slab on
  * simulated RAM: cpio, lookup, file data, open flags, fd tables. */
 #include <setjmp.h>
@@ -89,6 +89,8 @@ static int lookup_err(const char *path)
 }
 
 /* An archive being built: newc records with 4-byte padding. */
+#define CPIO_TEST_MTIME	1234567890	/* every entry's time */
+
 struct cpio {
 	char buf[16384];
 	size_t len;
@@ -102,7 +104,8 @@ static void cpio_add(struct cpio *c, const char *name, unsigned int mode,
 	c->len += sprintf(c->buf + c->len,
 			  "070701%08X%08X%08X%08X%08X%08X%08zX"
 			  "%08X%08X%08X%08X%08zX%08X",
-			  1, mode, 0, 0, 1, 0, size, 0, 0, 0, 0, namesize, 0);
+			  1, mode, 0, 0, 1, CPIO_TEST_MTIME, size, 0, 0, 0, 0,
+			  namesize, 0);
 	memcpy(c->buf + c->len, name, namesize);
 	c->len += namesize;
 	while (c->len % 4)
@@ -128,12 +131,13 @@ static void read_all(const char *path, char *buf, size_t n, size_t want)
 
 /* ---- cpio ------------------------------------------------------------ */
 
-/* Nested directories, "./" and bare names, a file of three pages. */
+/* Nested directories, "./" and bare names, a file of three pages,
+ * symbolic links. */
 static void test_cpio_unpack(void **state)
 {
 	static struct cpio c;
 	static char big[3 * 4096 + 5], got[sizeof(big) + 10];
-	struct inode *inode;
+	struct inode *inode, *link;
 	struct file *f;
 
 	(void)state;
@@ -146,7 +150,8 @@ static void test_cpio_unpack(void **state)
 	cpio_add(&c, "bin/sub", S_IFDIR | 0755, "", 0);
 	cpio_add(&c, "./bin/sub/big", S_IFREG | 0755, big, sizeof(big));
 	cpio_add(&c, "./bin/sub/empty", S_IFREG | 0644, "", 0);
-	cpio_add(&c, "./link", 0120777, "etc", 3);	/* skipped */
+	cpio_add(&c, "./link", 0120777, "etc", 3);
+	cpio_add(&c, "bin/motd", 0120777, "/etc/motd", 9);
 	cpio_trailer(&c);
 	assert_int_equal(initrd_unpack(c.buf, c.len), 0);
 
@@ -159,7 +164,18 @@ static void test_cpio_unpack(void **state)
 	assert_true(inode->i_readonly);
 	assert_int_equal(inode->i_mode, S_IFREG | 0755);
 	assert_true(S_ISDIR(lookup("/bin/sub")->i_mode));
-	assert_int_equal(lookup_err("/link"), -ENOENT);
+	/* Links: followed by a lookup, the link itself without. */
+	assert_ptr_equal(lookup("/link/motd"), lookup("/etc/motd"));
+	read_all("/bin/motd", got, sizeof(got), 6);
+	assert_int_equal(vfs_lookup_nofollow(NULL, "/link", &link), 0);
+	assert_true(S_ISLNK(link->i_mode));
+	assert_int_equal(link->i_size, 3);
+	/* Every entry has the archive's time, directories too. */
+	assert_int_equal(link->i_mtime_ns, CPIO_TEST_MTIME * 1000000000ULL);
+	assert_int_equal(lookup("/bin/sub")->i_mtime_ns,
+			 CPIO_TEST_MTIME * 1000000000ULL);
+	assert_int_equal(lookup("/etc/motd")->i_mtime_ns,
+			 CPIO_TEST_MTIME * 1000000000ULL);
 	/* Read-only: no writing, no truncation; beyond EOF no page. */
 	assert_int_equal(open_err("/etc/motd", O_WRONLY), -EROFS);
 	assert_int_equal(open_err("/etc/motd", O_RDONLY | O_TRUNC), -EROFS);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -147,6 +148,61 @@ void spin_barrier(int *arrived, int *generation, int n)
 			sched_yield();
 }
 
+/* s to path in one write of a file opened with flags: 0 or the errno
+ * (EIO if short). */
+static int write_once(const char *path, int flags, const char *s)
+{
+	size_t n = strlen(s);
+	int fd = open(path, flags, 0644), err = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return errno;
+	r = write(fd, s, n);
+	if (r < 0)
+		err = errno;
+	else if ((size_t)r != n)
+		err = EIO;
+	close(fd);
+	return err;
+}
+
+int write_text(const char *path, const char *text)
+{
+	return !write_once(path, O_WRONLY | O_CREAT | O_TRUNC, text);
+}
+
+int tap_fails(long r, int want, const char *what)
+{
+	int err = errno;
+
+	return tap_ok(r == -1 && err == want, "%s: %s (%s)", what,
+		      strerror(want), r == -1 ? strerror(err) : "succeeded");
+}
+
+static char test_top[64];
+
+int test_dir_make(const char *name)
+{
+	snprintf(test_top, sizeof(test_top), "/tmp/%s.%d", name, getpid());
+	return mkdir(test_top, 0755) ? -1 : 0;
+}
+
+const char *test_dir(void)
+{
+	return test_top;
+}
+
+const char *at(const char *name)
+{
+	static char buf[2][256];
+	static int i;
+
+	i ^= 1;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", test_top, name);
+	return buf[i];
+}
+
 long read_file(const char *path, char *buf, size_t n)
 {
 	size_t got = 0;
@@ -173,19 +229,7 @@ long read_file(const char *path, char *buf, size_t n)
 
 int write_file(const char *path, const char *s)
 {
-	size_t n = strlen(s);
-	int fd = open(path, O_WRONLY), err = 0;
-	ssize_t r;
-
-	if (fd < 0)
-		return errno;
-	r = write(fd, s, n);
-	if (r < 0)
-		err = errno;
-	else if ((size_t)r != n)
-		err = EIO;
-	close(fd);
-	return err;
+	return write_once(path, O_WRONLY, s);
 }
 
 int is_zpk(void)

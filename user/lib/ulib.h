@@ -41,9 +41,17 @@ void spin_barrier(int *arrived, int *generation, int n);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
 long read_file(const char *path, char *buf, size_t n);
-/* Write the string s to path (a /proc or /proc/sys file) in one write:
- * 0, or the errno of the open or the write. */
-int write_file(const char *path, const char *s);
+/* Write text to path, created or truncated (0644): 1 if all of it went. */
+int write_text(const char *path, const char *text);
+
+/* r is -1 with errno want: one check, "what: <want> (<what happened>)". */
+int tap_fails(long r, int want, const char *what);
+
+/* A test's own directory for its files, /tmp/NAME.PID: made (0) or not
+ * (-1); at(name) names a file in it (the last two results stay valid). */
+int test_dir_make(const char *name);
+const char *test_dir(void);
+const char *at(const char *name);
 
 /* Writes s to path in one write(): 0, or the errno (EIO if short). */
 int write_file(const char *path, const char *s);

@@ -1,9 +1,11 @@
 /* user/tests/mmap.c — anonymous mmap, munmap and mprotect of part of a
- * mapping (the VMA splits), MAP_FIXED, and the errnos of bad arguments. */
+ * mapping (the VMA splits), MAP_FIXED, the errnos of bad arguments and
+ * the heuristic overcommit check. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 
 #include "ulib.h"
@@ -37,13 +39,54 @@ static int page_is(char *base, int i, int c)
 	return 1;
 }
 
+/* Maps len bytes with flags: 0, or the errno (the mapping is undone). */
+static int map_errno(size_t len, int flags)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, len);
+	return 0;
+}
+
+/*
+ * Linux's heuristic overcommit (vm.overcommit_memory 0): one request for
+ * memory that may need backing, private writable or shared anonymous,
+ * larger than RAM + swap is ENOMEM; with MAP_NORESERVE it is not checked.
+ */
+static void overcommit(void)
+{
+	char mode[8] = "";
+	struct sysinfo si;
+	size_t len;
+	int i;
+
+	if (read_file("/proc/sys/vm/overcommit_memory", mode, sizeof(mode)) > 0 &&
+	    mode[0] != '0') {
+		for (i = 0; i < 4; i++)
+			tap_skip("overcommit_memory is %c, not the heuristic", mode[0]);
+		return;
+	}
+	sysinfo(&si);
+	len = 2 * (si.totalram + si.totalswap) * si.mem_unit;
+	tap_ok(map_errno(len, MAP_PRIVATE | MAP_ANONYMOUS) == ENOMEM,
+	       "private writable mapping of twice RAM + swap: ENOMEM");
+	tap_ok(map_errno(len, MAP_SHARED | MAP_ANONYMOUS) == ENOMEM,
+	       "shared anonymous mapping of twice RAM + swap: ENOMEM");
+	tap_ok(map_errno(len, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE) == 0,
+	       "the private one with MAP_NORESERVE: mapped");
+	tap_ok(map_errno(len, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE) == 0,
+	       "the shared one with MAP_NORESERVE: mapped");
+}
+
 int main(void)
 {
 	char *base, *p, *big;
 	int i, st, ok, err;
 	long r;
 
-	tap_plan(22);
+	tap_plan(26);
 
 	base = mmap(NULL, NPAGES * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -139,5 +182,6 @@ int main(void)
 	tap_ok(ok, "256 MiB mapping, one byte per MiB written and read back");
 	if (big != MAP_FAILED)
 		munmap(big, 256 << 20);
+	overcommit();
 	tap_done();
 }

@@ -54,7 +54,8 @@ static int gone_pid(void)
 static void opening(void)
 {
 	int fd = pidfd_open(getpid(), 0), fl;
-	char c;
+	char c, path[64], link[64] = "";
+	long n;
 
 	tap_ok(fd >= 0, "pidfd_open of the caller");
 	fl = fcntl(fd, F_GETFD);
@@ -62,6 +63,10 @@ static void opening(void)
 	tap_ok(fails(read(fd, &c, 1), EINVAL) && fails(write(fd, "x", 1),
 						      EINVAL),
 	       "read and write on it: EINVAL");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = 0;
+	tap_ok(!strcmp(link, "anon_inode:[pidfd]"), "its fd link: %s", link);
 	close(fd);
 	fd = pidfd_open(getpid(), PIDFD_NONBLOCK);
 	fl = fcntl(fd, F_GETFL);
@@ -197,7 +202,7 @@ static void mreleasing(void)
 
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(20);
 	opening();
 	thread_id();
 	zombie();

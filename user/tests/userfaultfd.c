@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,6 +60,26 @@ static const char *vmflags(void *p)
 	return line;
 }
 
+/* fd is on Linux's anonymous inode: mode 0600, anon_inodefs, its
+ * /proc/self/fd link named so and not to be opened. */
+static void anon_inode(int fd)
+{
+	char path[64], link[64] = "";
+	struct statfs sf;
+	struct stat st;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = 0;
+	tap_ok(!fstat(fd, &st) && st.st_mode == 0600 && !fstatfs(fd, &sf) &&
+	       sf.f_type == 0x09041934 && !strcmp(link,
+						  "anon_inode:[userfaultfd]") &&
+	       open(path, O_RDONLY) == -1 && errno == ENXIO,
+	       "an anonymous inode: mode %o, %s, fstatfs ANON_INODE_FS_MAGIC, "
+	       "open of the link ENXIO", st.st_mode, link);
+}
+
 static void api(void)
 {
 	struct uffdio_api a = { 0xab, 0, 0 };
@@ -93,6 +115,7 @@ static void api(void)
 	       (unsigned long long)a.features, (unsigned long long)a.ioctls);
 	r = ioctl(fd, UFFDIO_API, &a);
 	tap_ok(r == -1 && errno == EINVAL, "a second UFFDIO_API: EINVAL");
+	anon_inode(fd);
 	close(fd);
 	dev = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
 	fd2 = dev < 0 ? -1 : ioctl(dev, USERFAULTFD_IOC_NEW, FLAGS);
@@ -398,7 +421,7 @@ int main(void)
 {
 	int st;
 
-	tap_plan(39);
+	tap_plan(40);
 	api();
 	registering();
 	missing();

@@ -1,0 +1,47 @@
+/* kernel/cputime.c — CPU time as Linux counts it without a fine-grained
+ * clock: each timer tick goes whole to whatever it interrupted, in the
+ * CPU's own counts (struct pcpu), added up when /proc reads them. */
+#include <asm/percpu.h>
+#include <zpk/atomic.h>
+#include <zpk/cpumask.h>
+#include <zpk/kernel_stat.h>
+#include <zpk/sched.h>
+#include <zpk/time.h>
+
+/* Linux's account_process_tick: user if the tick came from user mode,
+ * idle if the idle task ran, else system (the kernel on p's behalf).
+ * Interrupt context, on the CPU p runs on: only it writes these. */
+void account_process_tick(struct task_struct *p, bool user_tick)
+{
+	u64 *cpustat = this_cpu_ptr()->cpustat;
+
+	if (user_tick) {
+		p->utime += TICK_NSEC;
+		cpustat[CPUTIME_USER] += TICK_NSEC;
+	} else if (is_idle_task(p)) {
+		cpustat[CPUTIME_IDLE] += TICK_NSEC;
+	} else {
+		p->stime += TICK_NSEC;
+		cpustat[CPUTIME_SYSTEM] += TICK_NSEC;
+	}
+}
+
+u64 kcpustat_sum(int stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(per_cpu(cpustat[stat], cpu));
+	return sum;
+}
+
+u64 nr_context_switches(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		sum += READ_ONCE(per_cpu(nr_switches, cpu));
+	return sum;
+}
