@@ -629,14 +629,22 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm)
 	}
 }
 
-/* The vfork parent sleeps until the child execs or exits. Linux's wait
- * is killable; here signals wait too (the child must let go first). */
+/* The vfork parent sleeps until the child execs or exits, or until a
+ * fatal signal comes (Linux's killable wait): then the child is told not
+ * to wake a parent that may be gone by then. */
 static void wait_for_vfork_done(struct task_struct *child)
 {
-	while (!child->vfork_done) {
-		current->state = TASK_UNINTERRUPTIBLE;
+	for (;;) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (child->vfork_done)
+			break;
+		if (fatal_signal_pending(current)) {
+			child->vfork_parent = NULL;
+			break;
+		}
 		schedule();
 	}
+	current->state = TASK_RUNNING;
 }
 
 /*

@@ -1,9 +1,11 @@
 /* user/tests/fork_exec_wait.c — fork, execve and wait4: exit statuses, argv
- * and envp through exec, children killed by SIGKILL and SIGSEGV, ECHILD. */
+ * and envp through exec, children killed by SIGKILL and SIGSEGV, ECHILD;
+ * vfork, and a vfork parent killed while it waits. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,6 +36,41 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
+/* A vfork parent whose child stops before it execs: SIGKILL still ends
+ * the parent (Linux's wait for the child is killable). */
+static void vfork_parent_killed(void)
+{
+	volatile pid_t *kid = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t mid, w = 0;
+	int status = 0, ms;
+
+	mid = fork();
+	if (mid == 0) {
+		if (vfork() == 0) {
+			*kid = getpid();
+			kill(getpid(), SIGSTOP);
+			_exit(0);
+		}
+		_exit(1);
+	}
+	for (ms = 0; !*kid && ms < 5000; ms += 10)
+		sleep_ms(10);
+	sleep_ms(50);		/* the child stopped, the parent asleep */
+	kill(mid, SIGKILL);
+	for (ms = 0; ms < 5000 && (w = waitpid(mid, &status, WNOHANG)) == 0;
+	     ms += 10)
+		sleep_ms(10);
+	tap_ok(w == mid && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+	       "SIGKILL ends a vfork parent whose child is stopped (%s)",
+	       w == mid ? status_str(status) : "still waiting");
+	if (*kid)
+		kill(*kid, SIGKILL);
+	if (w == 0)
+		waitpid(mid, &status, 0);
+	munmap((void *)kid, 4096);
+}
+
 int main(int argc, char **argv)
 {
 	char *cargv[] = { argv[0], "child", "one", "", "three four", NULL };
@@ -48,7 +85,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "exit") == 0)
 		return atoi(argv[2]);
 
-	tap_plan(15);
+	tap_plan(16);
 	/* No core files: WCOREDUMP would differ between hosts. */
 	setrlimit(RLIMIT_CORE, &nocore);
 
@@ -163,5 +200,6 @@ int main(int argc, char **argv)
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 17,
 	       "vfork + execve, exit 17 (%s)", status_str(status));
+	vfork_parent_killed();
 	tap_done();
 }
