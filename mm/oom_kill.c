@@ -158,10 +158,13 @@ static enum oom_result __out_of_memory(void)
 		return OOM_NONE;
 	}
 	none_reported = false;
-	if (victim != current && (victim->pending & sigmask(SIGKILL))) {
+	if (victim != current && (fatal_signal_pending(victim) ||
+				  (victim->signal->flags & SIGNAL_GROUP_EXIT))) {
 		/* Killed already but not reaped (its mmap_lock was busy):
-		 * let it run to its death, then try again (Linux waits for
-		 * an OOM victim the same way). */
+		 * the reaper tries again, and the victim runs on to its
+		 * death meanwhile (Linux waits for an OOM victim so too).
+		 * A reaped mm is never chosen again. */
+		oom_reap_task_mm(victim, victim->mm);
 		schedule();
 		return OOM_RETRY;
 	}
