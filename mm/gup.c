@@ -107,10 +107,28 @@ static unsigned int fault_flags_of(unsigned int flags)
 	return ff;
 }
 
+/*
+ * Memory ran out in a fault for get_user_pages: the OOM killer runs with
+ * mm's mmap_lock given up, as a user fault's does, since the victim it
+ * waits for may need that lock to exit (mm_verify=exit takes every mm's).
+ * -EAGAIN: fault again from the VMA, which may be gone; -ENOMEM: nothing
+ * to kill, or current is the one dying.
+ */
+static int gup_out_of_memory(struct mm_struct *mm)
+{
+	enum oom_result r;
+
+	mmap_read_unlock(mm);
+	r = out_of_memory();
+	mmap_read_lock(mm);
+	return r == OOM_RETRY ? -EAGAIN : -ENOMEM;
+}
+
 /* One page: follow, and fault until it can be followed (Linux's loop in
- * __get_user_pages); an error is the fault's, as an errno. -EAGAIN: a
- * userfaultfd's reader resolved the fault while we slept (vma may be
- * gone: look it up again); -EINTR: a signal came first. */
+ * __get_user_pages); an error is the fault's, as an errno. -EAGAIN: the
+ * mmap_lock was given up meanwhile (a userfaultfd's reader resolved the
+ * fault while we slept, or the OOM killer ran): vma may be gone, look it
+ * up again; -EINTR: a signal came first. */
 static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			unsigned int flags, struct page **page)
 {
@@ -125,13 +143,8 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
 		if (ret & VM_FAULT_RETRY)
 			return signal_pending(current) ? -EINTR : -EAGAIN;
-		/* Each OOM_RETRY killed another task: a bounded loop. */
-		if ((ret & VM_FAULT_OOM) && out_of_memory() == OOM_RETRY) {
-			tries--;
-			continue;
-		}
 		if (ret & VM_FAULT_OOM)
-			return -ENOMEM;
+			return gup_out_of_memory(vma->vm_mm);
 		if (ret)
 			return -EFAULT;
 		if (current && current->mm == vma->vm_mm)

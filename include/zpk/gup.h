@@ -19,7 +19,9 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
  * Faults in and looks up nr pages from start; with pages, each gets a
  * reference (the zero page only under a refcounted PTE). Returns the
  * number done, or a negative errno if the first failed (-EFAULT: no VMA
- * or not allowed; -ENOMEM).
+ * or not allowed; -ENOMEM). Called with mm's mmap_lock held for reading;
+ * it is given up and taken again while a userfault or the OOM killer
+ * waits, so the caller's VMAs may be gone when it returns.
  */
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages);
