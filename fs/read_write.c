@@ -1,5 +1,6 @@
 /* fs/read_write.c — read, write and their relatives: data passes
- * through a kernel page, because file operations take kernel buffers. */
+ * through the task's bounce page (rw_page), because file operations take
+ * kernel buffers. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/gup.h>
@@ -59,15 +60,24 @@ static bool writeable(char __user *ubuf, size_t n)
 	return got == (long)nr;
 }
 
+/* A pipe, socket or tty with data to read now (poll without waiting). */
+static bool readable_now(struct file *f)
+{
+	return f->f_op->poll && (f->f_op->poll(f, NULL) & POLLIN);
+}
+
 /*
- * One read or write of n user bytes at *pos, a page at a time. Stops at
- * a short transfer (end of file, a pipe's worth) so that, as on Linux,
- * the caller sees how much moved; -EFAULT only if nothing did.
+ * One read or write of n user bytes at *pos, a page at a time through
+ * current's bounce page. Stops at a short transfer (end of file, a pipe's
+ * worth) so that, as on Linux, the caller sees how much moved; -EFAULT
+ * only if nothing did. A read of a pipe, socket or tty goes on to its next
+ * page only while more is there: Linux's read of those returns what it
+ * found, never waiting for more once it has some.
  */
 static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		     loff_t *pos, bool write)
 {
-	char *kbuf;
+	char *kbuf = current->rw_page;
 	ssize_t done = 0, r = 0;
 
 	if (has_iter(f, write)) {
@@ -86,9 +96,6 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		n = MAX_RW_COUNT;
 	if (!write && f->f_op->read_user)
 		return f->f_op->read_user(f, ubuf, n, pos);
-	kbuf = (char *)__get_free_page(GFP_KERNEL);
-	if (!kbuf)
-		return -ENOMEM;
 	while ((size_t)done < n) {
 		size_t k = min(n - done, (size_t)PAGE_SIZE);
 
@@ -114,8 +121,9 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		done += r;
 		if ((size_t)r < k)
 			break;
+		if (!write && unseekable(f) && !readable_now(f))
+			break;
 	}
-	free_page((unsigned long)kbuf);
 	return done ? done : r;
 }
 
@@ -319,17 +327,15 @@ SYSCALL(__NR_lseek, sys_lseek);
 
 /*
  * Copies up to count bytes from in at *pos to out at its position, a page
- * at a time through a kernel page; stops at the input's end or a short
- * write. What moved, or -errno if nothing did.
+ * at a time through current's bounce page; stops at the input's end or a
+ * short write. What moved, or -errno if nothing did.
  */
 static ssize_t do_sendfile_copy(struct file *in, loff_t *pos,
 				struct file *out, size_t count)
 {
-	char *kbuf = (char *)__get_free_page(GFP_KERNEL);
+	char *kbuf = current->rw_page;
 	ssize_t done = 0, r = 0, w;
 
-	if (!kbuf)
-		return -ENOMEM;
 	while ((size_t)done < count) {
 		size_t k = min(count - done, (size_t)PAGE_SIZE);
 
@@ -347,7 +353,6 @@ static ssize_t do_sendfile_copy(struct file *in, loff_t *pos,
 		if ((size_t)r < k)
 			break;
 	}
-	free_page((unsigned long)kbuf);
 	return done ? done : r;
 }
 

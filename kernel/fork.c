@@ -244,20 +244,31 @@ struct signal_struct init_signals = {
 };
 struct fs_struct init_fs = { .users = 1, .umask = 022 };
 
-/* A task with a kernel stack and empty lists, not yet on any list. */
+/*
+ * A task with a kernel stack, a bounce page and empty lists, not yet on
+ * any list. The bounce page (fs/read_write.c) is the task's for its life:
+ * a read that sleeps in a pipe takes no page from the allocator, so the
+ * free-page counts other tasks take meanwhile do not move under them.
+ */
 static struct task_struct *alloc_task(void)
 {
 	struct task_struct *t = kzalloc(sizeof(*t), GFP_KERNEL);
-	struct page *stack;
+	struct page *stack, *rw_page;
 
 	if (!t)
 		return NULL;
 	stack = alloc_pages(GFP_KERNEL, THREAD_ORDER);
-	if (!stack) {
+	rw_page = alloc_page(GFP_KERNEL);
+	if (!stack || !rw_page) {
+		if (stack)
+			__free_pages(stack, THREAD_ORDER);
+		if (rw_page)
+			__free_page(rw_page);
 		kfree(t);
 		return NULL;
 	}
 	t->stack = page_address(stack);
+	t->rw_page = page_address(rw_page);
 	INIT_LIST_HEAD(&t->children);
 	INIT_LIST_HEAD(&t->sibling);
 	INIT_LIST_HEAD(&t->thread_node);
@@ -306,10 +317,13 @@ void put_task_struct(struct task_struct *t)
 	kfree(t);
 }
 
+/* The stack and the bounce page, once no CPU runs on the task. */
 void put_task_stack(struct task_struct *t)
 {
 	__free_pages(virt_to_page(t->stack), THREAD_ORDER);
 	t->stack = NULL;
+	free_page((unsigned long)t->rw_page);
+	t->rw_page = NULL;
 }
 
 /* The new task's shared parts that copy_process got, dropped again. */

@@ -106,6 +106,7 @@ struct task_struct {
 	unsigned int flags;		/* PF_* */
 	char comm[TASK_COMM_LEN];
 	void *stack;			/* THREAD_SIZE bytes, kernel stack */
+	void *rw_page;			/* read and write's bounce page */
 	unsigned long ksp;		/* saved kernel rsp while switched out */
 	unsigned long fsbase;		/* user TLS (arch_prctl ARCH_SET_FS) */
 	struct mm_struct *mm;		/* NULL for kernel threads */
