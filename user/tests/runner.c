@@ -201,13 +201,17 @@ static pid_t spawn(const char *path, char *const argv[], int out, int fd3)
 }
 
 /* runner --after-go PATH [ARG]: waits for a byte on fd 3, then becomes
- * the test (exec): the test starts only when the runner says go. */
+ * the test (exec): the test starts only when the runner says go. It
+ * waits for the end of file too, so that the pipe is freed here, before
+ * the test counts free pages, not by the runner's close while it runs. */
 static int after_go(char **argv)
 {
 	char c;
 
 	if (read(3, &c, 1) != 1)
 		return 127;
+	while (read(3, &c, 1) > 0)
+		;
 	close(3);
 	execve(argv[0], argv, environ);
 	fprintf(stderr, "runner: %s: %s\n", argv[0], strerror(errno));
@@ -215,14 +219,17 @@ static int after_go(char **argv)
 }
 
 /* runner --watchdog PID SECS: says it is ready on fd 3, then kills PID
- * after SECS (no alarm() on zpk); exit 0 means it did. */
+ * after SECS (no alarm() on zpk); exit 0 means it did. Once it has said
+ * so it allocates nothing: a first nanosleep has faulted in the stack and
+ * code the real one uses, and fd 3 stays open (closing it could free the
+ * pipe), since the test may be counting free pages by then. */
 static int watchdog(pid_t pid, long secs)
 {
-	struct timespec ts = { secs, 0 };
+	struct timespec ts = { secs, 0 }, none = { 0, 0 };
 
+	nanosleep(&none, NULL);
 	if (write(3, "r", 1) != 1)
 		return 1;
-	close(3);
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	kill(pid, SIGKILL);
@@ -232,8 +239,8 @@ static int watchdog(pid_t pid, long secs)
 /*
  * Run path with argv {path, arg}; returns its wait status. A watchdog
  * kills it after timeout_s; *timed_out says. The test starts only once
- * the watchdog is asleep: their start-up faults must not land in the
- * system-wide figures a test measures (free pages, vmstat's
+ * the watchdog is ready: their start-up faults and frees must not land
+ * in the system-wide figures a test measures (free pages, vmstat's
  * zero_page_* counters).
  */
 static int run(const char *path, char *arg, int quiet, int *timed_out)
