@@ -118,12 +118,8 @@ runner_smp4() {
 }
 
 part_smp4() {
-	# exhaust's and resources' own free-page counts, taken right after a
-	# child's exit, can miss a page for a while on several CPUs (a page
-	# freed late: not found yet); they run on one CPU (parts oom and
-	# runner-*), and the runner's check after each test here stays exact.
-	runner_smp4 refcount --except zeropage/stress_integrity exhaust \
-		resources
+	# exhaust runs at 64 MiB on four CPUs in part oom.
+	runner_smp4 refcount --except zeropage/stress_integrity exhaust
 }
 
 part_smp4_zero() {
@@ -156,13 +152,15 @@ part_zpbench() {
 # hogs die, the test at oom_score_adj -1000 and init live, Linux's report
 # line is printed, and every page comes back. Memory running out every
 # other way (exhaust) runs here only: at 64 MiB it costs a fraction of
-# what it would at 512. Once per policy.
+# what it would at 512. Once per policy, and under refcount on 4 CPUs.
 part_oom() {
-	local policy out rc
-	for policy in special refcount off; do
-		out=$(scripts/zpk-run --mem 64M --timeout 120 \
-			--append "zero_page=$policy mm_verify=exit" /tests/runner oom \
-			exhaust 2>&1)
+	local policy smp out rc
+	for policy in special refcount off smp4-refcount; do
+		smp=1
+		case $policy in smp4-*) smp=4 ;; esac
+		out=$(scripts/zpk-run --mem 64M --smp $smp --timeout 200 \
+			--append "zero_page=${policy#smp4-} mm_verify=exit" \
+			/tests/runner oom exhaust 2>&1)
 		rc=$?
 		echo "$out" | grep -E '^(ok|not ok|    (ok|not ok))' | sed 's/^/    /'
 		tap "[$policy] oom and exhaust at 64M: the runner (PID 1) exited 0" \
