@@ -289,3 +289,78 @@ KTEST(torture, fault_race_one_page_each_round)
 	drain_all_pages();
 	KEXPECT_EQ(nr_free_pages(), free0);
 }
+
+/*
+ * A PTE another CPU's MMU marks dirty while this CPU write-protects it
+ * and makes it writable again, over and over, as fork and mprotect do:
+ * with the ptep_* helpers the bit is never lost. A plain read and write
+ * of the entry loses it whenever the mark falls between them.
+ */
+#define DIRTY_ROUNDS	2000
+
+struct dirty_race {
+	pte_t pte;
+	atomic_t round;			/* the round the MMU may mark */
+	atomic_t marked;		/* the last round it marked */
+};
+
+/* The MMU's update: a locked compare-and-exchange, on a present entry
+ * only (on one not present, an access faults instead). */
+static void mmu_mark_dirty(pte_t *pte)
+{
+	u64 v = __atomic_load_n(&pte->pte, __ATOMIC_SEQ_CST);
+
+	for (;;) {
+		if (!(v & _PAGE_PRESENT)) {
+			cpu_relax();
+			v = __atomic_load_n(&pte->pte, __ATOMIC_SEQ_CST);
+			continue;
+		}
+		if (__atomic_compare_exchange_n(&pte->pte, &v, v | _PAGE_DIRTY,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return;
+	}
+}
+
+static int mark_dirty_thread(void *arg)
+{
+	struct dirty_race *d = arg;
+
+	for (int r = 1; r <= DIRTY_ROUNDS; r++) {
+		while (atomic_read(&d->round) < r)
+			cpu_relax();
+		for (int i = 0; i < r % 64; i++)
+			cpu_relax();
+		mmu_mark_dirty(&d->pte);
+		atomic_set(&d->marked, r);
+	}
+	return 0;
+}
+
+KTEST(torture, wrprotect_keeps_dirty_bit_set_meanwhile)
+{
+	struct dirty_race d = { 0 };
+	struct kthread *k;
+	int lost = 0;
+
+	if (num_online_cpus() < 2)
+		return;		/* nothing can race on one CPU */
+	k = kthread_run_on_cpu(mark_dirty_thread, &d, 1, "kdirty");
+	KEXPECT_NOT_NULL(k);
+	if (!k)
+		return;
+	for (int r = 1; r <= DIRTY_ROUNDS; r++) {
+		set_pte(&d.pte, __pte(_PAGE_PRESENT | _PAGE_USER | _PAGE_RW));
+		atomic_set(&d.round, r);
+		while (atomic_read(&d.marked) < r) {
+			ptep_set_wrprotect(&d.pte);
+			ptep_modify_prot_commit(&d.pte, pte_mkwrite(
+				ptep_modify_prot_start(&d.pte)));
+		}
+		lost += !(__atomic_load_n(&d.pte.pte, __ATOMIC_SEQ_CST) &
+			  _PAGE_DIRTY);
+	}
+	KEXPECT_EQ(kthread_join(k), 0);
+	KEXPECT_EQ(lost, 0);
+}

@@ -723,13 +723,14 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 		return VM_FAULT_SIGBUS;		/* no swap yet */
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
 		return do_wp_page(vma, address, pte);
-	/* Present and allowed: a spurious fault (stale TLB); refresh. The
-	 * fault dropped the stale entry: x86's flush_tlb_fix_spurious_fault
-	 * is a no-op. */
-	entry = pte_mkyoung(entry);
+	/* Present and allowed: a spurious fault (stale TLB). The fault
+	 * dropped the stale entry (x86's flush_tlb_fix_spurious_fault is a
+	 * no-op), and the retry sets Accessed. A write marks the entry
+	 * dirty here, as x86's ptep_set_access_flags: only then, since a
+	 * rewrite from a read could lose a Dirty bit another CPU's MMU sets
+	 * meanwhile (this write sets it itself). */
 	if (flags & FAULT_FLAG_WRITE)
-		entry = pte_mkdirty(entry);
-	set_pte(pte, entry);
+		set_pte(pte, pte_mkdirty(pte_mkyoung(entry)));
 	return 0;
 }
 
@@ -812,10 +813,9 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
 	struct mm_struct *mm = zd->mm;
-	pte_t entry = *pte;
+	pte_t entry = ptep_get_and_clear(pte);
 	struct page *page;
 
-	pte_clear(pte);
 	if (zap_keeps_uffd_wp(zd, pte, entry))
 		return 0;
 	if (pte_present(entry))
@@ -894,15 +894,16 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY | _PAGE_UFFD_WP;
 	struct change_prot *cp = priv;
 	struct page *page;
-	pte_t entry;
+	pte_t old, entry;
 
 	if (pte_marker_uffd_wp(*pte) &&
 	    (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE))
 		pte_clear(pte);		/* not present: nothing to flush */
 	if (!pte_present(*pte))
 		return 0;
-	page = vm_normal_page(NULL, addr, *pte);
-	entry = __pte((pte_val(*pte) & keep) | cp->prot);
+	old = ptep_modify_prot_start(pte);
+	page = vm_normal_page(NULL, addr, old);
+	entry = __pte((pte_val(old) & keep) | cp->prot);
 	if (cp->cp_flags & MM_CP_UFFD_WP)
 		entry = pte_mkuffd_wp(entry);
 	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
@@ -910,10 +911,9 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
 	    (cp->soft_dirty && !pte_soft_dirty(entry)))
 		entry = pte_wrprotect(entry);
-	if (pte_val(entry) == pte_val(*pte))
-		return 0;
-	set_pte(pte, entry);
-	changed_range_add(&cp->start, &cp->end, addr);
+	ptep_modify_prot_commit(pte, entry);
+	if (pte_val(entry) != pte_val(old))
+		changed_range_add(&cp->start, &cp->end, addr);
 	return 0;
 }
 
@@ -949,8 +949,8 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
 	    pte_write(entry)) {
+		ptep_set_wrprotect(src_pte);
 		entry = pte_wrprotect(entry);
-		set_pte(src_pte, entry);
 		wrprotected = true;
 	}
 	/* LAB(cow-fork) END: if (is_cow_mapping(vma->vm_flags)) return false; */

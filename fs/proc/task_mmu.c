@@ -312,13 +312,16 @@ static int clear_refs_pte(pte_t *pte, unsigned long addr, void *priv)
 	if (!pte_present(*pte))
 		return 0;
 	if (cw->type == CLEAR_REFS_SOFT_DIRTY) {
-		set_pte(pte, pte_clear_soft_dirty(pte_wrprotect(*pte)));
+		pte_t old = ptep_modify_prot_start(pte);
+
+		ptep_modify_prot_commit(pte,
+					pte_clear_soft_dirty(pte_wrprotect(old)));
 		return 0;
 	}
 	page = vm_normal_page(cw->vma, addr, *pte);
 	if (!page)
 		return 0;
-	set_pte(pte, pte_mkold(*pte));
+	ptep_test_and_clear_young(pte);
 	page_clear_flag(page, PG_referenced);
 	return 0;
 }

@@ -212,6 +212,39 @@ static inline void set_pud(pud_t *pudp, pud_t p) { *(volatile u64 *)&pudp->pud =
 static inline void set_pgd(pgd_t *pgdp, pgd_t p) { *(volatile u64 *)&pgdp->pgd = pgd_val(p); }
 static inline void pte_clear(pte_t *ptep) { set_pte(ptep, __pte(0)); }
 
+/*
+ * Changes to a present PTE that another CPU's MMU may be using: it sets
+ * Accessed and Dirty with locked cycles of its own, so these are atomic
+ * too, or a bit it sets between a read and a write here is lost (Linux's
+ * x86 ptep_* helpers). The PTE lock, held by every caller, keeps other
+ * CPUs' software out, not their MMUs.
+ */
+static inline pte_t ptep_get_and_clear(pte_t *ptep)
+{
+	return __pte(__atomic_exchange_n(&ptep->pte, 0, __ATOMIC_SEQ_CST));
+}
+static inline void ptep_set_wrprotect(pte_t *ptep)
+{
+	__atomic_fetch_and(&ptep->pte, ~_PAGE_RW, __ATOMIC_SEQ_CST);
+}
+/* Was it accessed since the last call? Now it is old. */
+static inline bool ptep_test_and_clear_young(pte_t *ptep)
+{
+	return __atomic_fetch_and(&ptep->pte, ~_PAGE_ACCESSED,
+				  __ATOMIC_SEQ_CST) & _PAGE_ACCESSED;
+}
+/* A change of several bits: not present in between, so the hardware
+ * cannot set a bit in the old entry after start has read it (an access
+ * then faults, and waits for the PTE lock). */
+static inline pte_t ptep_modify_prot_start(pte_t *ptep)
+{
+	return ptep_get_and_clear(ptep);
+}
+static inline void ptep_modify_prot_commit(pte_t *ptep, pte_t p)
+{
+	set_pte(ptep, p);
+}
+
 #ifndef HOST_TEST
 static inline void flush_tlb_page(unsigned long addr)
 {
