@@ -26,22 +26,22 @@ void account_process_tick(struct task_struct *p, bool user_tick)
 	}
 }
 
+/* The sum over the online CPUs of a u64 field of their struct pcpu. */
+#define sum_online_cpus(field) ({				\
+	u64 __sum = 0;						\
+	int __cpu;						\
+								\
+	for_each_online_cpu(__cpu)				\
+		__sum += READ_ONCE(per_cpu(field, __cpu));	\
+	__sum;							\
+})
+
 u64 kcpustat_sum(int stat)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		sum += READ_ONCE(per_cpu(cpustat[stat], cpu));
-	return sum;
+	return sum_online_cpus(cpustat[stat]);
 }
 
 u64 nr_context_switches(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_online_cpu(cpu)
-		sum += READ_ONCE(per_cpu(nr_switches, cpu));
-	return sum;
+	return sum_online_cpus(nr_switches);
 }

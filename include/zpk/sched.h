@@ -208,8 +208,6 @@ void kick_process(struct task_struct *t);
  * counted where it fell (user mode, the kernel, idle), then the
  * scheduler's tick. */
 void update_process_times(bool user);
-/* fork, clone, vfork and kernel threads since boot (/proc/stat). */
-extern unsigned long total_forks;
 /* Waits until no CPU runs on p's stack (a zombie's last switch away may
  * still be under way on another CPU when its parent reaps it). */
 void wait_task_inactive(struct task_struct *p);
