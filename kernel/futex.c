@@ -1,7 +1,9 @@
 /* kernel/futex.c — futex WAIT, WAKE, their bitset forms and REQUEUE, what
  * musl's and glibc's locks, condition variables and barriers use: waiters
- * are matched by (address space, user address), one queue for all. */
+ * are matched by key (get_futex_key), one queue for all. */
 #include <zpk/errno.h>
+#include <zpk/fs.h>
+#include <zpk/mm.h>
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
@@ -18,11 +20,24 @@
 #define FUTEX_CMD_MASK		(~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 #define FUTEX_BITSET_MATCH_ANY	0xffffffffU
 
+/*
+ * What names a futex (Linux's union futex_key): in private memory, or
+ * with FUTEX_PRIVATE_FLAG, the address space and the address; in a
+ * shared mapping (MAP_SHARED of a file or of anonymous memory, a shmem
+ * file), the file and the offset in it, which every process mapping it
+ * shares whatever the address. Only compared, never followed: a key
+ * left by a file that went and came back at the same address gives at
+ * worst a spurious wakeup, which futex users allow for.
+ */
+struct futex_key {
+	const void *object;		/* the mm, or the file's inode */
+	unsigned long offset;		/* the address, or the file offset */
+};
+
 /* One sleeper in futex_wait, on its own kernel stack. */
 struct futex_waiter {
 	struct task_struct *task;
-	struct mm_struct *mm;
-	unsigned long uaddr;		/* changes when requeued */
+	struct futex_key key;		/* changes when requeued */
 	u32 bitset;
 	bool woken;
 	struct list_head list;
@@ -30,25 +45,73 @@ struct futex_waiter {
 
 static LIST_HEAD(futex_waiters);
 
+/*
+ * The key of the futex at uaddr for current: by file if the mapping is
+ * shared and private does not say otherwise. 0, -EINVAL if uaddr is not
+ * 4-byte aligned, -EFAULT if it is not user memory or (a shared key)
+ * nothing is mapped there. Takes the mmap_lock for reading, for a shared
+ * one (Linux's get_futex_key). A private file mapping is keyed by
+ * address space, untouched pages too (Linux keys those by the file until
+ * their first write copies them).
+ */
+static int get_futex_key(u32 __user *uaddr, bool private,
+			 struct futex_key *key)
+{
+	unsigned long address = (unsigned long)uaddr;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int err = 0;
+
+	if (address % sizeof(u32))
+		return -EINVAL;
+	if (!access_ok(uaddr, sizeof(u32)))
+		return -EFAULT;
+	key->object = mm;
+	key->offset = address;
+	if (private)
+		return 0;
+	mmap_read_lock(mm);
+	vma = find_vma(mm, address);
+	if (!vma || address < vma->vm_start)
+		err = -EFAULT;
+	else if (vma->vm_file && (vma->vm_flags & VM_MAYSHARE)) {
+		key->object = vma->vm_file->f_inode;
+		key->offset = (vma->vm_pgoff << PAGE_SHIFT) +
+			      (address - vma->vm_start);
+	}
+	mmap_read_unlock(mm);
+	return err;
+}
+
+static bool futex_key_equal(const struct futex_key *a,
+			    const struct futex_key *b)
+{
+	return a->object == b->object && a->offset == b->offset;
+}
+
 static long futex_wait_restart(struct restart_block *rb);
 
 /*
  * Sleeps while *uaddr == val until a wake whose bitset meets ours, a
  * signal or the absolute deadline (ktime ns, 0: none). 0 when woken,
- * -EAGAIN if *uaddr was not val, -ETIMEDOUT; a signal gives
+ * -EAGAIN if *uaddr was not val, -EFAULT, -ETIMEDOUT; a signal gives
  * -ERESTARTSYS, or with a deadline -ERESTART_RESTARTBLOCK that
  * restart_syscall continues with the same deadline (Linux's futex_wait).
+ * The big kernel lock keeps wakes out from the read of *uaddr until the
+ * sleep: none is missed.
  */
-static long futex_wait(u32 __user *uaddr, u32 val, u64 deadline, u32 bitset)
+static long futex_wait(u32 __user *uaddr, bool private, u32 val,
+		       u64 deadline, u32 bitset)
 {
-	struct futex_waiter w = { .task = current, .mm = current->mm,
-				  .uaddr = (unsigned long)uaddr,
-				  .bitset = bitset };
-	long ret = 0;
+	struct futex_waiter w = { .task = current, .bitset = bitset };
+	long ret;
 	u32 cur;
 
 	if (!bitset)
 		return -EINVAL;
+	ret = get_futex_key(uaddr, private, &w.key);
+	if (ret)
+		return ret;
 	if (get_user(cur, uaddr))
 		return -EFAULT;
 	if (cur != val)
@@ -72,33 +135,28 @@ static long futex_wait(u32 __user *uaddr, u32 val, u64 deadline, u32 bitset)
 	if (ret == -ERESTART_RESTARTBLOCK)
 		current->restart_block = (struct restart_block){
 			.fn = futex_wait_restart, .uaddr = uaddr, .val = val,
-			.deadline_ns = deadline, .bitset = bitset };
+			.deadline_ns = deadline, .bitset = bitset,
+			.private = private };
 	return ret;
 }
 
 static long futex_wait_restart(struct restart_block *rb)
 {
-	return futex_wait(rb->uaddr, rb->val, rb->deadline_ns, rb->bitset);
+	return futex_wait(rb->uaddr, rb->private, rb->val, rb->deadline_ns,
+			  rb->bitset);
 }
 
-static bool futex_match(const struct futex_waiter *w, u32 __user *uaddr)
-{
-	return !w->woken && w->mm == current->mm &&
-	       w->uaddr == (unsigned long)uaddr;
-}
-
-/* Wakes up to nr waiters on uaddr whose bitset meets bitset. */
-static long futex_wake_bitset(u32 __user *uaddr, int nr, u32 bitset)
+/* Wakes up to nr waiters on key whose bitset meets bitset. */
+static long futex_wake_key(const struct futex_key *key, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	long woken = 0;
 
-	if (!bitset)
-		return -EINVAL;
 	list_for_each_entry(w, &futex_waiters, list) {
 		if (woken >= nr)
 			break;
-		if (!futex_match(w, uaddr) || !(w->bitset & bitset))
+		if (w->woken || !futex_key_equal(&w->key, key) ||
+		    !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		wake_up_process(w->task);
@@ -107,9 +165,23 @@ static long futex_wake_bitset(u32 __user *uaddr, int nr, u32 bitset)
 	return woken;
 }
 
+static long futex_wake_bitset(u32 __user *uaddr, bool private, int nr,
+			      u32 bitset)
+{
+	struct futex_key key;
+	int err;
+
+	if (!bitset)
+		return -EINVAL;
+	err = get_futex_key(uaddr, private, &key);
+	return err ? err : futex_wake_key(&key, nr, bitset);
+}
+
+/* As Linux's exit path: a shared wake, which finds private waiters on
+ * private memory too (their key is the same). */
 long futex_wake(u32 __user *uaddr, int nr)
 {
-	return futex_wake_bitset(uaddr, nr, FUTEX_BITSET_MATCH_ANY);
+	return futex_wake_bitset(uaddr, false, nr, FUTEX_BITSET_MATCH_ANY);
 }
 
 /*
@@ -118,15 +190,23 @@ long futex_wake(u32 __user *uaddr, int nr)
  * broadcast hands them to the mutex). CMP_REQUEUE first checks *uaddr ==
  * *cmpval (-EAGAIN if not). The number woken and moved.
  */
-static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2, int nr_wake,
-			  int nr_requeue, const u32 *cmpval)
+static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2,
+			  bool private, int nr_wake, int nr_requeue,
+			  const u32 *cmpval)
 {
+	struct futex_key key, key2;
 	struct futex_waiter *w;
 	long done = 0;
+	int err;
 	u32 cur;
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
+	err = get_futex_key(uaddr, private, &key);
+	if (!err)
+		err = get_futex_key(uaddr2, private, &key2);
+	if (err)
+		return err;
 	if (cmpval) {
 		if (get_user(cur, uaddr))
 			return -EFAULT;
@@ -134,13 +214,13 @@ static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2, int nr_wake,
 			return -EAGAIN;
 	}
 	list_for_each_entry(w, &futex_waiters, list) {
-		if (!futex_match(w, uaddr))
+		if (w->woken || !futex_key_equal(&w->key, &key))
 			continue;
 		if (done < nr_wake) {
 			w->woken = true;
 			wake_up_process(w->task);
 		} else if (done < (long)nr_wake + nr_requeue) {
-			w->uaddr = (unsigned long)uaddr2;
+			w->key = key2;
 		} else {
 			break;
 		}
@@ -175,40 +255,40 @@ static long futex_deadline(int cmd, int op,
 }
 
 /*
- * futex(uaddr, op, val, timeout or val2, uaddr2, val3). PRIVATE and
- * shared futexes are matched alike, by address space and address;
- * CLOCK_REALTIME goes only with WAIT_BITSET (else -ENOSYS, as Linux
- * since 5.13); unknown operations are -ENOSYS.
+ * futex(uaddr, op, val, timeout or val2, uaddr2, val3). FUTEX_PRIVATE_FLAG
+ * keys the futex by address space and address, else a shared mapping's
+ * futex is its file's (get_futex_key); CLOCK_REALTIME goes only with
+ * WAIT_BITSET (else -ENOSYS, as Linux since 5.13); unknown operations
+ * are -ENOSYS.
  */
 static long sys_futex(u32 __user *uaddr, int op, u32 val,
 		      const struct __kernel_timespec __user *timeout,
 		      u32 __user *uaddr2, u32 val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
+	bool private = op & FUTEX_PRIVATE_FLAG;
 	u64 deadline;
 	long err;
 
 	if ((op & FUTEX_CLOCK_REALTIME) && cmd != FUTEX_WAIT_BITSET)
 		return -ENOSYS;
-	if ((unsigned long)uaddr & 3)
-		return -EINVAL;
-	if (!access_ok(uaddr, sizeof(u32)))	/* get_futex_key's order */
-		return -EFAULT;
 	switch (cmd) {
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:
 		err = futex_deadline(cmd, op, timeout, &deadline);
 		if (err)
 			return err;
-		return futex_wait(uaddr, val, deadline, cmd == FUTEX_WAIT ?
-				  FUTEX_BITSET_MATCH_ANY : val3);
+		return futex_wait(uaddr, private, val, deadline,
+				  cmd == FUTEX_WAIT ? FUTEX_BITSET_MATCH_ANY :
+						      val3);
 	case FUTEX_WAKE:
-		return futex_wake(uaddr, (int)val);
+		return futex_wake_bitset(uaddr, private, (int)val,
+					 FUTEX_BITSET_MATCH_ANY);
 	case FUTEX_WAKE_BITSET:
-		return futex_wake_bitset(uaddr, (int)val, val3);
+		return futex_wake_bitset(uaddr, private, (int)val, val3);
 	case FUTEX_REQUEUE:
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(uaddr, uaddr2, (int)val,
+		return futex_requeue(uaddr, uaddr2, private, (int)val,
 				     (int)(unsigned long)timeout,
 				     cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
 	}

@@ -45,6 +45,7 @@ struct restart_block {
 	u64 deadline_ns;		/* absolute, ktime */
 	void __user *uaddr;		/* futex word, or nanosleep's rem */
 	u32 val, bitset;
+	bool private;			/* futex: FUTEX_PRIVATE_FLAG */
 	int clock;
 };
 
@@ -155,7 +156,6 @@ struct task_struct {
 	struct cpumask cpus_mask;	/* where it may run (affinity) */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
 	struct list_head timeout_list;	/* asleep with wake_at_ns: the tick's */
-	unsigned long futex_uaddr;	/* futex word slept on, or 0 */
 	u64 enosys_logged[512 / 64];	/* missing calls reported once */
 	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
 };
@@ -255,8 +255,9 @@ void put_task_struct(struct task_struct *t);
  * a vfork parent. Called while mm is still current->mm. */
 void mm_release(struct task_struct *tsk, struct mm_struct *mm);
 
-/* kernel/futex.c: wakes up to nr FUTEX_WAIT sleepers on uaddr in
- * current's mm; how many were woken. */
+/* kernel/futex.c: wakes up to nr FUTEX_WAIT sleepers on the futex at
+ * uaddr, in current's mm (a shared one: what every process mapping it
+ * sees there); how many were woken. */
 long futex_wake(u32 __user *uaddr, int nr);
 
 /* kernel/exit.c: ends current (the thread); code is a wait4 status word. */

@@ -1,0 +1,204 @@
+/* user/tests/futex_shared.c — futexes between processes, keyed as Linux's
+ * get_futex_key: a futex in shared memory (anonymous or a file, at any
+ * address) is the same futex in every process that maps it, unless the
+ * calls say FUTEX_PRIVATE_FLAG; one in private memory is per process.
+ * Process-shared semaphores and mutexes (musl's and glibc's) rest on it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ulib.h"
+
+/* linux/futex.h's: musl has no kernel headers. */
+#define FUTEX_WAIT		0
+#define FUTEX_WAKE		1
+#define FUTEX_PRIVATE_FLAG	128
+#define FUTEX_WAIT_PRIVATE	(FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
+#define FUTEX_WAKE_PRIVATE	(FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
+
+static long futex(uint32_t *uaddr, int op, uint32_t val)
+{
+	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+/* Until pid sleeps ('S' in /proc/PID/status); 0 if it never does. */
+static int wait_asleep(pid_t pid)
+{
+	char path[64], buf[4096], *st;
+	struct timespec ms = { 0, 1000000 };
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	for (int i = 0; i < 5000; i++) {
+		if (read_file(path, buf, sizeof(buf)) > 0 &&
+		    (st = strstr(buf, "State:\t")) && st[7] == 'S')
+			return 1;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+/* Reaps pid if it ends within 5 s, else kills it; its wait status. */
+static int reap(pid_t pid)
+{
+	struct timespec ms = { 0, 1000000 };
+	int st;
+
+	for (int i = 0; i < 5000; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return st;
+		nanosleep(&ms, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+/* A child waiting (op) on its word at child_word; the parent wakes
+ * (wake_op) at parent_word: how many it woke, and the child's status
+ * (exit 0 if its wait returned 0; killed if the wake found nobody). */
+static long cross_wake(uint32_t *child_word, int op, uint32_t *parent_word,
+		       int wake_op, int *status)
+{
+	pid_t pid = fork();
+	long woke;
+
+	if (pid == 0)
+		_exit(futex(child_word, op, 0) == 0 ? 0 : 1);
+	if (!wait_asleep(pid)) {
+		*status = reap(pid);
+		return -1;
+	}
+	woke = futex(parent_word, wake_op, 1);
+	if (woke <= 0)		/* nobody else will wake it */
+		kill(pid, SIGKILL);
+	*status = reap(pid);
+	return woke;
+}
+
+static void shared_anonymous(void)
+{
+	uint32_t *w = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long woke;
+	int st;
+
+	*w = 0;
+	woke = cross_wake(w, FUTEX_WAIT, w, FUTEX_WAKE, &st);
+	tap_ok(woke == 1 && st == 0, "MAP_SHARED|MAP_ANONYMOUS: the parent's "
+	       "FUTEX_WAKE wakes the child's FUTEX_WAIT (woke %ld, child %s)",
+	       woke, status_str(st));
+	woke = cross_wake(w, FUTEX_WAIT_PRIVATE, w, FUTEX_WAKE_PRIVATE, &st);
+	tap_ok(woke == 0 && WIFSIGNALED(st), "... but with FUTEX_PRIVATE_FLAG "
+	       "each process has its own (woke %ld, child %s)", woke,
+	       status_str(st));
+	munmap(w, PAGE_SIZE);
+}
+
+/* One file mapped at two addresses: the same futex through both. */
+static void shared_file(void)
+{
+	char path[] = "/tmp/futex_shared.XXXXXX";
+	int fd = mkstemp(path);
+	uint32_t *a, *b;
+	long woke;
+	int st;
+
+	if (fd < 0 || ftruncate(fd, 2 * PAGE_SIZE) < 0) {
+		tap_ok(0, "a file for the mapping: %s", strerror(errno));
+		return;
+	}
+	unlink(path);
+	a = mmap(NULL, 2 * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 0);
+	b = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 PAGE_SIZE);
+	close(fd);
+	woke = cross_wake(a + PAGE_SIZE / 4 + 3, FUTEX_WAIT, b + 3,
+			  FUTEX_WAKE, &st);
+	tap_ok(woke == 1 && st == 0, "a shared file mapped at two addresses: "
+	       "a wake at one finds the wait at the other (woke %ld, child "
+	       "%s)", woke, status_str(st));
+	woke = cross_wake(a + 1, FUTEX_WAIT, b + 1, FUTEX_WAKE, &st);
+	tap_ok(woke == 0 && WIFSIGNALED(st), "... and not at another offset "
+	       "of the file (woke %ld, child %s)", woke, status_str(st));
+	munmap(a, 2 * PAGE_SIZE);
+	munmap(b, PAGE_SIZE);
+}
+
+/* Private memory after fork: the same address, but two futexes. */
+static void private_anonymous(void)
+{
+	static uint32_t word;
+	long woke;
+	int st;
+
+	woke = cross_wake(&word, FUTEX_WAIT, &word, FUTEX_WAKE, &st);
+	tap_ok(woke == 0 && WIFSIGNALED(st), "private memory: the same "
+	       "address in parent and child is two futexes (woke %ld, child "
+	       "%s)", woke, status_str(st));
+}
+
+/* musl's and glibc's process-shared semaphore and mutex. */
+struct shared_locks {
+	sem_t sem;
+	pthread_mutex_t mutex;
+	int counter;
+};
+
+static void shared_sem_and_mutex(void)
+{
+	struct shared_locks *l = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pthread_mutexattr_t ma;
+	pid_t pid;
+	int st;
+
+	sem_init(&l->sem, 1, 0);
+	pid = fork();
+	if (pid == 0)
+		_exit(sem_wait(&l->sem) == 0 ? 0 : 1);
+	wait_asleep(pid);
+	sem_post(&l->sem);
+	st = reap(pid);
+	tap_ok(st == 0, "sem_init(pshared): a child's sem_wait ends at the "
+	       "parent's sem_post (%s)", status_str(st));
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&l->mutex, &ma);
+	l->counter = 0;
+	pid = fork();
+	for (int i = 0; i < 2000; i++) {
+		pthread_mutex_lock(&l->mutex);
+		l->counter++;
+		pthread_mutex_unlock(&l->mutex);
+	}
+	if (pid == 0)
+		_exit(0);
+	st = reap(pid);
+	tap_ok(st == 0 && l->counter == 4000, "a PTHREAD_PROCESS_SHARED mutex "
+	       "between two processes: no update lost (%d of 4000, child %s)",
+	       l->counter, status_str(st));
+	munmap(l, PAGE_SIZE);
+}
+
+int main(void)
+{
+	tap_plan(7);
+	shared_anonymous();
+	shared_file();
+	private_anonymous();
+	shared_sem_and_mutex();
+	tap_done();
+}
