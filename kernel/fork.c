@@ -627,6 +627,7 @@ void schedule_tail(void)
 
 void mm_release(struct task_struct *tsk, struct mm_struct *mm)
 {
+	futex_exit_release(tsk);
 	/* Linux writes only if another task shares mm: nobody else could
 	 * see it (and a fork child's word is its own copy). */
 	if (tsk->clear_child_tid) {

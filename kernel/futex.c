@@ -295,3 +295,134 @@ static long sys_futex(u32 __user *uaddr, int op, u32 val,
 	return -ENOSYS;
 }
 SYSCALL(__NR_futex, sys_futex);
+
+/* ---- robust futexes ------------------------------------------------- */
+
+/*
+ * A thread's list of the robust mutexes it holds, in its own memory
+ * (Linux's uapi): each entry's futex word lies futex_offset bytes past
+ * it; list_op_pending is the one being locked or unlocked just now.
+ */
+struct robust_list {
+	struct robust_list __user *next;
+};
+
+struct robust_list_head {
+	struct robust_list list;
+	long futex_offset;
+	struct robust_list __user *list_op_pending;
+};
+
+#define FUTEX_WAITERS		0x80000000
+#define FUTEX_OWNER_DIED	0x40000000
+#define FUTEX_TID_MASK		0x3fffffff
+#define ROBUST_LIST_LIMIT	2048	/* a looping list ends here */
+
+static long sys_set_robust_list(struct robust_list_head __user *head,
+				size_t len)
+{
+	if (len != sizeof(*head))
+		return -EINVAL;
+	current->robust_list = head;
+	return 0;
+}
+SYSCALL(__NR_set_robust_list, sys_set_robust_list);
+
+/* Another's list too: every process is root's (ptrace's read check). */
+static long sys_get_robust_list(int pid,
+				struct robust_list_head __user *__user *head,
+				size_t __user *len)
+{
+	struct task_struct *p = pid ? find_task_by_pid(pid) : current;
+
+	if (!p)
+		return -ESRCH;
+	if (put_user(sizeof(**head), len))
+		return -EFAULT;
+	return put_user(p->robust_list, head);
+}
+SYSCALL(__NR_get_robust_list, sys_get_robust_list);
+
+/* An entry pointer from user memory; its bit 0 marks a PI futex. */
+static int fetch_robust_entry(struct robust_list __user **entry,
+			      struct robust_list __user *__user *head,
+			      bool *pi)
+{
+	unsigned long uentry;
+
+	if (get_user(uentry, (unsigned long __user *)head))
+		return -EFAULT;
+	*entry = (void __user *)(uentry & ~1UL);
+	*pi = uentry & 1;
+	return 0;
+}
+
+/*
+ * The futex at uaddr, if current (dying) owns it: FUTEX_OWNER_DIED set,
+ * keeping FUTEX_WAITERS, and one waiter woken, whose lock then returns
+ * EOWNERDEAD. pending: the entry being locked or unlocked, which may be
+ * free with a waiter to wake. 0, or -1 to give up on the list.
+ */
+static int handle_futex_death(u32 __user *uaddr, bool pi, bool pending)
+{
+	u32 uval, nval;
+
+	if ((unsigned long)uaddr % sizeof(u32))
+		return -1;
+	do {
+		if (get_user(uval, uaddr))
+			return -1;
+		if (pending && !pi && !uval) {
+			futex_wake(uaddr, 1);
+			return 0;
+		}
+		if ((uval & FUTEX_TID_MASK) != (u32)current->pid)
+			return 0;
+		if (futex_atomic_cmpxchg(&nval, uaddr, uval,
+					 (uval & FUTEX_WAITERS) |
+					 FUTEX_OWNER_DIED))
+			return -1;
+	} while (nval != uval);
+	if (!pi && (uval & FUTEX_WAITERS))
+		futex_wake(uaddr, 1);
+	return 0;
+}
+
+/* Linux's exit_robust_list: every entry, at most ROBUST_LIST_LIMIT, then
+ * the pending one; a fault ends the walk. */
+static void exit_robust_list(struct robust_list_head __user *head)
+{
+	struct robust_list __user *entry, *next, *pending;
+	unsigned int limit = ROBUST_LIST_LIMIT;
+	bool pi, next_pi, pending_pi;
+	long offset;
+	int rc;
+
+	if (fetch_robust_entry(&entry, &head->list.next, &pi) ||
+	    get_user(offset, &head->futex_offset) ||
+	    fetch_robust_entry(&pending, &head->list_op_pending, &pending_pi))
+		return;
+	while (entry != &head->list) {
+		rc = fetch_robust_entry(&next, &entry->next, &next_pi);
+		if (entry != pending &&
+		    handle_futex_death((void __user *)entry + offset, pi,
+				       false))
+			return;
+		if (rc)
+			return;
+		entry = next;
+		pi = next_pi;
+		if (!--limit)
+			break;
+	}
+	if (pending)
+		handle_futex_death((void __user *)pending + offset, pending_pi,
+				   true);
+}
+
+void futex_exit_release(struct task_struct *tsk)
+{
+	if (tsk->robust_list)
+		exit_robust_list(tsk->robust_list);
+	tsk->robust_list = NULL;
+}

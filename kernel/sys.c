@@ -216,14 +216,6 @@ static long sys_set_tid_address(int __user *tidptr)
 }
 SYSCALL(__NR_set_tid_address, sys_set_tid_address);
 
-/* Robust futexes matter only with threads: accepted and ignored. */
-static long sys_set_robust_list(void __user *head, size_t len)
-{
-	(void)head;
-	return len == 24 ? 0 : -EINVAL;	/* sizeof(struct robust_list_head) */
-}
-SYSCALL(__NR_set_robust_list, sys_set_robust_list);
-
 /* ---- nice values --------------------------------------------------- */
 
 #define PRIO_PROCESS	0

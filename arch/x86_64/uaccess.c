@@ -69,6 +69,33 @@ unsigned long clear_user(void __user *to, unsigned long n)
 	return n;
 }
 
+/*
+ * *uaddr becomes newval if it holds oldval, in one locked instruction, as
+ * user space's own compare-and-exchange on a futex word; *curval gets
+ * what it held. 0, or -EFAULT. (Linux's futex_atomic_cmpxchg_inatomic;
+ * a fault here is served as any uaccess fault is.)
+ */
+int futex_atomic_cmpxchg(u32 *curval, u32 __user *uaddr, u32 oldval,
+			 u32 newval)
+{
+	int ret = -EFAULT;
+
+	if (!access_ok(uaddr, sizeof(u32)))
+		return -EFAULT;
+	stac();
+	asm volatile("1:	lock cmpxchgl %[new], %[mem]\n"
+		     "	movl $0, %[ret]\n"
+		     "2:\n"
+		     _ASM_EXTABLE(1b, 2b)
+		     : [ret] "+r"(ret), [mem] "+m"(*(u32 *)uaddr),
+		       "+a"(oldval)
+		     : [new] "r"(newval)
+		     : "memory");
+	clac();
+	*curval = oldval;
+	return ret;
+}
+
 long strncpy_from_user(char *dst, const char __user *src, long n)
 {
 	for (long i = 0; i < n; i++) {

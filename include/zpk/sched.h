@@ -150,6 +150,7 @@ struct task_struct {
 	unsigned long utime, stime;	/* ns */
 	int __user *set_child_tid;	/* CLONE_CHILD_SETTID: pid stored here */
 	int __user *clear_child_tid;	/* 0 stored + futex wake at mm release */
+	struct robust_list_head __user *robust_list;	/* set_robust_list */
 	struct task_struct *vfork_parent;	/* CLONE_VFORK: asleep for us */
 	bool vfork_done;		/* set when the mm is released */
 	unsigned long ticks;		/* timer ticks this slice */
@@ -259,6 +260,9 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm);
  * uaddr, in current's mm (a shared one: what every process mapping it
  * sees there); how many were woken. */
 long futex_wake(u32 __user *uaddr, int nr);
+/* kernel/futex.c: the robust futexes current holds are marked
+ * FUTEX_OWNER_DIED and a waiter woken (its exit or exec). */
+void futex_exit_release(struct task_struct *tsk);
 
 /* kernel/exit.c: ends current (the thread); code is a wait4 status word. */
 void __noreturn do_exit(int code);

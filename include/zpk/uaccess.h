@@ -32,6 +32,11 @@ unsigned long clear_user(void __user *to, unsigned long n);
  * length without NUL, -EFAULT, or -ENAMETOOLONG if there is no NUL. */
 long strncpy_from_user(char *dst, const char __user *src, long n);
 
+/* A futex word's compare-and-exchange: 0 with *curval the old value, or
+ * -EFAULT. */
+int futex_atomic_cmpxchg(u32 *curval, u32 __user *uaddr, u32 oldval,
+			 u32 newval);
+
 #define get_user(x, ptr) ({						\
 	__typeof__(*(ptr)) __v;						\
 	int __e = copy_from_user(&__v, (ptr), sizeof(__v)) ? -14 : 0;	\
