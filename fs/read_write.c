@@ -60,10 +60,13 @@ static bool writeable(char __user *ubuf, size_t n)
 	return got == (long)nr;
 }
 
-/* A pipe, socket or tty with data to read now (poll without waiting). */
-static bool readable_now(struct file *f)
+/* After a full transfer, whether a read goes on: always in a file, in a
+ * pipe, socket or tty only while it has data now (poll without waiting).
+ * Linux's read of those returns what it found once it has some. */
+static bool read_goes_on(struct file *f)
 {
-	return f->f_op->poll && (f->f_op->poll(f, NULL) & POLLIN);
+	return !unseekable(f) ||
+	       (f->f_op->poll && (f->f_op->poll(f, NULL) & POLLIN));
 }
 
 /*
@@ -71,8 +74,7 @@ static bool readable_now(struct file *f)
  * current's bounce page. Stops at a short transfer (end of file, a pipe's
  * worth) so that, as on Linux, the caller sees how much moved; -EFAULT
  * only if nothing did. A read of a pipe, socket or tty goes on to its next
- * page only while more is there: Linux's read of those returns what it
- * found, never waiting for more once it has some.
+ * page only while more is there (read_goes_on).
  */
 static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		     loff_t *pos, bool write)
@@ -121,7 +123,7 @@ static ssize_t do_rw(struct file *f, char __user *ubuf, size_t n,
 		done += r;
 		if ((size_t)r < k)
 			break;
-		if (!write && unseekable(f) && !readable_now(f))
+		if (!write && !read_goes_on(f))
 			break;
 	}
 	return done ? done : r;
@@ -263,7 +265,7 @@ long vfs_rwv(struct file *f, const struct iovec __user *uiov, int cnt,
 		if (r <= 0)
 			break;
 		total += r;
-		if ((size_t)r < v.iov_len)
+		if ((size_t)r < v.iov_len || (!write && !read_goes_on(f)))
 			break;
 	}
 	return total ? total : r;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,10 +33,12 @@ static long read_all(int fd, char *buf, long n)
 }
 
 /* n bytes in a pipe whose writer stays open, and one read of twice as
- * many: Linux's pipe_read returns the n at once. */
-static void short_read(long n)
+ * many (with iov, a readv of n then n more): Linux's pipe_read returns
+ * the n at once. */
+static void short_read(long n, int iov)
 {
 	static char b[16384];
+	struct iovec v[2] = { { b, n }, { b + n, n } };
 	int p[2], st;
 	pid_t pid;
 	long r;
@@ -48,9 +51,9 @@ static void short_read(long n)
 		write(p[1], "x", 1);
 		_exit(0);
 	}
-	r = read(p[0], b, 2 * n);
-	tap_ok(r == n, "%ld bytes there, a read of %ld: %ld at once, not "
-	       "waiting for more", n, 2 * n, r);
+	r = iov ? readv(p[0], v, 2) : read(p[0], b, 2 * n);
+	tap_ok(r == n, "%ld bytes there, a %s of %ld: %ld at once, not "
+	       "waiting for more", n, iov ? "readv" : "read", 2 * n, r);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	close(p[0]);
@@ -140,7 +143,7 @@ int main(void)
 	long r;
 	pid_t pid;
 
-	tap_plan(19);
+	tap_plan(20);
 
 	r = pipe(p);
 	tap_ok(r == 0 && p[0] >= 0 && p[1] >= 0 && p[0] != p[1],
@@ -285,8 +288,9 @@ int main(void)
 	/* A read of more than is there returns what is there, at once, the
 	 * writer still open; a late byte from a child ends a read that
 	 * wrongly waits for more (then 1 more byte comes back). */
-	short_read(4096);
-	short_read(5000);
+	short_read(4096, 0);
+	short_read(5000, 0);
+	short_read(100, 1);
 	sleeping_reader();
 	tap_done();
 }
