@@ -38,6 +38,8 @@ static long chmod_inode(struct inode *inode, u32 mode)
 	long err = may_change(inode);
 
 	if (!err)
+		err = memfd_check_chmod(inode, mode);
+	if (!err)
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
 	return err;
 }

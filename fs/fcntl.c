@@ -98,6 +98,10 @@ static long sys_fcntl(int fd, int cmd, unsigned long arg)
 		f->f_flags = (f->f_flags & ~(O_APPEND | O_NONBLOCK)) |
 			     (arg & (O_APPEND | O_NONBLOCK));
 		break;
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		r = memfd_fcntl(f, cmd, arg);
+		break;
 	default:
 		r = -EINVAL;
 	}

@@ -451,6 +451,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 		return 0;	/* /proc: no size to set, as Linux ignores it */
 	if ((u64)size > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
+	if (memfd_check_truncate(inode, size))
+		return -EPERM;
 	if ((u64)size < inode->i_size) {
 		unsigned long keep = PAGE_ALIGN((u64)size) >> PAGE_SHIFT;
 		size_t tail = size & (PAGE_SIZE - 1);
@@ -525,6 +527,8 @@ int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)
 
 	if ((u64)end > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
+	if (memfd_check_fallocate(inode, mode & FALLOC_FL_PUNCH_HOLE, end))
+		return -EPERM;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		ramfs_punch_hole(inode, offset, end);
 		return 0;
@@ -586,6 +590,9 @@ static ssize_t file_write(struct file *f, const char *buf, size_t n,
 
 	if (f->f_flags & O_APPEND)
 		*pos = f->f_inode->i_size;
+	r = memfd_check_write(f->f_inode, *pos, &n);
+	if (r)
+		return r;
 	r = ramfs_write(f->f_inode, buf, n, *pos);
 	if (r > 0)
 		*pos += r;
@@ -630,6 +637,7 @@ struct file *shmem_file_setup(unsigned long len)
 	if (!inode)
 		return NULL;
 	inode->i_shmem = true;
+	inode->i_seals = F_SEAL_SEAL;	/* memfd_create may allow them */
 	inode->i_size = len;
 	f = alloc_file(inode, O_RDWR);
 	iput(inode);		/* the file holds the inode now */

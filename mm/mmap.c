@@ -495,6 +495,8 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	default:
 		return -EINVAL;	/* neither, both, or an unknown type */
 	}
+	if (file && memfd_check_mmap(file->f_inode, &vm_flags))
+		return -EPERM;
 	if (flags & MAP_GROWSDOWN)
 		vm_flags |= VM_GROWSDOWN;
 	if (flags & MAP_LOCKED)

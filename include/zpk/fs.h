@@ -64,6 +64,7 @@ struct file;
 struct inode;
 struct page;
 struct poll_table;
+struct vm_area_struct;
 
 /*
  * A file system (Linux's super_block, the part zpk uses). The RAM root,
@@ -174,7 +175,8 @@ struct inode {
 	/* A directory whose names are the kernel's (/proc): users cannot
 	 * add names (-ENOENT) and removing one gives this errno (-EPERM,
 	 * -EACCES in /proc/sys, as Linux). 0: an ordinary directory. */
-	short i_fixed;
+	s8 i_fixed;
+	u8 i_seals;			/* a shmem file's F_SEAL_* (mm/memfd.c) */
 	u32 i_gid;
 	struct list_head i_children;	/* directories: struct dentry list */
 	struct inode *i_parent;
@@ -291,6 +293,31 @@ int ramfs_truncate(struct inode *inode, loff_t size);
  * a page) on, private copies of them too: truncate's first step, so that
  * those addresses SIGBUS or find the new pages (mm/truncate.c). */
 void unmap_mapping_range(struct inode *inode, loff_t holebegin);
+/* mm/truncate.c: fn on every VMA of every mm that maps inode, each mm's
+ * mmap_lock held for reading, until fn returns true; whether one did. */
+bool walk_inode_mappings(struct inode *inode,
+			 bool (*fn)(struct vm_area_struct *vma, void *arg),
+			 void *arg);
+
+#define F_ADD_SEALS		1033
+#define F_GET_SEALS		1034
+#define F_SEAL_SEAL		0x0001	/* no more seals */
+#define F_SEAL_SHRINK		0x0002
+#define F_SEAL_GROW		0x0004
+#define F_SEAL_WRITE		0x0008	/* no write, no shared mapping */
+#define F_SEAL_FUTURE_WRITE	0x0010	/* ... but the mappings made before */
+#define F_SEAL_EXEC		0x0020	/* the exec bits stay */
+
+/* mm/memfd.c: memfd seals (F_SEAL_*) and what they forbid. Each returns
+ * 0 or -EPERM: a write of *n bytes at pos (*n cut to what F_SEAL_GROW
+ * lets through), a new size, a fallocate, a mapping (VM_MAYWRITE taken
+ * off *vm_flags under F_SEAL_FUTURE_WRITE), a new mode. */
+long memfd_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
+int memfd_check_write(struct inode *inode, loff_t pos, size_t *n);
+int memfd_check_truncate(struct inode *inode, loff_t size);
+int memfd_check_fallocate(struct inode *inode, bool punch, loff_t end);
+int memfd_check_mmap(struct inode *inode, unsigned long *vm_flags);
+int memfd_check_chmod(struct inode *inode, u32 mode);
 /* fallocate(2)'s modes, Linux's values. */
 #define FALLOC_FL_KEEP_SIZE	0x01
 #define FALLOC_FL_PUNCH_HOLE	0x02

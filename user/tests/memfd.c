@@ -1,7 +1,7 @@
 /* user/tests/memfd.c — memfd_create (flags, name checks), its shared and
  * private mappings (RssShmem, and RssAnon for a private write's copy),
- * and fallocate on it: mode 0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE
- * with Linux's errnos. */
+ * fallocate on it: mode 0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_PUNCH_HOLE
+ * with Linux's errnos; and its seals (F_ADD_SEALS, F_GET_SEALS). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,6 +23,17 @@
 #define FALLOC_FL_PUNCH_HOLE	2
 #endif
 #define FALLOC_FL_ZERO_RANGE	0x10
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS		1033
+#define F_GET_SEALS		1034
+#define F_SEAL_SEAL		0x0001
+#define F_SEAL_SHRINK		0x0002
+#define F_SEAL_GROW		0x0004
+#define F_SEAL_WRITE		0x0008
+#endif
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE	0x0010
+#endif
 
 #define N	8
 #define LEN	(N * PAGE_SIZE)
@@ -159,13 +170,140 @@ static void fallocate_errnos(void)
 	close(p[1]);
 }
 
+/* A sealable memfd of LEN bytes, or -1. */
+static int sealable(void)
+{
+	int fd = memfd("seals", MFD_ALLOW_SEALING);
+
+	if (fd >= 0 && ftruncate(fd, LEN) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void seal_basics(void)
+{
+	char path[64];
+	int fd = memfd("t", 0), ro;
+
+	tap_ok(fcntl(fd, F_GET_SEALS) == F_SEAL_SEAL &&
+	       fails(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), EPERM),
+	       "without MFD_ALLOW_SEALING: F_SEAL_SEAL, and F_ADD_SEALS is "
+	       "EPERM");
+	close(fd);
+	fd = sealable();
+	tap_ok(fcntl(fd, F_GET_SEALS) == 0 &&
+	       fails(fcntl(fd, F_ADD_SEALS, 0x100), EINVAL),
+	       "with it: no seals, an unknown seal EINVAL");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	ro = open(path, O_RDONLY);
+	tap_ok(ro >= 0 && fails(fcntl(ro, F_ADD_SEALS, F_SEAL_GROW), EPERM) &&
+	       fcntl(ro, F_GET_SEALS) == 0, "F_ADD_SEALS through a read-only "
+	       "descriptor: EPERM");
+	close(ro);
+	tap_ok(fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL) == 0 &&
+	       fails(fcntl(fd, F_ADD_SEALS, F_SEAL_GROW), EPERM) &&
+	       fcntl(fd, F_GET_SEALS) == F_SEAL_SEAL, "after F_SEAL_SEAL no "
+	       "more seals: EPERM");
+	close(fd);
+	fd = open("/proc/self/status", O_RDONLY);
+	tap_ok(fails(fcntl(fd, F_GET_SEALS), EINVAL) &&
+	       fails(fcntl(0, F_GET_SEALS), EINVAL), "F_GET_SEALS of a file "
+	       "that is not a memfd: EINVAL");
+	close(fd);
+}
+
+static void seal_sizes(void)
+{
+	static char buf[2 * PAGE_SIZE];
+	int fd = sealable();
+
+	fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK);
+	tap_ok(fails(ftruncate(fd, LEN - 1), EPERM) &&
+	       ftruncate(fd, LEN + PAGE_SIZE) == 0, "F_SEAL_SHRINK: ftruncate "
+	       "smaller EPERM, larger fine");
+	close(fd);
+	fd = sealable();
+	fcntl(fd, F_ADD_SEALS, F_SEAL_GROW);
+	tap_ok(fails(ftruncate(fd, LEN + 1), EPERM) &&
+	       fails(fallocate(fd, 0, LEN - 1, 2), EPERM) &&
+	       fallocate(fd, 0, 0, LEN) == 0, "F_SEAL_GROW: ftruncate and "
+	       "fallocate past the end EPERM, within fine");
+	tap_ok(pwrite(fd, buf, 100, LEN - 100) == 100 &&
+	       pwrite(fd, buf, 2 * PAGE_SIZE, LEN - PAGE_SIZE - 10) ==
+	       PAGE_SIZE + 10 && fails(pwrite(fd, buf, 1, LEN), EPERM) &&
+	       size_of(fd) == LEN, "F_SEAL_GROW: a write up to the end goes, "
+	       "one across it stops at the last page, one past it EPERM");
+	close(fd);
+}
+
+static void seal_write(void)
+{
+	static char buf[PAGE_SIZE];
+	int fd = sealable();
+	char *p = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	p[0] = 'x';
+	tap_ok(fails(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), EBUSY) &&
+	       fcntl(fd, F_GET_SEALS) == 0, "F_SEAL_WRITE with a shared "
+	       "writable mapping: EBUSY");
+	munmap(p, LEN);
+	p = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	tap_ok(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE) == 0 && p[0] == 'x' &&
+	       fcntl(fd, F_GET_SEALS) == F_SEAL_WRITE, "once unmapped it "
+	       "goes on (a private mapping is no obstacle)");
+	p[1] = 'y';	/* a private copy: fine */
+	tap_ok(fails(write(fd, buf, 1), EPERM) &&
+	       fails(pwrite(fd, buf, 1, 0), EPERM) &&
+	       fails(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				0, PAGE_SIZE), EPERM),
+	       "F_SEAL_WRITE: write, pwrite, a punched hole: EPERM");
+	tap_ok(mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
+	       MAP_FAILED && errno == EPERM, "... a shared writable mapping: "
+	       "EPERM");
+	munmap(p, LEN);
+	p = mmap(NULL, LEN, PROT_READ, MAP_PRIVATE, fd, 0);
+	tap_ok(p != MAP_FAILED && p[0] == 'x' && p[1] == 0 &&
+	       ftruncate(fd, 2 * LEN) == 0, "the file is as it was; it may "
+	       "still grow (no F_SEAL_GROW)");
+	munmap(p, LEN);
+	close(fd);
+}
+
+static void seal_future_write(void)
+{
+	int fd = sealable();
+	char *w = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *r;
+
+	tap_ok(fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE) == 0,
+	       "F_SEAL_FUTURE_WRITE with a shared writable mapping: allowed");
+	w[0] = 'z';	/* the old mapping still writes */
+	r = mmap(NULL, LEN, PROT_READ, MAP_SHARED, fd, 0);
+	tap_ok(fails(write(fd, "a", 1), EPERM) &&
+	       mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
+	       MAP_FAILED && r != MAP_FAILED && r[0] == 'z' &&
+	       fails(mprotect(r, LEN, PROT_READ | PROT_WRITE), EACCES),
+	       "then write and a new writable mapping EPERM; a read-only one "
+	       "sees the old one's write and cannot be made writable "
+	       "(EACCES)");
+	munmap(w, LEN);
+	munmap(r, LEN);
+	close(fd);
+}
+
 int main(void)
 {
 	need_proc();
-	tap_plan(5 + 4 + 7 + 4);
+	tap_plan(5 + 4 + 7 + 4 + 5 + 3 + 5 + 2);
 	create();
 	mappings();
 	fallocate_modes();
 	fallocate_errnos();
+	seal_basics();
+	seal_sizes();
+	seal_write();
+	seal_future_write();
 	tap_done();
 }
