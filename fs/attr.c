@@ -11,6 +11,7 @@
 #define S_ISUID		04000
 #define S_ISGID		02000
 #define S_IXGRP		00010
+#define S_IXUGO		00111
 #define UTIME_NOW	((1L << 30) - 1)
 #define UTIME_OMIT	((1L << 30) - 2)
 
@@ -37,8 +38,10 @@ static long chmod_inode(struct inode *inode, u32 mode)
 {
 	long err = may_change(inode);
 
-	if (!err)
-		err = memfd_check_chmod(inode, mode);
+	/* A memfd's F_SEAL_EXEC keeps the exec bits (Linux's shmem_setattr). */
+	if (!err && (inode->i_seals & F_SEAL_EXEC) &&
+	    ((inode->i_mode ^ mode) & S_IXUGO))
+		err = -EPERM;
 	if (!err)
 		inode->i_mode = (inode->i_mode & S_IFMT) | (mode & 07777);
 	return err;

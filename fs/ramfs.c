@@ -451,7 +451,8 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 		return 0;	/* /proc: no size to set, as Linux ignores it */
 	if ((u64)size > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
-	if (memfd_check_truncate(inode, size))
+	if (((u64)size < inode->i_size && (inode->i_seals & F_SEAL_SHRINK)) ||
+	    ((u64)size > inode->i_size && (inode->i_seals & F_SEAL_GROW)))
 		return -EPERM;
 	if ((u64)size < inode->i_size) {
 		unsigned long keep = PAGE_ALIGN((u64)size) >> PAGE_SHIFT;
@@ -527,7 +528,10 @@ int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)
 
 	if ((u64)end > (RAMFS_MAX_PAGES << PAGE_SHIFT))
 		return -EFBIG;
-	if (memfd_check_fallocate(inode, mode & FALLOC_FL_PUNCH_HOLE, end))
+	/* A hole is a write; an allocation past the end, growth. */
+	if ((mode & FALLOC_FL_PUNCH_HOLE) ?
+	    inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE) :
+	    end > inode->i_size && (inode->i_seals & F_SEAL_GROW))
 		return -EPERM;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		ramfs_punch_hole(inode, offset, end);
@@ -582,6 +586,23 @@ static ssize_t file_read(struct file *f, char *buf, size_t n, loff_t *pos)
 	return r;
 }
 
+/* A memfd's seals, page chunk by page chunk as Linux's shmem_write_begin:
+ * a write-sealed file takes none, a grow-sealed one none that ends past
+ * i_size. 0 with *n what may go, or -EPERM. */
+static int seal_check_write(struct inode *inode, loff_t pos, size_t *n)
+{
+	u64 end = inode->i_size & PAGE_MASK;
+
+	if (inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
+		return -EPERM;
+	if (!(inode->i_seals & F_SEAL_GROW) || pos + *n <= inode->i_size)
+		return 0;
+	if ((u64)pos >= end)
+		return -EPERM;
+	*n = end - pos;
+	return 0;
+}
+
 /* O_APPEND moves to the end before every write, as Linux does. */
 static ssize_t file_write(struct file *f, const char *buf, size_t n,
 			  loff_t *pos)
@@ -590,7 +611,7 @@ static ssize_t file_write(struct file *f, const char *buf, size_t n,
 
 	if (f->f_flags & O_APPEND)
 		*pos = f->f_inode->i_size;
-	r = memfd_check_write(f->f_inode, *pos, &n);
+	r = seal_check_write(f->f_inode, *pos, &n);
 	if (r)
 		return r;
 	r = ramfs_write(f->f_inode, buf, n, *pos);
@@ -627,15 +648,24 @@ const struct file_operations ramfs_dir_ops = {
 	.read = dir_read,
 };
 
-/* Shared anonymous memory is an unnamed ramfs file of the mapping's size,
- * as Linux backs it with shmem: fork shares its pages like a file's. */
-struct file *shmem_file_setup(unsigned long len)
+/* Shared anonymous memory is an unlinked ramfs file of the mapping's
+ * size, as Linux backs it with shmem: fork shares its pages like a
+ * file's. Its name is one d_deleted would give it. */
+struct file *shmem_file_setup(const char *name, unsigned long len)
 {
 	struct inode *inode = ramfs_new_inode(&rootfs_sb, S_IFREG | 0600);
+	char path[NAME_MAX + 16];
 	struct file *f;
+	int n;
 
 	if (!inode)
 		return NULL;
+	n = snprintf(path, sizeof(path), "/%s (deleted)", name);
+	inode->i_dentry = d_alloc(inode, path, n);
+	if (!inode->i_dentry) {
+		iput(inode);
+		return NULL;
+	}
 	inode->i_shmem = true;
 	inode->i_seals = F_SEAL_SEAL;	/* memfd_create may allow them */
 	inode->i_size = len;

@@ -5,11 +5,11 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
+#include <zpk/string.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
 #define F_ALL_SEALS		0x003f
-#define S_IXUGO			0111
 
 #define MFD_CLOEXEC		0x0001U
 #define MFD_ALLOW_SEALING	0x0002U
@@ -18,19 +18,17 @@
 #define MFD_EXEC		0x0010U
 #define MFD_NAME_MAX_LEN	(NAME_MAX - 6)	/* after "memfd:" */
 
-/* Linux's check of the name: -EFAULT if it cannot be read, -EINVAL if
- * longer than MFD_NAME_MAX_LEN. */
-static long check_name(const char __user *uname)
+/* "memfd:" and the user's name into buf, checked as Linux: -EFAULT if
+ * it cannot be read, -EINVAL if longer than MFD_NAME_MAX_LEN. */
+static long get_name(char *buf, const char __user *uname)
 {
-	for (long len = 0; len <= MFD_NAME_MAX_LEN; len++) {
-		char c;
+	long len;
 
-		if (copy_from_user(&c, uname + len, 1))
-			return -EFAULT;
-		if (!c)
-			return 0;
-	}
-	return -EINVAL;
+	memcpy(buf, "memfd:", 6);
+	len = strncpy_from_user(buf + 6, uname, MFD_NAME_MAX_LEN + 1);
+	if (len == -ENAMETOOLONG)
+		return -EINVAL;
+	return len < 0 ? len : 0;
 }
 
 /*
@@ -42,6 +40,7 @@ static long check_name(const char __user *uname)
  */
 static long sys_memfd_create(const char __user *uname, unsigned int flags)
 {
+	char name[6 + MFD_NAME_MAX_LEN + 1];
 	struct file *f;
 	long err;
 	int fd;
@@ -51,10 +50,10 @@ static long sys_memfd_create(const char __user *uname, unsigned int flags)
 		return -EINVAL;
 	if ((flags & MFD_EXEC) && (flags & MFD_NOEXEC_SEAL))
 		return -EINVAL;
-	err = check_name(uname);
+	err = get_name(name, uname);
 	if (err)
 		return err;
-	f = shmem_file_setup(0);
+	f = shmem_file_setup(name, 0);
 	if (!f)
 		return -ENOMEM;
 	f->f_inode->i_mode = S_IFREG | (flags & MFD_NOEXEC_SEAL ? 0666 : 0777);
@@ -118,64 +117,4 @@ long memfd_fcntl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (cmd == F_GET_SEALS)
 		return file->f_inode->i_shmem ? file->f_inode->i_seals : -EINVAL;
 	return -EINVAL;
-}
-
-/* Linux's shmem_write_begin, page chunk by page chunk: a sealed write
- * fails, and under F_SEAL_GROW the chunks that end past i_size do. */
-int memfd_check_write(struct inode *inode, loff_t pos, size_t *n)
-{
-	u64 end = inode->i_size & PAGE_MASK;
-
-	if (inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
-		return -EPERM;
-	if (!(inode->i_seals & F_SEAL_GROW) || pos + *n <= inode->i_size)
-		return 0;
-	if ((u64)pos >= end)
-		return -EPERM;
-	*n = end - pos;
-	return 0;
-}
-
-int memfd_check_truncate(struct inode *inode, loff_t size)
-{
-	if (((u64)size < inode->i_size && (inode->i_seals & F_SEAL_SHRINK)) ||
-	    ((u64)size > inode->i_size && (inode->i_seals & F_SEAL_GROW)))
-		return -EPERM;
-	return 0;
-}
-
-/* A hole is a write; an allocation past the end, growth. */
-int memfd_check_fallocate(struct inode *inode, bool punch, loff_t end)
-{
-	if (punch && (inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
-		return -EPERM;
-	if (!punch && (u64)end > inode->i_size &&
-	    (inode->i_seals & F_SEAL_GROW))
-		return -EPERM;
-	return 0;
-}
-
-/* Linux's seal check in mmap: no shared mapping of a write-sealed file;
- * under F_SEAL_FUTURE_WRITE none writable, and a read-only one may never
- * become writable. mmap_lock held for writing, and the big kernel lock. */
-int memfd_check_mmap(struct inode *inode, unsigned long *vm_flags)
-{
-	if (!(*vm_flags & VM_SHARED))
-		return 0;
-	if (inode->i_seals & F_SEAL_WRITE)
-		return -EPERM;
-	if (inode->i_seals & F_SEAL_FUTURE_WRITE) {
-		if (*vm_flags & VM_WRITE)
-			return -EPERM;
-		*vm_flags &= ~VM_MAYWRITE;
-	}
-	return 0;
-}
-
-int memfd_check_chmod(struct inode *inode, u32 mode)
-{
-	if ((inode->i_seals & F_SEAL_EXEC) &&
-	    (mode & S_IXUGO) != (inode->i_mode & S_IXUGO))
-		return -EPERM;
-	return 0;
 }

@@ -431,6 +431,24 @@ static bool file_may_write(struct file *file)
 	       !file->f_inode->i_readonly;
 }
 
+/* A memfd's seals (Linux's mapping_map_writable and seal_check_future_
+ * write): no shared mapping of a write-sealed file; under
+ * F_SEAL_FUTURE_WRITE none writable, and a read-only one may never become
+ * writable. 0 or -EPERM. */
+static int seal_check_mmap(struct inode *inode, unsigned long *vm_flags)
+{
+	if (!(*vm_flags & VM_SHARED))
+		return 0;
+	if (inode->i_seals & F_SEAL_WRITE)
+		return -EPERM;
+	if (inode->i_seals & F_SEAL_FUTURE_WRITE) {
+		if (*vm_flags & VM_WRITE)
+			return -EPERM;
+		*vm_flags &= ~VM_MAYWRITE;
+	}
+	return 0;
+}
+
 /* MAP_SHARED|MAP_ANONYMOUS: a mapping of a fresh shmem file, as Linux's
  * shmem_zero_setup, so that fork shares the pages and not copies. */
 static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
@@ -442,7 +460,7 @@ static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
 	/* Linux's shmem_acct_size */
 	if (!(vm_flags & VM_NORESERVE) && !vm_enough_memory(len >> PAGE_SHIFT))
 		return -ENOMEM;
-	file = shmem_file_setup(len);
+	file = shmem_file_setup("dev/zero", len);
 	if (!file)
 		return -ENOMEM;
 	ret = mmap_region(mm, addr, len, vm_flags, file, 0, NULL);
@@ -495,7 +513,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	default:
 		return -EINVAL;	/* neither, both, or an unknown type */
 	}
-	if (file && memfd_check_mmap(file->f_inode, &vm_flags))
+	if (file && seal_check_mmap(file->f_inode, &vm_flags))
 		return -EPERM;
 	if (flags & MAP_GROWSDOWN)
 		vm_flags |= VM_GROWSDOWN;

@@ -308,16 +308,10 @@ bool walk_inode_mappings(struct inode *inode,
 #define F_SEAL_FUTURE_WRITE	0x0010	/* ... but the mappings made before */
 #define F_SEAL_EXEC		0x0020	/* the exec bits stay */
 
-/* mm/memfd.c: memfd seals (F_SEAL_*) and what they forbid. Each returns
- * 0 or -EPERM: a write of *n bytes at pos (*n cut to what F_SEAL_GROW
- * lets through), a new size, a fallocate, a mapping (VM_MAYWRITE taken
- * off *vm_flags under F_SEAL_FUTURE_WRITE), a new mode. */
+/* mm/memfd.c: fcntl's F_ADD_SEALS and F_GET_SEALS. What each seal
+ * forbids is checked where that is done: ramfs's write, truncate and
+ * fallocate, do_mmap, chmod (Linux's shmem.c and mmap.c). */
 long memfd_fcntl(struct file *file, unsigned int cmd, unsigned long arg);
-int memfd_check_write(struct inode *inode, loff_t pos, size_t *n);
-int memfd_check_truncate(struct inode *inode, loff_t size);
-int memfd_check_fallocate(struct inode *inode, bool punch, loff_t end);
-int memfd_check_mmap(struct inode *inode, unsigned long *vm_flags);
-int memfd_check_chmod(struct inode *inode, u32 mode);
 /* fallocate(2)'s modes, Linux's values. */
 #define FALLOC_FL_KEEP_SIZE	0x01
 #define FALLOC_FL_PUNCH_HOLE	0x02
@@ -435,9 +429,11 @@ struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
 int inode_add_page(struct inode *inode, unsigned long pgoff,
 		   struct page *page);
 
-/* The unnamed file behind a shared anonymous mapping of len bytes (Linux's
- * shmem_zero_setup); its pages are PG_swapbacked. NULL if out of memory. */
-struct file *shmem_file_setup(unsigned long len);
+/* An unlinked shmem file of len bytes, which /proc shows as "/name
+ * (deleted)": behind a shared anonymous mapping ("dev/zero", Linux's
+ * shmem_zero_setup) or a memfd ("memfd:NAME"); its pages are
+ * PG_swapbacked. NULL if out of memory. */
+struct file *shmem_file_setup(const char *name, unsigned long len);
 
 /* mknod(2)'s character devices (fs/devices.c): those /dev has (null
  * 1:3, zero 1:5, the console 5:1); any other number opens as -ENXIO. */

@@ -152,9 +152,10 @@ __attribute__((weak)) struct page *inode_get_page(struct inode *inode,
 }
 
 /* Shared anonymous mappings need the file layer: not in the mm tests. */
-__attribute__((weak)) struct file *shmem_file_setup(unsigned long len)
+__attribute__((weak)) struct file *shmem_file_setup(const char *name,
+						    unsigned long len)
 {
-	(void)len;
+	(void)name, (void)len;
 	fail_msg("shmem_file_setup called in a test without files");
 	return NULL;
 }

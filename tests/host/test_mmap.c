@@ -28,11 +28,11 @@
 static struct file shmem_files[64];
 static int nr_shmem_files;
 
-struct file *shmem_file_setup(unsigned long len)
+struct file *shmem_file_setup(const char *name, unsigned long len)
 {
 	struct file *f = &shmem_files[nr_shmem_files++ % 64];
 
-	(void)len;
+	(void)name, (void)len;
 	atomic_set(&f->f_count, 1);
 	return f;
 }

@@ -55,6 +55,31 @@ static long long size_of(int fd)
 	return fstat(fd, &st) ? -1 : (long long)st.st_size;
 }
 
+/* What /proc calls a memfd and shared anonymous memory: Linux's names
+ * of unlinked shmem files. */
+static void names(void)
+{
+	char path[64], link[128], maps[8192], want[64];
+	int fd = memfd("hello", 0);
+	char *p = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	link[n > 0 ? n : 0] = 0;
+	tap_ok(strcmp(link, "/memfd:hello (deleted)") == 0, "/proc/self/fd "
+	       "of a memfd: /memfd:NAME (deleted) (%s)", link);
+	snprintf(want, sizeof(want), "%lx-", (unsigned long)p);
+	read_file("/proc/self/maps", maps, sizeof(maps));
+	tap_ok(strstr(maps, want) && strstr(strstr(maps, want),
+					   "/dev/zero (deleted)\n"),
+	       "/proc/self/maps: MAP_SHARED|MAP_ANONYMOUS is /dev/zero "
+	       "(deleted)");
+	munmap(p, PAGE_SIZE);
+	close(fd);
+}
+
 static void create(void)
 {
 	char name[300];
@@ -76,6 +101,7 @@ static void create(void)
 	tap_ok(fd >= 0, "a 249-byte name is fine");
 	close(fd);
 	tap_ok(fails(memfd((char *)16, 0), EFAULT), "a bad name: EFAULT");
+	names();
 }
 
 static void mappings(void)
@@ -296,7 +322,7 @@ static void seal_future_write(void)
 int main(void)
 {
 	need_proc();
-	tap_plan(5 + 4 + 7 + 4 + 5 + 3 + 5 + 2);
+	tap_plan(7 + 4 + 7 + 4 + 5 + 3 + 5 + 2);
 	create();
 	mappings();
 	fallocate_modes();
