@@ -11,6 +11,7 @@
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -306,4 +307,19 @@ int kb_near(long long got, long long want)
 	if (is_zpk())
 		return d == 0;
 	return d <= LINUX_RSS_SLACK_KB && d >= -LINUX_RSS_SLACK_KB;
+}
+
+int wait_asleep(int pid)
+{
+	char path[64], buf[4096], *st;
+	struct timespec ms = { 0, 1000000 };
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	for (int i = 0; i < 5000; i++) {
+		if (read_file(path, buf, sizeof(buf)) > 0 &&
+		    (st = strstr(buf, "State:\t")) && st[7] == 'S')
+			return 1;
+		nanosleep(&ms, NULL);
+	}
+	return 0;
 }

@@ -70,6 +70,9 @@ unsigned char peek(const volatile void *addr);
 
 /* A wait status as text: "exit 3", "signal 11 (Segmentation fault)". */
 const char *status_str(int status);
+/* Waits until pid sleeps ('S' in /proc/PID/status), polling every
+ * millisecond: 1, or 0 if it has not after 5 s. */
+int wait_asleep(int pid);
 
 /* Tests that read /proc start with this.  /proc has not merged into zpk
  * yet: there, with no /proc/self/status, the whole test is one skip ("skip:

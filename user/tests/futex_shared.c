@@ -9,7 +9,6 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,22 +29,6 @@
 static long futex(uint32_t *uaddr, int op, uint32_t val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
-}
-
-/* Until pid sleeps ('S' in /proc/PID/status); 0 if it never does. */
-static int wait_asleep(pid_t pid)
-{
-	char path[64], buf[4096], *st;
-	struct timespec ms = { 0, 1000000 };
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	for (int i = 0; i < 5000; i++) {
-		if (read_file(path, buf, sizeof(buf)) > 0 &&
-		    (st = strstr(buf, "State:\t")) && st[7] == 'S')
-			return 1;
-		nanosleep(&ms, NULL);
-	}
-	return 0;
 }
 
 /* Reaps pid if it ends within 5 s, else kills it; its wait status. */

@@ -4,12 +4,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ulib.h"
@@ -63,22 +61,6 @@ static void short_read(long n, int iov)
 static void on_usr1(int sig)
 {
 	(void)sig;
-}
-
-/* Until pid is asleep ('S' in /proc/PID/status); 0 if it never is. */
-static int wait_asleep(pid_t pid)
-{
-	char path[64], buf[4096], *st;
-	struct timespec ms = { 0, 1000000 };
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	for (int i = 0; i < 5000; i++) {
-		if (read_file(path, buf, sizeof(buf)) > 0 &&
-		    (st = strstr(buf, "State:\t")) && st[7] == 'S')
-			return 1;
-		nanosleep(&ms, NULL);
-	}
-	return 0;
 }
 
 /* Stack below the child's frames, touched: the signal frame that wakes
