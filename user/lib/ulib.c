@@ -311,13 +311,11 @@ int kb_near(long long got, long long want)
 
 int wait_asleep(int pid)
 {
-	char path[64], buf[4096], *st;
 	struct timespec ms = { 0, 1000000 };
+	struct proc_stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	for (int i = 0; i < 5000; i++) {
-		if (read_file(path, buf, sizeof(buf)) > 0 &&
-		    (st = strstr(buf, "State:\t")) && st[7] == 'S')
+		if (proc_stat_read(pid, &st) == 0 && st.state == 'S')
 			return 1;
 		nanosleep(&ms, NULL);
 	}

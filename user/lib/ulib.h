@@ -70,7 +70,7 @@ unsigned char peek(const volatile void *addr);
 
 /* A wait status as text: "exit 3", "signal 11 (Segmentation fault)". */
 const char *status_str(int status);
-/* Waits until pid sleeps ('S' in /proc/PID/status), polling every
+/* Waits until pid sleeps ('S' in /proc/PID/stat), polling every
  * millisecond: 1, or 0 if it has not after 5 s. */
 int wait_asleep(int pid);
 
