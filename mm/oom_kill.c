@@ -9,6 +9,7 @@
 #include <zpk/oom.h>
 #include <zpk/pidfd.h>
 #include <zpk/printk.h>
+#include <zpk/ratelimit.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
 #include <zpk/smp_lock.h>
@@ -56,14 +57,16 @@ static struct task_struct *select_bad_process(unsigned long totalpages)
 	return chosen;
 }
 
-/* Linux's dump_header and oom_dump_tasks, without the gfp mask (zpk's
- * faults all allocate order-0 GFP_KERNEL pages). */
-static void dump_header(void)
+/* Linux's sysctl_oom_dump_tasks (/proc/sys/vm/oom_dump_tasks): list
+ * every task with its memory in each report. */
+int sysctl_oom_dump_tasks = 1;
+
+/* Linux's dump_tasks: the candidates, in pages (init and the tasks with an
+ * mm; kernel threads have none). */
+static void dump_tasks(void)
 {
 	struct task_struct *p;
 
-	pr_warn("%s invoked oom-killer: order=0, oom_score_adj=%d\n",
-		current->comm, current->signal->oom_score_adj);
 	pr_info("Tasks state (memory values in pages):\n");
 	pr_info("[  pid  ]   uid  tgid total_vm      rss pgtables_bytes "
 		"swapents oom_score_adj name\n");
@@ -77,6 +80,16 @@ static void dump_header(void)
 			get_mm_rss(p->mm), p->mm->nr_ptes * PAGE_SIZE, 0UL,
 			p->signal->oom_score_adj, p->comm);
 	}
+}
+
+/* Linux's dump_header, without the gfp mask (zpk's faults all allocate
+ * order-0 GFP_KERNEL pages). */
+static void dump_header(void)
+{
+	pr_warn("%s invoked oom-killer: order=0, oom_score_adj=%d\n",
+		current->comm, current->signal->oom_score_adj);
+	if (sysctl_oom_dump_tasks)
+		dump_tasks();
 }
 
 /*
@@ -122,11 +135,18 @@ static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
 	mmput(mm);
 }
 
-/* Linux's __oom_kill_process: the signal, then the report line. */
+/* Linux's oom_kill_process: the header, at most 10 in 5 s as Linux's
+ * oom_rs allows (a fork bomb is killed a process at a time, and each
+ * header lists every process), then the signal and the report line,
+ * which is never suppressed. */
 static void oom_kill_process(struct task_struct *victim)
 {
+	static DEFINE_RATELIMIT_STATE(oom_rs, DEFAULT_RATELIMIT_INTERVAL,
+				      DEFAULT_RATELIMIT_BURST);
 	struct mm_struct *mm = victim->mm;
 
+	if (__ratelimit(&oom_rs))
+		dump_header();
 	send_signal(victim, SIGKILL, NULL);
 	pr_err("Out of memory: Killed process %d (%s) total-vm:%lukB, "
 	       "anon-rss:%lukB, file-rss:%lukB, shmem-rss:%lukB, UID:%u "
@@ -168,7 +188,6 @@ static enum oom_result __out_of_memory(void)
 		schedule();
 		return OOM_RETRY;
 	}
-	dump_header();
 	oom_kill_process(victim);
 	return same_thread_group(victim, current) ? OOM_CURRENT : OOM_RETRY;
 }

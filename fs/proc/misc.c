@@ -8,6 +8,7 @@
 #include <zpk/loadavg.h>
 #include <zpk/mm_verify.h>
 #include <zpk/mm.h>
+#include <zpk/oom.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
 #include <zpk/sched.h>
@@ -209,6 +210,26 @@ static ssize_t max_map_count_write(struct task_struct *task, const char *buf,
 	return n;
 }
 
+static int oom_dump_tasks_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%d\n", sysctl_oom_dump_tasks);
+	return 0;
+}
+
+/* Any int from 0 up; non-zero lists the tasks (Linux's proc_dointvec). */
+static ssize_t oom_dump_tasks_write(struct task_struct *task, const char *buf,
+				    size_t n, loff_t pos)
+{
+	unsigned long v;
+
+	(void)task;
+	if (proc_write_int(buf, n, pos, &v))
+		return -EINVAL;
+	sysctl_oom_dump_tasks = (int)v;
+	return n;
+}
+
 /* ---- cpuinfo ---------------------------------------------------------- */
 
 struct cpu_flag {
@@ -371,5 +392,7 @@ void proc_misc_init(void)
 	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
 	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,
 		    max_map_count_write);
+	proc_create("sys/vm/oom_dump_tasks", 0644, oom_dump_tasks_show,
+		    oom_dump_tasks_write);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
 }

@@ -24,6 +24,10 @@ enum oom_result {
  */
 enum oom_result out_of_memory(void);
 
+/* /proc/sys/vm/oom_dump_tasks: 1 (the default) lists every task in each
+ * report, 0 leaves the list out. */
+extern int sysctl_oom_dump_tasks;
+
 /* Linux's oom_badness: rss + page-table pages + oom_score_adj scaled to
  * totalpages / 1000; LONG_MIN for a task that may not be chosen. */
 long oom_badness(struct task_struct *p, unsigned long totalpages);

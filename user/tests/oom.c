@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,12 +30,14 @@ static int set_adj(int pid, const char *s)
 	return write_file(path, s);
 }
 
-/* /proc/PID/NAME (0: self) as a number, or -99999 if unreadable. */
+/* /proc/PID/NAME (0: self, -1: /proc/NAME) as a number, or -99999 if unreadable. */
 static long proc_num(int pid, const char *name)
 {
 	char path[64], buf[32];
 
-	if (pid)
+	if (pid < 0)		/* not a process's: /proc/NAME */
+		snprintf(path, sizeof(path), "/proc/%s", name);
+	else if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/%s", pid, name);
 	else
 		snprintf(path, sizeof(path), "/proc/self/%s", name);
@@ -87,6 +90,22 @@ static void __attribute__((noreturn)) sleeping_hog(int fd)
 		sleep(1000);
 }
 
+/* The kernel log since the last clear_log() (klogctl READ_ALL, 16 KiB). */
+static char log_buf[1 << 14];
+
+static void clear_log(void)
+{
+	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
+}
+
+static const char *read_log(void)
+{
+	long n = klogctl(3, log_buf, sizeof(log_buf) - 1);
+
+	log_buf[n > 0 ? n : 0] = 0;
+	return log_buf;
+}
+
 static int killed(int st)
 {
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
@@ -97,14 +116,21 @@ static void hog_faults(void)
 {
 	long free0 = sysinfo_free_pages(), free1;
 	int st = -1;
-	pid_t pid = fork();
+	const char *log;
+	pid_t pid;
 
+	clear_log();
+	pid = fork();
 	if (pid == 0)
 		hog();
 	if (pid > 0)
 		waitpid(pid, &st, 0);
 	tap_ok(killed(st), "a hog touching memory without end is killed: %s",
 	       status_str(st));
+	log = read_log();
+	tap_ok(strstr(log, "Out of memory: Killed process") &&
+	       strstr(log, "Tasks state (memory values in pages)"),
+	       "the kernel log: the report, with the task table");
 	free1 = sysinfo_free_pages();
 	tap_ok(free1 >= free0 - 16, "its memory is back: free pages %ld -> "
 	       "%ld", free0, free1);
@@ -115,10 +141,14 @@ static void hog_faults(void)
 static void test_faults(void)
 {
 	long free0 = sysinfo_free_pages(), free1, score = -1;
+	const char *log;
 	char *p, c;
 	int fd[2], st = -1, ok = 1;
 	pid_t pid;
 
+	/* Linux's vm.oom_dump_tasks = 0: the report without the table. */
+	write_file("/proc/sys/vm/oom_dump_tasks", "0");
+	clear_log();
 	pipe(fd);
 	pid = fork();
 	if (pid == 0)
@@ -141,6 +171,12 @@ static void test_faults(void)
 	       "free: they all hold what we wrote", WANT_PAGES, LOW_PAGES);
 	waitpid(pid, &st, 0);
 	tap_ok(killed(st), "the sleeping hog was killed: %s", status_str(st));
+	log = read_log();
+	tap_ok(proc_num(-1, "sys/vm/oom_dump_tasks") == 0 &&
+	       strstr(log, "Out of memory: Killed process") &&
+	       !strstr(log, "Tasks state"), "oom_dump_tasks 0: the report "
+	       "without the task table");
+	write_file("/proc/sys/vm/oom_dump_tasks", "1");
 	munmap(p, WANT_PAGES * PAGE_SIZE);
 	close(fd[0]);
 	close(fd[1]);
@@ -177,10 +213,10 @@ static void proc_files(void)
 int main(void)
 {
 	need_proc();
-	tap_plan(11);
+	tap_plan(13);
 	if (!is_zpk()) {
 		/* A hog on the host would meet its real OOM killer. */
-		for (int i = 0; i < 7; i++)
+		for (int i = 0; i < 9; i++)
 			tap_skip("zpk only: exhausting the host's memory");
 	} else {
 		tap_ok(set_adj(0, "-1000") == 0 &&
