@@ -1,13 +1,14 @@
 /* user/lib/ulib.c — helpers shared by zpk's user tests: TAP output, memory
  * figures from sysinfo, small file and child-process helpers. */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -134,6 +135,13 @@ int pin_to_nth_cpu(int k)
 	return sched_setaffinity(0, sizeof(one), &one) ? -1 : 0;
 }
 
+/* How long a party spins before it sleeps on the futex: a few
+ * microseconds, enough for parties on CPUs of their own to leave together;
+ * longer only burns the time a virtual CPU without a host core needs. */
+#define BARRIER_SPINS	2000
+#define FUTEX_WAIT	0	/* <linux/futex.h>, which musl lacks */
+#define FUTEX_WAKE	1
+
 void spin_barrier(int *arrived, int *generation, int n)
 {
 	int gen = __atomic_load_n(generation, __ATOMIC_ACQUIRE);
@@ -141,12 +149,15 @@ void spin_barrier(int *arrived, int *generation, int n)
 	if (__atomic_add_fetch(arrived, 1, __ATOMIC_ACQ_REL) == n) {
 		__atomic_store_n(arrived, 0, __ATOMIC_RELAXED);
 		__atomic_add_fetch(generation, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, generation, FUTEX_WAKE, 0x7fffffff, NULL,
+			NULL, 0);
 		return;
 	}
 	for (int spins = 1;
 	     __atomic_load_n(generation, __ATOMIC_ACQUIRE) == gen; spins++)
-		if (spins % 256 == 0)
-			sched_yield();
+		if (spins >= BARRIER_SPINS)
+			syscall(SYS_futex, generation, FUTEX_WAIT, gen, NULL,
+				NULL, 0);
 }
 
 /* s to path in one write of a file opened with flags: 0 or the errno

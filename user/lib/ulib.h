@@ -36,7 +36,9 @@ int pin_to_one_cpu(void);
 int pin_to_nth_cpu(int k);
 /* Waits until n parties (threads, or processes sharing the two ints in
  * MAP_SHARED memory, both 0 at first) have called it, spinning so that
- * they leave together; yields now and then, for fewer CPUs than parties. */
+ * they leave together; after a few microseconds a party sleeps on a futex
+ * instead (fewer CPUs than parties, or a virtual CPU its host preempted),
+ * and the last to arrive wakes them. */
 void spin_barrier(int *arrived, int *generation, int n);
 
 /* Read up to n-1 bytes of path into buf, NUL-terminated; bytes or -1. */
