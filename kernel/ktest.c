@@ -3,7 +3,9 @@
  * several suites share (a test user page). */
 #include <asm/irqflags.h>
 #include <zpk/bug.h>
+#include <zpk/cpumask.h>
 #include <zpk/ktest.h>
+#include <zpk/kthread.h>
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
 #include <zpk/param.h>
@@ -97,6 +99,22 @@ int ktest_run(void)
 		       i, t->suite, t->name);
 	}
 	printk(KERN_ALERT "# ktest: %d passed, %d failed\n", n - failed, failed);
+	return failed;
+}
+
+
+int ktest_run_on_every_cpu(int (*fn)(void *), void *arg, const char *name)
+{
+	struct kthread *k[NR_CPUS];
+	int cpu, n = 0, failed = 0;
+
+	for_each_online_cpu(cpu)
+		k[n++] = kthread_run_on_cpu(fn, arg, cpu, name);
+	for (int i = 0; i < n; i++)
+		if (k[i])
+			kthread_join(k[i]);
+		else
+			failed++;
 	return failed;
 }
 

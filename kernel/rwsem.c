@@ -1,6 +1,7 @@
 /* kernel/rwsem.c — reader/writer semaphores (Linux's kernel/locking/
- * rwsem.c, its optimistic spinning simplified): a count, and a queue of
- * sleepers that the last one out hands the lock to. */
+ * rwsem.c, its optimistic spinning simplified): one atomic count that an
+ * uncontended taker changes with a single compare-and-exchange, and a
+ * queue of sleepers that the last one out hands the lock to. */
 #include <zpk/atomic.h>
 #include <zpk/bug.h>
 #include <zpk/cpumask.h>
@@ -21,13 +22,100 @@ struct rwsem_waiter {
 	bool granted;
 };
 
+static inline long rwsem_count(struct rw_semaphore *sem)
+{
+	return __atomic_load_n(&sem->count, __ATOMIC_RELAXED);
+}
+
+/* count from *old to new, or *old := what it is (Linux's try_cmpxchg). */
+static inline bool rwsem_try_cmpxchg(struct rw_semaphore *sem, long *old,
+				     long new)
+{
+	return __atomic_compare_exchange_n(&sem->count, old, new, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline long rwsem_add_return(struct rw_semaphore *sem, long v)
+{
+	return __atomic_add_fetch(&sem->count, v, __ATOMIC_ACQ_REL);
+}
+
+/* A reader goes in if no writer is inside and nobody is queued. */
+static bool rwsem_read_trylock(struct rw_semaphore *sem)
+{
+	long c = rwsem_count(sem);
+
+	while (!(c & RWSEM_READ_FAILED_MASK))
+		if (rwsem_try_cmpxchg(sem, &c, c + RWSEM_READER_BIAS))
+			return true;
+	return false;
+}
+
+/* A writer goes in if count is 0: nobody inside, nobody queued. */
+static bool rwsem_write_trylock(struct rw_semaphore *sem)
+{
+	long c = 0;
+
+	if (!rwsem_try_cmpxchg(sem, &c, RWSEM_WRITER_LOCKED))
+		return false;
+	sem->owner = current;
+	return true;
+}
+
+/*
+ * Hands the lock to the head of the queue if it may go in now, and, if
+ * that was a reader, to every reader right behind it (a writer further
+ * back keeps its turn); clears FLAG_WAITERS with the last. wait_lock
+ * held. While the flag is set no one takes the lock without the queue,
+ * and those inside only leave: what is seen free here stays free.
+ */
+static void rwsem_wake_locked(struct rw_semaphore *sem)
+{
+	struct rwsem_waiter *w, *n;
+
+	list_for_each_entry_safe(w, n, &sem->wait_list, list) {
+		struct task_struct *t = w->task;
+		bool write = w->write;
+		long c = rwsem_count(sem), add;
+
+		if ((c & RWSEM_WRITER_LOCKED) ||
+		    (write && (c >> RWSEM_READER_SHIFT)))
+			break;
+		list_del(&w->list);
+		add = write ? RWSEM_WRITER_LOCKED : RWSEM_READER_BIAS;
+		if (list_empty(&sem->wait_list))
+			add -= RWSEM_FLAG_WAITERS;
+		rwsem_add_return(sem, add);
+		if (write)
+			sem->owner = t;
+		WRITE_ONCE(w->granted, true);	/* w may vanish now */
+		if (t != current)
+			wake_up_process(t);
+		if (write)
+			break;
+	}
+}
+
+/* The last one out saw someone queued: up_read's and up_write's slow
+ * path. */
+static void rwsem_wake(struct rw_semaphore *sem)
+{
+	spin_lock(&sem->wait_lock);
+	rwsem_wake_locked(sem);
+	spin_unlock(&sem->wait_lock);
+}
+
 /* Queues current and sleeps until a waker grants it the lock. Called and
- * returns with wait_lock held. */
+ * returns with wait_lock held. The holder may have left before it could
+ * see FLAG_WAITERS: after setting it, wake whoever may go in now (it may
+ * be current). */
 static void rwsem_wait(struct rw_semaphore *sem, bool write)
 {
 	struct rwsem_waiter w = { .task = current, .write = write };
 
 	list_add_tail(&w.list, &sem->wait_list);
+	__atomic_fetch_or(&sem->count, RWSEM_FLAG_WAITERS, __ATOMIC_ACQ_REL);
+	rwsem_wake_locked(sem);
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (READ_ONCE(w.granted))
@@ -37,29 +125,6 @@ static void rwsem_wait(struct rw_semaphore *sem, bool write)
 		spin_lock(&sem->wait_lock);
 	}
 	__set_current_state(TASK_RUNNING);
-}
-
-/* The first waiter goes in; if it is a reader, every reader queued right
- * behind it too (a writer further back keeps its turn). wait_lock held,
- * and nobody inside (count 0). */
-static void rwsem_wake(struct rw_semaphore *sem)
-{
-	struct rwsem_waiter *w, *n;
-
-	list_for_each_entry_safe(w, n, &sem->wait_list, list) {
-		struct task_struct *t = w->task;
-
-		if (w->write && sem->count)
-			break;		/* readers went in first */
-		list_del(&w->list);
-		sem->count = w->write ? -1 : sem->count + 1;
-		if (w->write)
-			sem->owner = t;
-		WRITE_ONCE(w->granted, true);	/* w may vanish now */
-		wake_up_process(t);
-		if (sem->count < 0)
-			break;
-	}
 }
 
 /*
@@ -79,94 +144,79 @@ static void rwsem_spin(struct rw_semaphore *sem, bool write)
 		return;
 	until = ktime_get_ns() + RWSEM_SPIN_NS;
 	while (ktime_get_ns() < until) {
-		long count = READ_ONCE(sem->count);
+		long c = rwsem_count(sem);
 		struct task_struct *owner = READ_ONCE(sem->owner);
 
-		if (!list_empty(&sem->wait_list))
+		if (c & RWSEM_FLAG_WAITERS)
 			return;
-		if (write ? count == 0 : count >= 0)
+		if (write ? c == 0 : !(c & RWSEM_WRITER_LOCKED))
 			return;
-		if (count < 0 && owner && !READ_ONCE(owner->on_cpu))
+		if ((c & RWSEM_WRITER_LOCKED) && owner &&
+		    !READ_ONCE(owner->on_cpu))
 			return;
 		cpu_relax();
 	}
 }
 
-void down_read(struct rw_semaphore *sem)
+static void __noinline rwsem_down_read_slowpath(struct rw_semaphore *sem)
 {
-	might_sleep();
+	rwsem_spin(sem, false);
 	spin_lock(&sem->wait_lock);
-	if (sem->count < 0 || !list_empty(&sem->wait_list)) {
-		spin_unlock(&sem->wait_lock);
-		rwsem_spin(sem, false);
-		spin_lock(&sem->wait_lock);
-	}
-	if (sem->count >= 0 && list_empty(&sem->wait_list))
-		sem->count++;
-	else
+	if (!rwsem_read_trylock(sem))
 		rwsem_wait(sem, false);
 	spin_unlock(&sem->wait_lock);
 }
 
-bool down_read_trylock(struct rw_semaphore *sem)
+static void __noinline rwsem_down_write_slowpath(struct rw_semaphore *sem)
 {
-	bool ok;
-
+	rwsem_spin(sem, true);
 	spin_lock(&sem->wait_lock);
-	ok = sem->count >= 0 && list_empty(&sem->wait_list);
-	if (ok)
-		sem->count++;
+	if (!rwsem_write_trylock(sem))
+		rwsem_wait(sem, true);
 	spin_unlock(&sem->wait_lock);
-	return ok;
 }
 
+void down_read(struct rw_semaphore *sem)
+{
+	might_sleep();
+	if (unlikely(!rwsem_read_trylock(sem)))
+		rwsem_down_read_slowpath(sem);
+}
+
+bool down_read_trylock(struct rw_semaphore *sem)
+{
+	return rwsem_read_trylock(sem);
+}
+
+/* The last reader out with someone queued hands the lock on. */
 void up_read(struct rw_semaphore *sem)
 {
-	spin_lock(&sem->wait_lock);
-	BUG_ON(sem->count <= 0);
-	if (--sem->count == 0 && !list_empty(&sem->wait_list))
+	long c = rwsem_add_return(sem, -RWSEM_READER_BIAS);
+
+	BUG_ON(c < 0);
+	if (unlikely(c == RWSEM_FLAG_WAITERS))
 		rwsem_wake(sem);
-	spin_unlock(&sem->wait_lock);
 }
 
 void down_write(struct rw_semaphore *sem)
 {
 	might_sleep();
-	spin_lock(&sem->wait_lock);
-	if (sem->count || !list_empty(&sem->wait_list)) {
-		spin_unlock(&sem->wait_lock);
-		rwsem_spin(sem, true);
-		spin_lock(&sem->wait_lock);
-	}
-	if (sem->count == 0 && list_empty(&sem->wait_list)) {
-		sem->count = -1;
-		sem->owner = current;
-	} else {
-		rwsem_wait(sem, true);
-	}
-	spin_unlock(&sem->wait_lock);
+	if (unlikely(!rwsem_write_trylock(sem)))
+		rwsem_down_write_slowpath(sem);
 }
 
 bool down_write_trylock(struct rw_semaphore *sem)
 {
-	bool ok;
-
-	spin_lock(&sem->wait_lock);
-	ok = sem->count == 0 && list_empty(&sem->wait_list);
-	if (ok) {
-		sem->count = -1;
-		sem->owner = current;
-	}
-	spin_unlock(&sem->wait_lock);
-	return ok;
+	return rwsem_write_trylock(sem);
 }
 
 void up_write(struct rw_semaphore *sem)
 {
-	spin_lock(&sem->wait_lock);
-	BUG_ON(sem->count != -1);
-	sem->count = 0;
+	long c;
+
 	sem->owner = NULL;
-	rwsem_wake(sem);
-	spin_unlock(&sem->wait_lock);
+	c = rwsem_add_return(sem, -RWSEM_WRITER_LOCKED);
+	BUG_ON(c < 0 || (c & RWSEM_WRITER_LOCKED));
+	if (unlikely(c & RWSEM_FLAG_WAITERS))
+		rwsem_wake(sem);
 }

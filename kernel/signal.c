@@ -68,17 +68,6 @@ bool sig_blocked_or_ignored(struct task_struct *t, int sig)
 	       sigaction_of(t, sig)->handler == SIG_IGN;
 }
 
-bool signal_pending(struct task_struct *t)
-{
-	return ((t->pending | t->signal->shared_pending) & ~t->blocked) ||
-	       (t->jobctl & JOBCTL_STOP_PENDING);
-}
-
-bool fatal_signal_pending(struct task_struct *t)
-{
-	return t->pending & sigmask(SIGKILL);
-}
-
 sigset_t sigmask_to_save(void)
 {
 	return current->restore_sigmask ? current->saved_sigmask

@@ -153,23 +153,6 @@ static struct mm_struct *test_mm(unsigned long *free0)
 	return mm;
 }
 
-/* fn(arg) in a kernel thread on every online CPU at once, all joined;
- * how many could not be started. */
-static int run_on_every_cpu(int (*fn)(void *), void *arg, const char *name)
-{
-	struct kthread *k[NR_CPUS];
-	int cpu, n = 0, failed = 0;
-
-	for_each_online_cpu(cpu)
-		k[n++] = kthread_run_on_cpu(fn, arg, cpu, name);
-	for (int i = 0; i < n; i++)
-		if (k[i])
-			kthread_join(k[i]);
-		else
-			failed++;
-	return failed;
-}
-
 /* One thread per online CPU on a fresh mm; afterwards the mm's counters
  * must match its page tables exactly, and every page must come back. */
 static void torture(bool forker)
@@ -182,7 +165,7 @@ static void torture(bool forker)
 	if (!t.mm)
 		return;
 	t.threads = num_online_cpus();
-	KEXPECT_EQ(run_on_every_cpu(torture_thread, &t, "ktorture"), 0);
+	KEXPECT_EQ(ktest_run_on_every_cpu(torture_thread, &t, "ktorture"), 0);
 	KEXPECT_EQ(atomic_read(&t.errors), 0);
 	KEXPECT_EQ(mm_verify_report(t.mm, &rep), 0);
 	KEXPECT_EQ(mm_verify_pages_report(&t.mm, 1, &rep), 0);
@@ -283,7 +266,7 @@ KTEST(torture, fault_race_one_page_each_round)
 	if (!r.mm)
 		return;
 	r.threads = num_online_cpus();
-	KEXPECT_EQ(run_on_every_cpu(race_thread, &r, "kfaultrace"), 0);
+	KEXPECT_EQ(ktest_run_on_every_cpu(race_thread, &r, "kfaultrace"), 0);
 	KEXPECT_EQ(atomic_read(&r.errors), 0);
 	mmput(r.mm);
 	drain_all_pages();

@@ -405,6 +405,21 @@ static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 	zero_page_put();
 }
 
+/* zero_pte_add (delta 1) or zero_pte_remove (-1) for a range walk that
+ * counts into rss[] and adds it with add_mm_rss_vec at the end. */
+static inline void zero_pte_count(long rss[NR_MM_COUNTERS], pte_t entry,
+				  int delta)
+{
+	rss[MM_ZEROPAGES] += delta;
+	if (pte_special(entry))
+		return;
+	rss[MM_FILEPAGES] += delta;
+	if (delta > 0)
+		zero_page_get();
+	else
+		zero_page_put();
+}
+
 /*
  * FOLL_NOZERO's first step (KAMEZAWA's get_user_pages_nozero, "ZERO PAGE
  * again" RFC 4/4, linux-mm, July 2009): clears the zero-page PTE at addr,
@@ -787,9 +802,9 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 /* Whose PTEs a zap clears (vma may be NULL: munmap's hook), and the
  * gather that flushes them and then frees their pages. */
 struct zap_details {
-	struct mm_struct *mm;
 	struct vm_area_struct *vma;
 	struct mmu_gather *tlb;
+	long rss[NR_MM_COUNTERS];	/* the counters' changes so far */
 };
 
 /*
@@ -812,7 +827,6 @@ static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
-	struct mm_struct *mm = zd->mm;
 	pte_t entry = ptep_get_and_clear(pte);
 	struct page *page;
 
@@ -821,14 +835,13 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(zd->tlb, pte, addr);
 	if (is_zero_pte(entry)) {
-		zero_pte_remove(mm, entry);
-		count_vm_event(ZERO_PAGE_UNMAP);
+		zero_pte_count(zd->rss, entry, -1);
 		return 0;
 	}
 	page = vm_normal_page(zd->vma, addr, entry);
 	if (!page)
 		return 0;
-	dec_mm_counter(mm, mm_counter(page));
+	zd->rss[mm_counter(page)]--;
 	page_remove_rmap(page);
 	tlb_remove_page(zd->tlb, page);
 	return 0;
@@ -838,9 +851,11 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 			  struct vm_area_struct *vma, unsigned long start,
 			  unsigned long end)
 {
-	struct zap_details zd = { .mm = mm, .vma = vma, .tlb = tlb };
+	struct zap_details zd = { .vma = vma, .tlb = tlb };
 
 	__walk_page_range(mm, start, end, zap_one_pte, &zd);
+	add_mm_rss_vec(mm, zd.rss);
+	count_vm_events(ZERO_PAGE_UNMAP, -zd.rss[MM_ZEROPAGES]);
 }
 
 /* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
@@ -935,11 +950,12 @@ void change_protection(struct mm_struct *mm, unsigned long start,
 		flush_tlb_mm_range(mm, cp.start, cp.end);
 }
 
-/* fork: one PTE into the child. A private writable page becomes read-
- * only in both (the next write COWs); a normal page gets a reference and
- * a mapping more; a zero PTE is copied as it is. Returns true if it
- * write-protected the parent's PTE, which the caller must flush. */
-static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
+/* fork: one PTE into the child, counted in the child's rss[]. A private
+ * writable page becomes read-only in both (the next write COWs); a normal
+ * page gets a reference and a mapping more; a zero PTE is copied as it
+ * is. Returns true if it write-protected the parent's PTE, which the
+ * caller must flush. */
+static bool copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 			 unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
 {
 	pte_t entry = *src_pte;
@@ -958,12 +974,11 @@ static bool copy_one_pte(struct mm_struct *dst, struct vm_area_struct *vma,
 	if (page) {
 		get_page(page);
 		page_dup_rmap(page);
-		inc_mm_counter(dst, mm_counter(page));
+		rss[mm_counter(page)]++;
 	} else if (is_zero_pte(entry)) {
 		/* special stays special, refcount takes a reference;
 		 * nothing is allocated. */
-		zero_pte_add(dst, entry);
-		count_vm_event(ZERO_PAGE_FORK_COPY);
+		zero_pte_count(rss, entry, 1);
 	}
 	set_pte(dst_pte, entry);
 	return wrprotected;
@@ -982,6 +997,7 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 {
 	spinlock_t *ptl = pte_lockptr(src_pte);
 	pte_t *dst_pte = NULL;
+	long rss[NR_MM_COUNTERS] = { 0 };
 	int ret = 0;
 
 	spin_lock(ptl);
@@ -997,10 +1013,12 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 			ret = -ENOMEM;
 			break;
 		}
-		if (copy_one_pte(dst, vma, addr, src_pte, dst_pte++))
+		if (copy_one_pte(rss, vma, addr, src_pte, dst_pte++))
 			changed_range_add(wp_start, wp_end, addr);
 	}
 	spin_unlock(ptl);
+	add_mm_rss_vec(dst, rss);
+	count_vm_events(ZERO_PAGE_FORK_COPY, rss[MM_ZEROPAGES]);
 	return ret;
 }
 

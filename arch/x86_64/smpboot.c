@@ -12,6 +12,7 @@
 #include <zpk/smp.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
+#include <zpk/vmstat.h>
 
 struct pcpu pcpu_data[NR_CPUS];
 struct cpumask cpu_possible_mask = { 1 }, cpu_online_mask = { 1 };
@@ -34,6 +35,7 @@ void smp_prepare_boot_cpu(void)
 	cpuid(1, 0, &a, &b, &cx, &d);
 	c->self = c;
 	c->cpu_number = 0;
+	c->vm_stat = &vm_cpu_stats[0];
 	c->lapic_id = b >> 24;		/* the initial APIC id */
 	c->current_task = &init_task;
 	c->idle = &init_task;
@@ -109,6 +111,7 @@ static int do_boot_cpu(int cpu)
 
 	c->self = c;
 	c->cpu_number = cpu;
+	c->vm_stat = &vm_cpu_stats[cpu];
 	c->current_task = idle;
 	c->idle = idle;
 	initial_stack = (u64)idle->stack + THREAD_SIZE;

@@ -10,6 +10,7 @@
 #define NR_CPUS		8		/* -smp 1..8 */
 
 struct task_struct;
+struct vm_cpu_stat;
 
 /*
  * What the entry code and every "current" need without a lock: only
@@ -37,6 +38,9 @@ struct pcpu {
 	u64 cpustat[NR_STATS];	/* ns of ticks, by where they fell
 				 * (Linux's kcpustat_cpu) */
 	unsigned long nr_switches;	/* context switches (ctxt) */
+	struct vm_cpu_stat *vm_stat;	/* &vm_cpu_stats[cpu_number]: a
+					 * count_vm_event is one load and an
+					 * add (zpk/vmstat.h) */
 } __aligned(64);
 
 extern struct pcpu pcpu_data[NR_CPUS];

@@ -24,6 +24,10 @@ struct ktest {
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__printf(3, 4);
 
+/* fn(arg) in a kernel thread on every online CPU at once, all joined;
+ * how many could not be started. */
+int ktest_run_on_every_cpu(int (*fn)(void *), void *arg, const char *name);
+
 /* Maps one zeroed user-accessible page at uva in the kernel's page
  * tables (no mm) and returns its direct-map alias; one at a time. */
 void *ktest_map_user_page(unsigned long uva);

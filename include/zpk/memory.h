@@ -69,7 +69,7 @@ static inline bool access_error(const struct vm_area_struct *vma,
 }
 
 /*
- * ---- RSS counters: the one API; every change updates hiwater_rss ----
+ * ---- RSS counters: the one API; every rise updates hiwater_rss ----
  * Atomic per-mm counters, exact at every read: faults of one mm on
  * several CPUs (threads, a vfork child) add at once. Linux 6.1 keeps
  * per-task deltas folded in every 64 faults, so its counters lag; zpk's
@@ -119,8 +119,24 @@ static inline void add_mm_counter(struct mm_struct *mm, int member,
 {
 	/* LAB(rss) BEGIN task 1: move the counter, and the high-water mark */
 	atomic_long_add(value, &mm->rss_stat[member]);
-	update_hiwater_rss(mm);
+	/* The peak is passed only on the way up, and RssZero is not RSS. */
+	if (value > 0 && member != MM_ZEROPAGES)
+		update_hiwater_rss(mm);
 	/* LAB(rss) END: (void)mm; (void)member; (void)value; */
+}
+
+/*
+ * A PTE table's worth of changes at once (Linux's add_mm_rss_vec): zap
+ * and fork count into rss[] as they go and add it here before the
+ * mmap_lock goes, so that mm_verify (which takes it for writing) finds
+ * counters and page tables agreeing.
+ */
+static inline void add_mm_rss_vec(struct mm_struct *mm,
+				  const long rss[NR_MM_COUNTERS])
+{
+	for (int i = 0; i < NR_MM_COUNTERS; i++)
+		if (rss[i])
+			add_mm_counter(mm, i, rss[i]);
 }
 
 static inline void inc_mm_counter(struct mm_struct *mm, int member)

@@ -285,6 +285,20 @@ static inline void task_update_maxrss(struct task_struct *t,
 
 /* ---- thread groups (Linux's include/linux/sched/signal.h) ---------- */
 
+/* A signal t should act on at its return to user mode (or to wake a
+ * sleep: the sleep returns -ERESTARTSYS or -EINTR). */
+static inline bool signal_pending(const struct task_struct *t)
+{
+	return ((t->pending | t->signal->shared_pending) & ~t->blocked) ||
+	       (t->jobctl & JOBCTL_STOP_PENDING);
+}
+
+/* SIGKILL or a group exit is pending: t is about to die. */
+static inline bool fatal_signal_pending(const struct task_struct *t)
+{
+	return t->pending & sigmask(SIGKILL);
+}
+
 /* A CPU's idle task (swapper/N): pid 0. */
 static inline bool is_idle_task(const struct task_struct *t)
 {

@@ -112,11 +112,8 @@ void force_sig_fault(int sig, int code, unsigned long addr);
 /* A fatal signal the kernel sends current (out of memory): even init's
  * unkillability gives way, as for a fault. */
 void force_sig(int sig);
-/* A signal t should act on at its return to user mode (or to wake a
- * sleep: the sleep returns -ERESTARTSYS or -EINTR). */
-bool signal_pending(struct task_struct *t);
-/* SIGKILL or a group exit is pending: t is about to die. */
-bool fatal_signal_pending(struct task_struct *t);
+/* signal_pending and fatal_signal_pending: zpk/sched.h (they read
+ * task_struct, and every return to user mode asks). */
 /* sig's handler is SIG_IGN or t blocks it: t would not act on it now. */
 bool sig_blocked_or_ignored(struct task_struct *t, int sig);
 /* At every return to user mode: stops, handlers, default actions and the

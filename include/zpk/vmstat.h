@@ -69,10 +69,19 @@ static inline void this_cpu_add_long(long *p, long n)
 	asm volatile("addq %1, %0" : "+m"(*p) : "er"(n));
 }
 
+/* This CPU's counters (valid from smp_prepare_boot_cpu on). */
+static inline struct vm_cpu_stat *this_cpu_vm_stat(void)
+{
+#ifndef HOST_TEST
+	return this_cpu_read(vm_stat);
+#else
+	return &vm_cpu_stats[0];
+#endif
+}
+
 static inline void count_vm_events(enum vm_event_item item, unsigned long n)
 {
-	this_cpu_add_long((long *)&vm_cpu_stats[smp_processor_id()].event[item],
-			  (long)n);
+	this_cpu_add_long((long *)&this_cpu_vm_stat()->event[item], (long)n);
 }
 
 static inline void count_vm_event(enum vm_event_item item)
@@ -82,7 +91,7 @@ static inline void count_vm_event(enum vm_event_item item)
 
 static inline void mod_vm_stat(enum vm_stat_item item, long delta)
 {
-	this_cpu_add_long(&vm_cpu_stats[smp_processor_id()].stat[item], delta);
+	this_cpu_add_long(&this_cpu_vm_stat()->stat[item], delta);
 }
 
 static inline void inc_vm_stat(enum vm_stat_item item)
