@@ -207,6 +207,49 @@ static ssize_t seq_read(struct file *f, struct task_struct *task,
 	return n;
 }
 
+/* ---- int sysctls (Linux's ctl_table .data, proc_dointvec_minmax) ---- */
+
+int proc_write_int(const char *buf, size_t n, loff_t pos, unsigned long *v)
+{
+	char num[16];
+
+	if (pos || n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, n);
+	num[n] = 0;
+	if (num[n - 1] == '\n')
+		num[n - 1] = 0;
+	if (kstrtoul(num, 10, v) || *v > 0x7fffffff)
+		return -EINVAL;
+	return 0;
+}
+
+/* "%d\n" of the entry's int, from *pos. */
+static ssize_t proc_int_read(const struct proc_entry *e, char *buf, size_t n,
+			     loff_t *pos)
+{
+	char num[16];
+	int len = snprintf(num, sizeof(num), "%d\n", READ_ONCE(*e->data));
+
+	if (*pos >= len)
+		return 0;
+	n = min(n, (size_t)(len - *pos));
+	memcpy(buf, num + *pos, n);
+	*pos += n;
+	return n;
+}
+
+static ssize_t proc_int_write(const struct proc_entry *e, const char *buf,
+			      size_t n, loff_t pos)
+{
+	unsigned long v;
+
+	if (proc_write_int(buf, n, pos, &v))
+		return -EINVAL;
+	WRITE_ONCE(*e->data, (int)v);
+	return n;
+}
+
 static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
 {
 	const struct proc_entry *e = PROC_I(f->f_inode)->entry;
@@ -219,6 +262,8 @@ static ssize_t proc_read(struct file *f, char *buf, size_t n, loff_t *pos)
 		return proc_mm_rw(f, buf, n, pos, false);
 	if (r)
 		return r;
+	if (e->data)
+		return proc_int_read(e, buf, n, pos);
 	if (!e->read && !e->show)
 		return -EINVAL;		/* write-only: clear_refs */
 	if (!e->read)
@@ -242,9 +287,12 @@ static ssize_t proc_write(struct file *f, const char *buf, size_t n,
 		return r;
 	/* Linux: EIO from a /proc file without write, EINVAL from a
 	 * /proc/PID one (no write operation at all). */
-	if (!e || !e->write)
+	if (e && e->data)
+		r = proc_int_write(e, buf, n, *pos);
+	else if (!e || !e->write)
 		return PROC_I(f->f_inode)->pid == PROC_NO_PID ? -EIO : -EINVAL;
-	r = e->write(task, buf, n, *pos);
+	else
+		r = e->write(task, buf, n, *pos);
 	if (r > 0)
 		*pos += r;
 	return r;
@@ -347,7 +395,7 @@ static int proc_add(const char *path, u32 mode, struct proc_entry *e)
 }
 
 static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
-			  proc_read_fn read, proc_write_fn write)
+			  proc_read_fn read, proc_write_fn write, int *data)
 {
 	struct proc_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
 	int err;
@@ -359,6 +407,7 @@ static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
 	e->show = show;
 	e->read = read;
 	e->write = write;
+	e->data = data;
 	err = proc_add(path, e->mode, e);
 	if (err)
 		kfree(e);
@@ -368,13 +417,18 @@ static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
 int proc_create(const char *path, u32 mode, proc_show_fn show,
 		proc_write_fn write)
 {
-	return proc_add_entry(path, mode, show, NULL, write);
+	return proc_add_entry(path, mode, show, NULL, write, NULL);
 }
 
 int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 		    proc_write_fn write)
 {
-	return proc_add_entry(path, mode, NULL, read, write);
+	return proc_add_entry(path, mode, NULL, read, write, NULL);
+}
+
+int proc_create_int(const char *path, u32 mode, int *data)
+{
+	return proc_add_entry(path, mode, NULL, NULL, NULL, data);
 }
 
 int proc_mkdir(const char *path)

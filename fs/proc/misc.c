@@ -151,25 +151,7 @@ static ssize_t mm_verify_write(struct task_struct *task, const char *buf,
 	return mm_verify_all() ? -EIO : (ssize_t)n;
 }
 
-/* ---- sysctl numbers: /proc/sys/kernel/pid_max, vm/max_map_count ------- */
-
-/* A write of a decimal number in 0..INT_MAX and an optional newline, as
- * Linux's proc_dointvec: *v, or -EINVAL. */
-static int proc_write_int(const char *buf, size_t n, loff_t pos,
-			  unsigned long *v)
-{
-	char num[16];
-
-	if (pos || n == 0 || n >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, buf, n);
-	num[n] = 0;
-	if (num[n - 1] == '\n')
-		num[n - 1] = 0;
-	if (kstrtoul(num, 10, v) || *v > 0x7fffffff)
-		return -EINVAL;
-	return 0;
-}
+/* ---- /proc/sys/kernel/pid_max ----------------------------------------- */
 
 static int pid_max_show(struct seq_file *m, struct task_struct *task)
 {
@@ -187,46 +169,6 @@ static ssize_t pid_max_write(struct task_struct *task, const char *buf,
 	(void)task;
 	if (proc_write_int(buf, n, pos, &v) || set_pid_max((long)v))
 		return -EINVAL;
-	return n;
-}
-
-static int max_map_count_show(struct seq_file *m, struct task_struct *task)
-{
-	(void)task;
-	seq_printf(m, "%d\n", sysctl_max_map_count);
-	return 0;
-}
-
-/* Any int from 0 up, as Linux's (SYSCTL_ZERO is its only bound). */
-static ssize_t max_map_count_write(struct task_struct *task, const char *buf,
-				   size_t n, loff_t pos)
-{
-	unsigned long v;
-
-	(void)task;
-	if (proc_write_int(buf, n, pos, &v))
-		return -EINVAL;
-	sysctl_max_map_count = (int)v;
-	return n;
-}
-
-static int oom_dump_tasks_show(struct seq_file *m, struct task_struct *task)
-{
-	(void)task;
-	seq_printf(m, "%d\n", sysctl_oom_dump_tasks);
-	return 0;
-}
-
-/* Any int from 0 up; non-zero lists the tasks (Linux's proc_dointvec). */
-static ssize_t oom_dump_tasks_write(struct task_struct *task, const char *buf,
-				    size_t n, loff_t pos)
-{
-	unsigned long v;
-
-	(void)task;
-	if (proc_write_int(buf, n, pos, &v))
-		return -EINVAL;
-	sysctl_oom_dump_tasks = (int)v;
 	return n;
 }
 
@@ -390,9 +332,7 @@ void proc_misc_init(void)
 		    NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
 	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
-	proc_create("sys/vm/max_map_count", 0644, max_map_count_show,
-		    max_map_count_write);
-	proc_create("sys/vm/oom_dump_tasks", 0644, oom_dump_tasks_show,
-		    oom_dump_tasks_write);
+	proc_create_int("sys/vm/max_map_count", 0644, &sysctl_max_map_count);
+	proc_create_int("sys/vm/oom_dump_tasks", 0644, &sysctl_oom_dump_tasks);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
 }

@@ -56,6 +56,7 @@ struct proc_entry {
 	proc_mm_write_fn mm_write;
 	/* Links and directories of /proc/PID (fd, cwd, exe): theirs. */
 	const struct inode_operations *iops;
+	int *data;		/* an int sysctl's value (proc_create_int) */
 };
 
 /*
@@ -69,6 +70,12 @@ int proc_create(const char *path, u32 mode, proc_show_fn show,
 /* The same for a binary file served by read. */
 int proc_create_raw(const char *path, u32 mode, proc_read_fn read,
 		    proc_write_fn write);
+/* An int sysctl (Linux's ctl_table with .data and proc_dointvec_minmax
+ * from 0): reads "%d\n" of *data; a write (mode 0644) of a number in
+ * 0..INT_MAX and an optional newline sets it, anything else -EINVAL. */
+int proc_create_int(const char *path, u32 mode, int *data);
+/* Parses such a write: 0 with the number in *v, or -EINVAL. */
+int proc_write_int(const char *buf, size_t n, loff_t pos, unsigned long *v);
 /* A directory /proc/PATH; 0 or -errno as mkdir. */
 int proc_mkdir(const char *path);
 /* A symbolic link /proc/PATH whose text is target (Linux's
