@@ -1,8 +1,9 @@
 /* kernel/ktest_rwsem.c — the rw_semaphore on every CPU at once: a kernel
  * thread per CPU takes one semaphore for reading and for writing, round
  * after round, and checks what must hold inside (a writer alone, readers
- * together); the count is back to 0 after. On one CPU the same, the
- * threads preempted by the tick. */
+ * together); the count is back to 0 after. On one CPU that is one
+ * thread, and it checks the uncontended paths only; the queue is
+ * a_queued_reader_gets_the_lock_from_up_write's. */
 #include <zpk/atomic.h>
 #include <zpk/ktest.h>
 #include <zpk/kthread.h>
@@ -28,7 +29,9 @@ static void hold_a_little(int r)
 
 static void read_round(struct rwsem_race *x, int r, bool try)
 {
-	if (try ? !down_read_trylock(&x->sem) : (down_read(&x->sem), false))
+	if (!try)
+		down_read(&x->sem);
+	else if (!down_read_trylock(&x->sem))
 		return;
 	atomic_inc(&x->readers);
 	if (atomic_read(&x->writers))
@@ -43,7 +46,9 @@ static void read_round(struct rwsem_race *x, int r, bool try)
 
 static void write_round(struct rwsem_race *x, int r, bool try)
 {
-	if (try ? !down_write_trylock(&x->sem) : (down_write(&x->sem), false))
+	if (!try)
+		down_write(&x->sem);
+	else if (!down_write_trylock(&x->sem))
 		return;
 	if (atomic_inc_return(&x->writers) != 1 || atomic_read(&x->readers))
 		atomic_inc(&x->errors);
