@@ -180,6 +180,19 @@ static ssize_t proc_mm_rw(struct file *f, char *buf, size_t n, loff_t *pos,
 	return r;
 }
 
+/* Up to n bytes of src[0..len) from *pos on into buf, *pos moved past
+ * them (Linux's simple_read_from_buffer, into a kernel buffer). */
+static ssize_t read_from_buffer(char *buf, size_t n, loff_t *pos,
+				const char *src, size_t len)
+{
+	if ((u64)*pos >= len)
+		return 0;
+	n = min(n, (size_t)(len - *pos));
+	memcpy(buf, src + *pos, n);
+	*pos += n;
+	return n;
+}
+
 /*
  * Text is generated at a read from offset 0 (so lseek(0) and read again
  * shows fresh figures, as top expects) or when there is none yet; other
@@ -199,12 +212,7 @@ static ssize_t seq_read(struct file *f, struct task_struct *task,
 		if (!m)
 			return err;
 	}
-	if ((u64)*pos >= m->count)
-		return 0;
-	n = min(n, (size_t)(m->count - *pos));
-	memcpy(buf, m->buf + *pos, n);
-	*pos += n;
-	return n;
+	return read_from_buffer(buf, n, pos, m->buf, m->count);
 }
 
 /* ---- int sysctls (Linux's ctl_table .data, proc_dointvec_minmax) ---- */
@@ -231,12 +239,7 @@ static ssize_t proc_int_read(const struct proc_entry *e, char *buf, size_t n,
 	char num[16];
 	int len = snprintf(num, sizeof(num), "%d\n", READ_ONCE(*e->data));
 
-	if (*pos >= len)
-		return 0;
-	n = min(n, (size_t)(len - *pos));
-	memcpy(buf, num + *pos, n);
-	*pos += n;
-	return n;
+	return read_from_buffer(buf, n, pos, num, len);
 }
 
 static ssize_t proc_int_write(const struct proc_entry *e, const char *buf,
