@@ -242,6 +242,7 @@ void zp_sample(struct zp_sample *s)
 		s->zero = proc_field(status_buf, NULL, "RssZero");
 	}
 	s->refcount_ops = zp_vmstat("zero_page_refcount_ops");
+	s->map = proc_vmstat(vmstat_buf, "zero_page_map");
 	rc = proc_vmstat(vmstat_buf, "nr_zero_page_refcount");
 	s->zp_refcount = rc >= 0 ? rc :
 			 proc_vmstat(vmstat_buf, "zero_page_refcount");

@@ -45,6 +45,7 @@ struct zp_sample {
 	long free;				/* sysinfo free pages */
 	long minflt;				/* getrusage ru_minflt */
 	long long refcount_ops, zp_refcount;	/* vmstat, -1 if absent */
+	long long map;				/* vmstat zero_page_map */
 };
 void zp_sample(struct zp_sample *s);
 /* The sample a test measures from: taken twice, so that the first one's

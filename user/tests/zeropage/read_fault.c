@@ -13,7 +13,7 @@ int main(void)
 	unsigned long sum;
 	char *p;
 
-	p = zp_begin(10, N);
+	p = zp_begin(11, N);
 	zp_baseline(&s0);
 	sum = zp_read(p, N);
 	zp_sample(&s1);
@@ -24,6 +24,9 @@ int main(void)
 	tap_ok(s1.minflt - s0.minflt >= N && s1.minflt - s0.minflt <= N + 8,
 	       "one minor fault per page (%ld for %d)", s1.minflt - s0.minflt,
 	       N);
+	zp_zpk_ok(s1.map - s0.map == (zp_mode() == ZP_OFF ? 0 : N),
+		  "vmstat zero_page_map %+lld (want %d)", s1.map - s0.map,
+		  zp_mode() == ZP_OFF ? 0 : N);
 	if (zp_mode() == ZP_REFCOUNT)
 		zp_zpk_ok(s1.refcount_ops - s0.refcount_ops >= N &&
 			  (s1.zp_refcount < 0 ||
