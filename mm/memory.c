@@ -953,23 +953,38 @@ void change_protection(struct mm_struct *mm, unsigned long start,
 /* fork: one PTE into the child, counted in the child's rss[]. A private
  * writable page becomes read-only in both (the next write COWs); a normal
  * page gets a reference and a mapping more; a zero PTE is copied as it
- * is. Returns true if it write-protected the parent's PTE, which the
- * caller must flush. */
-static bool copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
-			 unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
+ * is. Returns 1 if it write-protected the parent's PTE, which the caller
+ * must flush, else 0. (The labs' stub copies each anonymous page at once,
+ * as xv6's uvmcopy does, and may return -ENOMEM.) */
+static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
+			unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
 {
 	pte_t entry = *src_pte;
 	struct page *page;
-	bool wrprotected = false;
+	int wrprotected = 0;
 
 	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
 	    pte_write(entry)) {
 		ptep_set_wrprotect(src_pte);
 		entry = pte_wrprotect(entry);
-		wrprotected = true;
+		wrprotected = 1;
 	}
-	/* LAB(cow-fork) END: if (is_cow_mapping(vma->vm_flags)) return false; */
+	/* LAB(cow-fork) END:
+	 * page = vm_normal_page(vma, addr, entry);
+	 * if (page && PageAnon(page) && is_cow_mapping(vma->vm_flags)) {
+	 *	struct page *new = alloc_page(GFP_KERNEL);
+	 *
+	 *	if (!new)
+	 *		return -ENOMEM;
+	 *	copy_page(page_address(new), page_address(page));
+	 *	page_add_new_anon_rmap(new);
+	 *	rss[MM_ANONPAGES]++;
+	 *	set_pte(dst_pte, pfn_pte(page_to_pfn(new),
+	 *				 pte_pgprot(entry)));
+	 *	return wrprotected;
+	 * }
+	 */
 	page = vm_normal_page(vma, addr, entry);
 	if (page) {
 		get_page(page);
@@ -1013,9 +1028,13 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 			ret = -ENOMEM;
 			break;
 		}
-		if (copy_one_pte(rss, vma, addr, src_pte, dst_pte++))
+		ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte++);
+		if (ret < 0)
+			break;
+		if (ret)
 			changed_range_add(wp_start, wp_end, addr);
 	}
+	ret = ret < 0 ? ret : 0;
 	spin_unlock(ptl);
 	add_mm_rss_vec(dst, rss);
 	count_vm_events(ZERO_PAGE_FORK_COPY, rss[MM_ZEROPAGES]);
