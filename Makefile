@@ -2,6 +2,7 @@
 # make run | make test | make debug | make gdb | make bench | make clean
 # make kselftest | make fuzz
 # make lab-list | make lab LAB=NAME | make grade | make lab-check
+# make gradescope-zip LAB=NAME
 
 CROSS_COMPILE ?=
 ifeq ($(origin CC),default)
@@ -173,6 +174,10 @@ grade: deps
 lab-check: deps $(B)/zpk.elf initrd host-tests
 	scripts/lab.py check
 
+gradescope-zip:
+	@test -n "$(LAB)" || { echo "make gradescope-zip LAB=NAME (make lab-list)"; exit 2; }
+	scripts/lab.py gradescope $(LAB)
+
 # The user tests, natively on this Linux: the ABI reference.
 test-host-linux: deps
 	$(MAKE) -C user all host-test
@@ -182,6 +187,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE lab-list lab grade lab-check all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

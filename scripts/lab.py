@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """scripts/lab.py — zpk's course labs (docs/labs.md).
 
-  lab.py list                      one line per lab
+  lab.py list                      one line per lab, in labs/ORDER
   lab.py make LAB [DEST]           the student tree for LAB (a git repository)
-  lab.py grade LAB [-t NAME ...]   run LAB's graded tests here, print Score
-  lab.py check [LAB ...]           CI: each skeleton builds, boots, grades
-                                   below the maximum with every task failing,
-                                   and this tree grades the maximum
+  lab.py grade LAB [-t NAME ...]   run LAB's graded tests here, print Score;
+                                   writes results.json (Gradescope's format)
+  lab.py gradescope LAB [ZIP]      Gradescope's autograder zip for LAB
+  lab.py check [LAB ...]           CI: for each lab, the student tree holds
+                                   no answer, its skeleton grades below the
+                                   maximum without a hang, the tree with the
+                                   lab solved grades the maximum, and every
+                                   mutant of labs/LAB/mutants is caught
 
 A lab's code is marked in the kernel's own sources:
 
@@ -14,11 +18,21 @@ A lab's code is marked in the kernel's own sources:
     ... the solution ...
     /* LAB(name) END: stub statements */
 
-`make` replaces the block by a TODO comment and the stub; other labs' marker
-lines are dropped and their solutions kept. labs/NAME/grade lists the tests:
-"points task kind target [kernel parameters]", kind host (BINARY:TEST of
-tests/host), ktest (SUITE.TEST) or user (a test of /tests/runner)."""
+or, for a stub of several lines, an END comment that goes on:
+
+    /* LAB(name) END:
+     * stub line
+     * stub line
+     */
+
+and in docs, <!-- LAB(name) BEGIN --> ... <!-- LAB(name) END: text -->.
+labs/ORDER is the order a course takes them in: a student tree holds the
+labs before its own solved, and its own and every later lab stubbed.
+labs/NAME/grade lists the tests: "points task kind target [parameters]",
+kind host (BINARY:TEST of tests/host), ktest (SUITE.TEST) or user (a test
+of /tests/runner)."""
 import concurrent.futures
+import json
 import os
 import re
 import shutil
@@ -29,14 +43,70 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MARK = re.compile(r"^(\s*)/\* LAB\(([\w-]+)\) (BEGIN|END)(?: task (\d+))?:?"
-                  r"\s*(.*?)\s*\*/\s*$")
+                  r"[ \t]*(.*?)[ \t]*(\*/)?[ \t]*$")
+DOCMARK = re.compile(r"^()<!-- LAB\(([\w-]+)\) (BEGIN|END)(?: task (\d+))?:?"
+                     r"[ \t]*(.*?)[ \t]*(-->)[ \t]*$")
 SOURCES = (".c", ".h", ".asm", ".inc")
+DOCS = (".md",)
+# Never in a student tree: what the course staff keeps.
+STAFF_ONLY = ("INSTRUCTOR.md", "mutants")
+# A timeout per graded user test (the runner kills it and goes on), times
+# TIMEOUT_SCALE on a loaded machine (qemu.sh scales the boot's as well).
+USER_TEST_TIMEOUT = 60
+# A mutant's tests pass in a second or two when they pass: one that hangs
+# is caught, and need not be waited for as long.
+MUTANT_TEST_TIMEOUT = 15
+
+
+def scale():
+    try:
+        return max(1, int(os.environ.get("TIMEOUT_SCALE", "1")))
+    except ValueError:
+        return 1
+
+
+def positions(top=TOP):
+    """labs/ORDER as a list of positions, each a list of labs: the labs on
+    one line are alternatives (a warm-up and a lab of the same mechanism
+    written whole), of which a course assigns one."""
+    out = []
+    with open(os.path.join(top, "labs", "ORDER")) as f:
+        for line in f:
+            names = line.split("#", 1)[0].split()
+            if names:
+                out.append(names)
+    return out
+
+
+def order(top=TOP):
+    """Every lab, in the order a course takes them."""
+    return [n for pos in positions(top) for n in pos]
 
 
 def labs(top=TOP):
-    d = os.path.join(top, "labs")
-    return sorted(n for n in os.listdir(d)
-                  if os.path.isfile(os.path.join(d, n, "grade")))
+    return order(top)
+
+
+def position(lab, top=TOP):
+    for i, pos in enumerate(positions(top)):
+        if lab in pos:
+            return i
+    sys.exit("lab.py: no lab %r (make lab-list)" % lab)
+
+
+def before(lab, top=TOP):
+    """The labs solved in lab's tree: those of the positions before its
+    own, and its alternatives (whose blocks hold or sit beside lab's)."""
+    k = position(lab, top)
+    pos = positions(top)
+    return [n for p in pos[:k] for n in p] + [n for n in pos[k] if n != lab]
+
+
+def later(lab, top=TOP):
+    """The labs whose answers lab's tree must not hold: lab's own, and
+    those of the positions after it."""
+    k = position(lab, top)
+    return [lab] + [n for p in positions(top)[k + 1:] for n in p]
 
 
 def title(name, top=TOP):
@@ -46,77 +116,259 @@ def title(name, top=TOP):
 
 # ---- skeletons -----------------------------------------------------------
 
-def strip(text, lab, path):
-    """text with lab's blocks stubbed and every other marker line gone."""
-    out, inside, found = [], None, 0
-    for n, line in enumerate(text.split("\n"), 1):
-        m = MARK.match(line)
+def blocks(text, path, doc=False):
+    """Splits text into plain lines and LAB blocks: a list whose items are
+    a line (str) or a block, a dict (lab, task, hint, indent, body, stub)
+    whose body is such a list again: a block may hold another lab's
+    blocks (a warm-up's inside the whole mechanism's)."""
+    mark = DOCMARK if doc else MARK
+    root, stack, lines, i = [], [], text.split("\n"), 0
+    while i < len(lines):
+        line, i = lines[i], i + 1
+        m = mark.match(line)
         if not m:
-            if inside is None or inside[0] != lab:
-                out.append(line)
+            (stack[-1]["body"] if stack else root).append(line)
             continue
-        indent, name, what, task, words = m.groups()
+        indent, name, what, task, words, closed = m.groups()
         if what == "BEGIN":
-            if inside:
-                sys.exit("%s:%d: LAB block inside another" % (path, n))
-            inside = (name, indent, task, words)
+            if any(b["lab"] == name for b in stack):
+                sys.exit("%s:%d: LAB(%s) block inside its own" %
+                         (path, i, name))
+            b = dict(lab=name, task=task, hint=words, indent=indent,
+                     body=[], stub=[])
+            (stack[-1]["body"] if stack else root).append(b)
+            stack.append(b)
             continue
-        if not inside or inside[0] != name:
-            sys.exit("%s:%d: LAB(%s) END without its BEGIN" % (path, n, name))
-        if name == lab:
-            found += 1
-            _, bindent, btask, hint = inside
-            out.append("%s/* TODO(%s, task %s): %s (LAB.md) */"
-                       % (bindent, lab, btask, hint))
-            if words:
-                out.append(bindent + words)
-        inside = None
-    if inside:
-        sys.exit("%s: LAB(%s) BEGIN without its END" % (path, inside[0]))
-    return "\n".join(out), found
+        if not stack or stack[-1]["lab"] != name:
+            sys.exit("%s:%d: LAB(%s) END without its BEGIN" % (path, i, name))
+        b = stack.pop()
+        b["stub"] = [words] if words else []
+        if not closed:		# the stub goes on: " * line" until " */"
+            while i < len(lines) and not re.match(r"^\s*\*/\s*$", lines[i]):
+                s = lines[i].lstrip()
+                if not s.startswith("*"):
+                    sys.exit("%s:%d: a stub's line must start with '*'"
+                             % (path, i + 1))
+                s = s[1:]
+                b["stub"].append(s[1:] if s[:1] == " " else s)
+                i += 1
+            i += 1
+    if stack:
+        sys.exit("%s: LAB(%s) BEGIN without its END" % (path, stack[-1]["lab"]))
+    return root
+
+
+def lines_of(items):
+    """Every line of a body, nested blocks' bodies included."""
+    for b in items:
+        if isinstance(b, str):
+            yield b
+        else:
+            yield from lines_of(b["body"])
+
+
+def emit(items, lab, solved, doc, out, found):
+    for b in items:
+        if isinstance(b, str):
+            out.append(b)
+        elif b["lab"] in solved:
+            emit(b["body"], lab, solved, doc, out, found)
+        elif doc:
+            found[b["lab"]] = found.get(b["lab"], 0) + 1
+            out.extend(b["stub"])
+        else:
+            found[b["lab"]] = found.get(b["lab"], 0) + 1
+            ind = b["indent"]
+            note = "" if b["lab"] == lab else ", a later lab"
+            out.append("%s/* TODO(%s, task %s): %s (LAB.md%s) */"
+                       % (ind, b["lab"], b["task"], b["hint"], note))
+            out.extend(ind + s if s else "" for s in b["stub"])
+
+
+def strip(text, lab, path, solved=(), doc=False):
+    """text as lab's student tree has it: the blocks of solved labs as
+    they are, every other lab's block its stub (and what it holds gone),
+    the markers gone. Returns (text, number of lab's blocks stubbed)."""
+    out, found = [], {}
+    emit(blocks(text, path, doc), lab, solved, doc, out, found)
+    return "\n".join(out), found.get(lab, 0)
 
 
 def tracked(top=TOP):
     out = subprocess.run(["git", "-C", top, "ls-files", "-z"], check=True,
                          capture_output=True, text=True).stdout
-    return [p for p in out.split("\0") if p]
+    return [p for p in out.split("\0") if p and os.path.isfile(
+        os.path.join(top, p))]
 
 
-def make(lab, dest):
+def in_student_tree(rel, lab):
+    if not rel.startswith("labs/"):
+        return True
+    parts = rel.split("/")
+    return (len(parts) > 2 and parts[1] == lab and
+            parts[2] not in STAFF_ONLY)
+
+
+def questions(lab, top=TOP):
+    """The handout's questions, as the answers file's template."""
+    with open(os.path.join(top, "labs", lab, "README.md")) as f:
+        text = f.read()
+    m = re.search(r"^## Questions.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    out = ["answers-%s.txt: your answers to LAB.md's questions. Write"
+           % lab, "below each one; keep the numbers.", ""]
+    for q in re.findall(r"^(\d+\.\s.*?)(?=^\d+\.\s|\Z)",
+                        m.group(1) if m else "", re.M | re.S):
+        out += [" ".join(q.split()), "", "", ""]
+    return "\n".join(out)
+
+
+def write_tree(lab, dest, solved, src=TOP):
+    """The files of lab's tree, with solved's blocks solved, into dest.
+    A file that comes out as it is in src keeps src's times, so that a
+    copied build directory recompiles only what differs."""
+    count = 0
+    for rel in tracked(src):
+        if not in_student_tree(rel, lab):
+            continue
+        s, d = os.path.join(src, rel), os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+        if rel.endswith(SOURCES + DOCS):
+            with open(s) as f:
+                old = f.read()
+            text, n = strip(old, lab, rel, solved, rel.endswith(DOCS))
+            count += n
+            if os.path.exists(d):
+                with open(d) as f:
+                    if f.read() == text:
+                        continue
+            with open(d, "w") as f:
+                f.write(text)
+            if text == old:
+                shutil.copystat(s, d)
+            else:
+                shutil.copymode(s, d)
+        else:
+            shutil.copy2(s, d)
+    return count
+
+
+def this_tree(lab):
+    """LAB.md's last section: where the lab sits in the chain."""
+    pos = positions()
+    k = position(lab)
+    done = [n for p in pos[:k] for n in p]
+    alts = [n for n in pos[k] if n != lab]
+    after = [n for p in pos[k + 1:] for n in p]
+    text = ["The labs in the order a course takes them: %s. Your blocks "
+            "are the `TODO(%s, task N)` comments in %s." %
+            (", ".join(" or ".join(p) for p in pos), lab,
+             ", ".join(block_files(lab)))]
+    if done:
+        text.append("The labs before this one (%s) are solved here."
+                    % ", ".join(done))
+    if alts:
+        text.append("%s, the same mechanism as a %s lab, is solved here "
+                    "around your blocks: a course assigns one of the two."
+                    % (", ".join(alts), "whole" if lab_size(lab) <
+                       lab_size(alts[0]) else "warm-up"))
+    if after:
+        text.append("The later ones (%s) are stubs, marked `TODO(NAME, "
+                    "task N): ... (LAB.md, a later lab)`: the kernel works "
+                    "without them, more simply." % ", ".join(after))
+    return "## This tree\n\n" + " ".join(text) + "\n"
+
+
+def lab_size(lab):
+    """The number of solution lines lab's blocks hold."""
+    return sum(1 for _ in solution_lines().get(lab, ()))
+
+
+def make(lab, dest, git=True, quiet=False):
     if lab not in labs():
         sys.exit("lab.py: no lab %r (make lab-list)" % lab)
     if os.path.exists(dest):
         shutil.rmtree(dest)
-    blocks = 0
-    for rel in tracked():
-        if rel.startswith("labs/") and not rel.startswith("labs/%s/" % lab):
-            continue
-        src, dst = os.path.join(TOP, rel), os.path.join(dest, rel)
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        if rel.endswith(SOURCES):
-            with open(src) as f:
-                text, n = strip(f.read(), lab, rel)
-            blocks += n
-            with open(dst, "w") as f:
-                f.write(text)
-            shutil.copymode(src, dst)
-        else:
-            shutil.copy2(src, dst)
-    if not blocks:
+    n = write_tree(lab, dest, before(lab))
+    if not n:
         sys.exit("lab.py: lab %s has no LAB(%s) blocks in the sources"
                  % (lab, lab))
-    shutil.copy2(os.path.join(TOP, "labs", lab, "README.md"),
-                 os.path.join(dest, "LAB.md"))
+    with open(os.path.join(TOP, "labs", lab, "README.md")) as f:
+        handout = f.read()
+    with open(os.path.join(dest, "LAB.md"), "w") as f:
+        f.write(handout.rstrip("\n") + "\n\n" + this_tree(lab))
     with open(os.path.join(dest, "labs", "LAB"), "w") as f:
         f.write(lab + "\n")
-    git = ["git", "-C", dest]
-    subprocess.run(git + ["init", "-q"], check=True)
-    subprocess.run(git + ["add", "-A"], check=True)
-    subprocess.run(git + ["-c", "user.name=zpk labs", "-c",
-                          "user.email=labs@zpk.invalid", "commit", "-q", "-m",
-                          "zpk lab %s: %s" % (lab, title(lab))], check=True)
-    print("lab %s: %d blocks to write, tree in %s (handout: LAB.md)"
-          % (lab, blocks, dest))
+    with open(os.path.join(dest, "answers-%s.txt" % lab), "w") as f:
+        f.write(questions(lab))
+    if git:
+        g = ["git", "-C", dest]
+        subprocess.run(g + ["init", "-q"], check=True)
+        subprocess.run(g + ["add", "-A"], check=True)
+        subprocess.run(g + ["-c", "user.name=zpk labs", "-c",
+                            "user.email=labs@zpk.invalid", "commit", "-q",
+                            "-m", "zpk lab %s: %s" % (lab, title(lab))],
+                       check=True)
+    if not quiet:
+        print("lab %s: %d blocks to write, tree in %s (handout: LAB.md)"
+              % (lab, n, dest))
+
+
+# ---- answers that must not be in a student tree ----------------------------
+
+def squeeze(s):
+    return re.sub(r"\s+", "", s)
+
+
+def solution_lines(top=TOP):
+    """{lab: [(line, file)]}: the lines of each lab's solution blocks, the
+    blocks they hold included, that say something (12 characters or
+    more, not a comment) and appear nowhere in the sources outside the
+    blocks."""
+    per, outside = {}, []
+
+    def collect(items, rel, top_level):
+        for b in items:
+            if isinstance(b, str):
+                if top_level:
+                    outside.append(b)
+                continue
+            for line in lines_of(b["body"]):
+                s = line.strip()
+                if len(squeeze(s)) >= 12 and not s.startswith(
+                        ("/*", "*", "//")):
+                    per.setdefault(b["lab"], []).append((s, rel))
+            collect(b["body"], rel, False)
+
+    for rel in tracked(top):
+        if rel.endswith(SOURCES):
+            with open(os.path.join(top, rel)) as f:
+                collect(blocks(f.read(), rel), rel, True)
+    rest = squeeze("\n".join(outside))
+    return {lab: [(s, rel) for s, rel in lines if squeeze(s) not in rest]
+            for lab, lines in per.items()}
+
+
+def leaks(lab, dest):
+    """The answers in lab's student tree at dest: solution lines of lab or
+    of a later lab found in any of its files."""
+    want = set(later(lab))
+    wanted = [(s, rel, l) for l, lines in solution_lines().items()
+              if l in want for s, rel in lines]
+    found = []
+    for root, dirs, files in os.walk(dest):
+        dirs[:] = [d for d in dirs if d not in (".git", "build")]
+        for name in files:
+            path = os.path.join(root, name)
+            try:
+                with open(path) as f:
+                    text = squeeze(f.read())
+            except (UnicodeDecodeError, OSError):
+                continue
+            for s, rel, l in wanted:
+                if squeeze(s) in text:
+                    found.append("%s: LAB(%s)'s line from %s: %s"
+                                 % (os.path.relpath(path, dest), l, rel, s))
+    return found
 
 
 # ---- grading -------------------------------------------------------------
@@ -129,6 +381,7 @@ class Test:
         self.target = target
         self.params = [p for p in params if not p.startswith("expect=")]
         self.ok, self.why, self.secs, self.log = False, "not run", 0.0, ""
+        self.timed_out = False
 
     @property
     def name(self):
@@ -199,28 +452,24 @@ def run_ktests(top, params, tests):
     bad = ended_badly(text, rc)
     for t in tests:
         t.secs, t.log = time.time() - t0, text
+        t.timed_out = rc in (124, 137)
         if re.search(r"^ok \d+ %s$" % re.escape(t.target), text, re.M):
             t.ok = True
             continue
-        m = re.search(r"^not ok \d+ %s\n((?:    # .*\n)*)" %
-                      re.escape(t.target), text, re.M)
-        first = m.group(1).split("\n")[0].strip("# ") if m else ""
+        # KTAP: a case's diagnostics ("    # SUITE.TEST: file:line: ...")
+        # come before its "not ok" line.
+        m = re.search(r"^\s+# %s: (.*)$" % re.escape(t.target), text, re.M)
+        first = m.group(1).strip() if m else ""
         t.why = first or bad or "ktest did not report"
 
 
-# A user test may hang in a skeleton (a broken fork shares memory that
-# libc's locks live in): the runner kills it after this many seconds, so
-# that it fails as one test and the boot goes on to the next.
-USER_TEST_TIMEOUT = 60
-
-
-def run_user(top, params, tests):
+def run_user(top, params, tests, limit=USER_TEST_TIMEOUT):
     names = [t.target for t in tests]
     t0 = time.time()
     text, rc = qemu(top, ["init=/tests/runner", "mm_verify=warn",
                           "loglevel=7"] + list(params) +
-                    ["--", "--timeout", str(USER_TEST_TIMEOUT)] + names,
-                    120 + USER_TEST_TIMEOUT * len(names))
+                    ["--", "-T", str(scale()), "--timeout", str(limit)] +
+                    names, 120 + limit * len(names))
     bad = ended_badly(text, rc)
     result, why = {}, ""
     # The runner relays a test's TAP indented, then its result line, then
@@ -243,9 +492,13 @@ def run_user(top, params, tests):
         r = result.get(t.target)
         if not r:
             t.why = bad or "the runner did not report it"
+            t.timed_out = rc in (124, 137)
             t.secs = time.time() - t0
             continue
         fails, t.why, how = r
+        t.timed_out = "timed out" in how
+        if t.timed_out:
+            t.why = "timed out after %d s: %s" % (limit * scale(), t.why)
         m = re.search(r"([\d.]+) s", how)
         t.secs = float(m.group(1)) if m else 0.0
         missing = [e for e in t.expect if not re.search(e, text)]
@@ -254,18 +507,25 @@ def run_user(top, params, tests):
         t.ok = not fails
 
 
-def grade(lab, top=TOP, only=(), quiet=False):
-    tests = read_grade(lab, top)
-    if only:
-        tests = [t for t in tests if any(o in t.name for o in only)]
+def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
     groups = {}
     for t in tests:
         key = (t.kind, t.target.split(":")[0] if t.kind == "host" else "",
                tuple(t.params))
         groups.setdefault(key, []).append(t)
-    subprocess.run(["make", "-s", "-C", top, "build/zpk.elf", "initrd",
-                    "host-tests"], check=True, stdout=subprocess.DEVNULL)
-    t0 = time.time()
+    if build:
+        r = subprocess.run(["make", "-s", "-j2", "-C", top,
+                            "build/zpk.elf", "initrd", "host-tests"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+        if r.returncode:
+            sys.stderr.write(r.stderr)
+            err = [l for l in r.stderr.split("\n") if "error" in l]
+            for t in tests:
+                t.why = "the kernel does not build" + (
+                    ": " + err[0].strip() if err else "")
+                t.log = r.stderr
+            return
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         jobs = []
         for (kind, binary, params), ts in groups.items():
@@ -274,9 +534,40 @@ def grade(lab, top=TOP, only=(), quiet=False):
             elif kind == "ktest":
                 jobs.append(ex.submit(run_ktests, top, params, ts))
             else:
-                jobs.append(ex.submit(run_user, top, params, ts))
+                jobs.append(ex.submit(run_user, top, params, ts, limit))
         for j in jobs:
             j.result()
+
+
+def results_json(lab, tests, secs):
+    """Gradescope's results.json: one entry per graded test."""
+    return {
+        "execution_time": round(secs),
+        "visibility": "visible",
+        "stdout_visibility": "visible",
+        "tests": [{
+            "name": "task %d: %s" % (t.task, t.name),
+            "number": str(i + 1),
+            "score": t.points if t.ok else 0,
+            "max_score": t.points,
+            "status": "passed" if t.ok else "failed",
+            "output": ("OK (%.1f s)" % t.secs if t.ok else
+                       "FAIL: %s" % t.why),
+            "visibility": "visible",
+        } for i, t in enumerate(tests)],
+    }
+
+
+def grade(lab, top=TOP, only=(), quiet=False, tasks=None, build=True,
+          limit=USER_TEST_TIMEOUT):
+    tests = read_grade(lab, top)
+    if only:
+        tests = [t for t in tests if any(o in t.name for o in only)]
+    if tasks is not None:
+        tests = [t for t in tests if t.task in tasks]
+    t0 = time.time()
+    run_tests(top, tests, build, limit)
+    secs = time.time() - t0
     logdir = os.path.join(top, "build/grade", lab)
     os.makedirs(logdir, exist_ok=True)
     score = total = 0
@@ -286,6 +577,7 @@ def grade(lab, top=TOP, only=(), quiet=False):
             score += t.points
             line = "OK (%.1f s)" % t.secs
         else:
+            # gradelib's save(): the console of every failed test.
             log = os.path.join(logdir, re.sub(r"[^\w.-]+", "_", t.name) +
                                ".log")
             with open(log, "w") as f:
@@ -294,65 +586,232 @@ def grade(lab, top=TOP, only=(), quiet=False):
         if not quiet:
             print("%-40s %3d  %s" % ("task %d %s:" % (t.task, t.name),
                                      t.points, line))
+    res = results_json(lab, tests, secs)
+    with open(os.path.join(logdir, "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    out = os.environ.get("GRADESCOPE_RESULTS")
+    if out:
+        with open(out, "w") as f:
+            json.dump(res, f, indent=1)
     if not quiet:
-        print("Score: %d/%d (%.0f s)" % (score, total, time.time() - t0))
+        print("Score: %d/%d (%.0f s)" % (score, total, secs))
     return score, total, tests
 
 
 # ---- the CI check ----------------------------------------------------------
 
-def check(names):
-    bad = 0
-    for lab in names or labs():
-        score, total, _ = grade(lab, quiet=True)
-        print("%s: the full tree scores %d/%d" % (lab, score, total))
-        if score != total:
+def build_tree(dest, lab, say):
+    """Builds a tree made by write_tree, from a copy of this tree's build
+    directory: only the files the lab's blocks changed recompile."""
+    shutil.copytree(os.path.join(TOP, "build"), os.path.join(dest, "build"),
+                    symlinks=True, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("labs", "grade", "debug",
+                                                  "iso*", "test-logs",
+                                                  "kselftest", "linux",
+                                                  "fuzz", "bench*"))
+    r = subprocess.run(["make", "-s", "-j2", "-C", dest, "build/zpk.elf",
+                        "host-tests"], capture_output=True, text=True)
+    if r.returncode:
+        say("%s: the tree does not build:\n%s" % (lab, r.stdout + r.stderr))
+    return r.returncode == 0
+
+
+def mutants(lab):
+    d = os.path.join(TOP, "labs", lab, "mutants")
+    if not os.path.isdir(d):
+        return []
+    out = []
+    for name in sorted(os.listdir(d)):
+        if name.endswith(".patch"):
+            with open(os.path.join(d, name)) as f:
+                head = f.readline()
+            m = re.match(r"task (\d+): (.*)", head)
+            if not m:
+                sys.exit("%s: the first line must be 'task N: what'" % name)
+            out.append((os.path.join(d, name), int(m.group(1)),
+                        m.group(2).strip()))
+    return out
+
+
+def check_mutant(lab, dest, patch, task, solved):
+    """Applies patch (against this tree, with its markers) to a copy of
+    the files it names, writes them as the solved student tree has them
+    into dest, grades task's tests there, and puts dest back. Returns the
+    failing tests."""
+    with open(patch) as f:
+        files = sorted(set(re.findall(r"^\+\+\+ b/(\S+)", f.read(), re.M)))
+    tmp = tempfile.mkdtemp(prefix="zpk-mutant-")
+    saved = {}
+    try:
+        for rel in files:
+            os.makedirs(os.path.dirname(os.path.join(tmp, rel)),
+                        exist_ok=True)
+            shutil.copy2(os.path.join(TOP, rel), os.path.join(tmp, rel))
+        r = subprocess.run(["patch", "-s", "-p1", "-d", tmp, "-i", patch],
+                           capture_output=True, text=True)
+        if r.returncode:
+            return None, "the patch does not apply: " + r.stdout + r.stderr
+        for rel in files:
+            with open(os.path.join(dest, rel)) as f:
+                saved[rel] = f.read()
+            with open(os.path.join(tmp, rel)) as f:
+                text, _ = strip(f.read(), lab, rel, solved)
+            with open(os.path.join(dest, rel), "w") as f:
+                f.write(text)
+        score, total, tests = grade(lab, dest, quiet=True, tasks={task},
+                                    limit=MUTANT_TEST_TIMEOUT)
+        return [t for t in tests if not t.ok], ""
+    finally:
+        for rel, text in saved.items():
+            with open(os.path.join(dest, rel), "w") as f:
+                f.write(text)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check_lab(lab):
+    """The CI check of one lab: (number of problems, report lines)."""
+    bad, lines, t0 = 0, [], time.time()
+    say = lines.append
+    # 0. The full tree, built already, scores the maximum.
+    score, total, _ = grade(lab, quiet=True, build=False)
+    say("%s: the full tree scores %d/%d" % (lab, score, total))
+    bad += score != total
+    dest = tempfile.mkdtemp(prefix="zpk-lab-%s-" % lab)
+    try:
+        # 1. The student tree: no answer in it, a skeleton that fails
+        # each task cleanly, and the rest of the kernel (task 0) working.
+        make(lab, dest, git=False, quiet=True)
+        found = leaks(lab, dest)
+        for l in found:
+            say("    answer in the student tree: " + l)
+        if found:
             bad += 1
-        dest = tempfile.mkdtemp(prefix="zpk-lab-%s-" % lab)
-        try:
-            make(lab, dest)
-            # The user programs do not change between trees: reuse them.
-            shutil.copytree(os.path.join(TOP, "build/user"),
-                            os.path.join(dest, "build/user"))
-            r = subprocess.run(["make", "-s", "-C", dest, "build/zpk.elf",
-                                "host-tests"], capture_output=True, text=True)
-            if r.returncode:
-                print("%s: the skeleton does not build:\n%s" %
-                      (lab, r.stdout + r.stderr))
+        if not build_tree(dest, lab, say):
+            return bad + 1, lines
+        score, total, tests = grade(lab, dest, quiet=True)
+        for t in tests:
+            if not t.ok:
+                say("    task %d %s: %s" % (t.task, t.name, t.why))
+        tasks = {t.task for t in tests} - {0}
+        failing = {t.task for t in tests if not t.ok}
+        slow = [t for t in tests if t.timed_out or "hung" in t.why or
+                "panic" in t.why]
+        say("%s: the skeleton scores %d/%d; tasks failing: %s of %s"
+              % (lab, score, total, sorted(failing - {0}), sorted(tasks)))
+        problems = (["it scores the maximum"] * (score >= total) +
+                    ["the maximum is %d, not 100" % total] * (total != 100) +
+                    ["task 0 (the rest of the kernel) fails"] *
+                    (0 in failing) +
+                    ["no test fails task %s" % sorted(tasks - failing)] *
+                    bool(tasks - failing) +
+                    ["%s: %s" % (t.name, t.why) for t in slow])
+        for p in problems:
+            say("%s: skeleton problem: %s" % (lab, p))
+        bad += bool(problems)
+        # 2. The same tree with this lab solved: full marks.
+        solved = before(lab) + [lab]
+        write_tree(lab, dest, solved)
+        score, total, tests = grade(lab, dest, quiet=True)
+        for t in tests:
+            if not t.ok:
+                say("    task %d %s: %s" % (t.task, t.name, t.why))
+        say("%s: solved in the student tree, it scores %d/%d"
+              % (lab, score, total))
+        bad += score != total
+        # 3. Every mutant loses points in its own task.
+        for patch, task, what in mutants(lab):
+            failed, why = check_mutant(lab, dest, patch, task, solved)
+            name = os.path.basename(patch)
+            if failed:
+                say("%s: mutant %s (task %d, %s): caught by %s: %s"
+                      % (lab, name, task, what, failed[0].name,
+                         failed[0].why))
+            else:
+                say("%s: mutant %s (task %d, %s): NOT CAUGHT %s"
+                      % (lab, name, task, what, why))
                 bad += 1
-                continue
-            score, total, tests = grade(lab, dest, quiet=True)
-            hung = [t for t in tests if "hung" in t.why or "panic" in t.why]
-            # Task 0 is the rest of the kernel: it may pass or fail.
-            tasks = {t.task for t in tests} - {0}
-            failing = {t.task for t in tests if not t.ok} - {0}
-            for t in tests:
-                if not t.ok:
-                    print("    task %d %s: %s" % (t.task, t.name, t.why))
-            print("%s: the skeleton scores %d/%d; tasks failing: %s of %s%s"
-                  % (lab, score, total, sorted(failing), sorted(tasks),
-                     "; hang or panic: " + hung[0].why if hung else ""))
-            if score >= total or failing != tasks or hung:
-                bad += 1
-        finally:
-            shutil.rmtree(dest, ignore_errors=True)
+        few = [t for t in sorted(tasks) if
+               sum(1 for _, k, _ in mutants(lab) if k == t) < 3]
+        if few:
+            say("%s: tasks with fewer than 3 mutants: %s" % (lab, few))
+            bad += 1
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
+    say("%s: checked in %.0f s" % (lab, time.time() - t0))
+    return bad, lines
+
+
+def check(names):
+    """Checks the labs, LAB_JOBS at a time (default 2: each lab's builds
+    and boots mostly keep one core busy), each lab's report in one piece."""
+    bad = 0
+    jobs = int(os.environ.get("LAB_JOBS", "2"))
+    with concurrent.futures.ThreadPoolExecutor(jobs) as ex:
+        for n, lines in ex.map(check_lab, names or labs()):
+            print("\n".join(lines), flush=True)
+            bad += n
     print("lab check: %s" % ("every lab is real" if not bad else
                              "%d problem%s" % (bad, "s" if bad > 1 else "")))
     return 1 if bad else 0
 
 
+def block_files(lab, top=TOP):
+    """The source files that hold lab's blocks: what a student submits."""
+    out = []
+    for rel in tracked(top):
+        if rel.endswith(SOURCES):
+            with open(os.path.join(top, rel)) as f:
+                if "LAB(%s) BEGIN" % lab in f.read():
+                    out.append(rel)
+    return out
+
+
+def gradescope(lab, zpath):
+    """Gradescope's autograder zip: its two scripts, the student tree
+    (zpk/) and the files a submission may change (files.txt)."""
+    import zipfile
+    stage = tempfile.mkdtemp(prefix="zpk-gradescope-")
+    try:
+        make(lab, os.path.join(stage, "zpk"), git=False)
+        with open(os.path.join(stage, "files.txt"), "w") as f:
+            f.write("".join(rel + "\n" for rel in block_files(lab)))
+        for name in ("setup.sh", "run_autograder"):
+            shutil.copy2(os.path.join(TOP, "labs/gradescope", name),
+                         os.path.join(stage, name))
+        os.makedirs(os.path.dirname(zpath), exist_ok=True)
+        with zipfile.ZipFile(zpath, "w", zipfile.ZIP_DEFLATED) as z:
+            for root, dirs, files in os.walk(stage):
+                dirs.sort()
+                for name in sorted(files):
+                    path = os.path.join(root, name)
+                    info = zipfile.ZipInfo.from_file(
+                        path, os.path.relpath(path, stage))
+                    with open(path, "rb") as f:
+                        z.writestr(info, f.read(), zipfile.ZIP_DEFLATED)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    print("gradescope: %s (upload it as the autograder of lab %s)"
+          % (zpath, lab))
+
+
 def main(argv):
-    if not argv or argv[0] not in ("list", "make", "grade", "check"):
+    if not argv or argv[0] not in ("list", "make", "grade", "check",
+                                   "gradescope"):
         sys.exit(__doc__)
     cmd, args = argv[0], argv[1:]
     if cmd == "list":
-        for lab in labs():
-            print("%-10s %s" % (lab, title(lab)))
+        for i, lab in enumerate(labs(), 1):
+            print("%d. %-10s %s" % (i, lab, title(lab)))
     elif cmd == "make":
         if not args:
             sys.exit("usage: lab.py make LAB [DEST]")
         make(args[0], args[1] if len(args) > 1 else
              os.path.join(TOP, "build/labs", args[0]))
+    elif cmd == "gradescope":
+        if not args:
+            sys.exit("usage: lab.py gradescope LAB [ZIP]")
+        gradescope(args[0], args[1] if len(args) > 1 else os.path.join(
+            TOP, "build", "gradescope-%s.zip" % args[0]))
     elif cmd == "grade":
         if not args:
             sys.exit("usage: lab.py grade LAB [-t NAME ...]")
