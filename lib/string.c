@@ -2,10 +2,12 @@
  * Plain C, host-tested; word-sized loops where pages get cleared/copied. */
 
 /*
- * gcc -O2 turns copy and fill loops into calls to memcpy and memset;
- * here those calls would be to the very function being compiled.
+ * gcc and clang turn copy and fill loops into calls to memcpy and memset;
+ * here those calls would be to the very function being compiled.  The
+ * kernel's -ffreestanding (as Linux's lib/string.o) stops both: it implies
+ * -fno-builtin.  Checked with objdump -dr for gcc 12 and clang 14 at -O2,
+ * -O3, -Og and -Os: no call to memset, memcpy or memmove is left here.
  */
-#pragma GCC optimize("no-tree-loop-distribute-patterns")
 
 #include <zpk/string.h>
 #include <zpk/errno.h>

@@ -5,7 +5,7 @@ set -eu
 # command:package pairs; a path means "this file must exist".
 need="qemu-system-x86_64:qemu-system-x86 grub-mkrescue:grub-common
 /usr/lib/grub/i386-pc/moddep.lst:grub-pc-bin xorriso:xorriso mformat:mtools
-nasm:nasm musl-gcc:musl-tools cpio:cpio gdb:gdb gcc:gcc make:make
+nasm:nasm musl-gcc:musl-tools cpio:cpio gdb:gdb gcc:gcc clang:clang make:make
 /usr/include/cmocka.h:libcmocka-dev gnuplot:gnuplot-nox python3:python3
 patch:patch xz:xz-utils /bin/busybox:busybox-static"
 missing=
