@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
+TEST_SUITES=${TEST_SUITES:-host clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -80,6 +80,18 @@ host_tests() {
 	make -s -C tests/host run 2>&1
 }
 
+# The kernel must build with clang too (-Wall -Wextra -Werror), in its own
+# build directory; one job is one core, so one compiler at a time.
+clang_build() {
+	local log=$LOGDIR/clang-build.log
+	if make -s -j1 B=build/clang CC=clang build/clang/zpk.elf >"$log" 2>&1
+	then tap "clang: the kernel builds with clang" 1
+	else
+		tap "clang: the kernel builds with clang" 0 "see $log"
+		show_tail "$log"
+	fi
+}
+
 # ktests MEM [CPUS] — one boot with ktest=all; every planned test must
 # report. Lines are tagged [MEM] or [MEM smpN].
 ktests() {
@@ -121,8 +133,10 @@ job crash bash tests/qemu/crash.sh
 job gdb bash tests/qemu/gdb.sh
 job boot bash tests/qemu/boot.sh
 job host host_tests
+job clang clang_build
 
 suite host host
+suite clang clang
 suite ktest-32M ktest-32M
 suite ktest-512M ktest-512M
 suite ktest-6G ktest-6G
