@@ -57,7 +57,7 @@ if [ "$k" = linux ]; then
 	entry=exc_page_fault
 else
 	syms=$d/zpk.syms
-	nm -n build/zpk.elf >"$syms"
+	"${NM:-${CROSS_COMPILE:-}nm}" -n build/zpk.elf >"$syms"
 	entry=do_page_fault
 fi
 case $phase in

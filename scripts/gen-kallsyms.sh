@@ -3,7 +3,7 @@
 # Text symbols only, sorted by address; /dev/null gives an empty table.
 set -eu
 elf=$1
-NM=${NM:-nm}
+NM=${NM:-${CROSS_COMPILE:-}nm}
 if [ "$elf" = /dev/null ]; then
 	syms=
 else
