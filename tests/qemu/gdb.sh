@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/qemu/gdb.sh — gdb in batch mode against QEMU: break at kernel_main,
-# backtrace, read a local and a global, step into a call, run to power-off.
+# backtrace, read a local and a global, step into a call, run to power-off;
+# the zero-page walk-through; every zpk-* command once.
 . tests/lib.sh
 
 # gdb_session NAME SCRIPT PARAMS [QEMU-ARGS...] — QEMU waiting for gdb on a
@@ -68,5 +69,28 @@ if why=$(python3 scripts/gen-walkthrough.py --check "$glog" docs/zero-page.md 2>
 then tap gdb.zero_walkthrough_doc_current 1
 else tap gdb.zero_walkthrough_doc_current 0 "$(echo "$why" | tr '\n' ' ')"; fi
 if [ "$BOOT_STATUS" != 0 ] || ! grep -q do_wp_page "$glog"; then
+	show_tail "$glog"
+fi
+
+# Every zpk-* command of tools/gdb/zpk_mm.py once, with zptouch stopped in
+# its write fault: none may raise an error. tests/gdb/commands.gdb finds
+# them in gdb itself; the gdb.Command classes in the file are counted
+# too, so that a command which never registers is caught.
+gdb_session gdb-cmds commands.gdb "init=/bin/zptouch loglevel=7" \
+	--initrd "$ZPK_INITRD"
+classes=$(grep -c '^class .*(gdb\.Command)' tools/gdb/zpk_mm.py)
+found=$(sed -n 's/^zpk commands found: \([0-9]*\):.*/\1/p' "$glog")
+if [ -n "$found" ] && [ "$classes" -gt 0 ] && [ "$found" -ge "$classes" ]; then
+	tap "gdb.cmds_found ($found commands, $classes classes)" 1
+else
+	tap gdb.cmds_found 0 "found '$found' commands, $classes gdb.Command classes"
+fi
+cmds_failed=0
+while read -r _ name verdict why; do
+	if [ "$verdict" = ok ]; then tap "gdb.cmd $name" 1
+	else tap "gdb.cmd $name" 0 "$why"; cmds_failed=1; fi
+done < <(grep '^zpk-cmd ' "$glog")
+expect_status gdb.cmds_zptouch_exits_0 0
+if [ "$cmds_failed" = 1 ] || [ -z "$found" ] || [ "$BOOT_STATUS" != 0 ]; then
 	show_tail "$glog"
 fi

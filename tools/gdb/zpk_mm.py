@@ -9,6 +9,9 @@
 #                          every physical page as one character, as
 #                          user/bin/memmap draws it, from struct page itself
 #
+# Each command's help begins with its usage, "zpk-NAME ARGS: what it does":
+# tests/gdb/commands.gdb runs every zpk-* command with the ARGS it names.
+#
 # Memory is read through the direct map (PAGE_OFFSET), which every pgd
 # shares, so the commands work whichever process the CPU is running.
 import gdb
@@ -18,7 +21,16 @@ PFN_MASK = 0x000ffffffffff000
 PTE_BITS = [(0, "P"), (1, "RW"), (2, "U"), (5, "A"), (6, "D"), (7, "PS"),
             (9, "SPECIAL"), (11, "SOFT_DIRTY"), (63, "NX")]
 COUNTERS = ["MM_FILEPAGES", "MM_ANONPAGES", "MM_SHMEMPAGES", "MM_ZEROPAGES"]
-STATES = ["R", "S", "D", "Z", "X"]
+# enum task_state by name, as ps letters: a new state prints "?", not
+# its neighbour's letter.
+STATES = {"TASK_RUNNING": "R", "TASK_INTERRUPTIBLE": "S",
+          "TASK_UNINTERRUPTIBLE": "D", "TASK_STOPPED": "T",
+          "EXIT_ZOMBIE": "Z", "EXIT_DEAD": "X"}
+
+
+def atomic_read(v):
+    """An atomic_t or atomic_long_t (a struct around its counter)."""
+    return int(v["counter"])
 
 
 def container_of(ptr, typename, member):
@@ -83,8 +95,8 @@ def page_str(pfn):
         return "pfn %#x: no struct page" % pfn
     p = gdb.parse_and_eval("mem_map")[pfn]
     return ("pfn %#x: _refcount %d _mapcount %d flags %#x%s" %
-            (pfn, int(p["_refcount"]["counter"]),
-             int(p["_mapcount"]["counter"]), int(p["flags"]),
+            (pfn, atomic_read(p["_refcount"]),
+             atomic_read(p["_mapcount"]), int(p["flags"]),
              "  <- the zero page" if pfn == int(gdb.parse_and_eval(
                  "zero_pfn")) else ""))
 
@@ -100,10 +112,10 @@ class ZpkPs(gdb.Command):
               ("PID", "S", "COMM", "FILE", "ANON", "SHMEM", "ZERO"))
         for t in tasks():
             mm = t["mm"]
-            rss = ([int(mm["rss_stat"][i]) for i in range(4)]
+            rss = ([atomic_read(mm["rss_stat"][i]) for i in range(4)]
                    if int(mm) else ["-"] * 4)
             print("%5d %2s %-16s %6s %6s %6s %6s" %
-                  (int(t["pid"]), STATES[int(t["state"])],
+                  (int(t["pid"]), STATES.get(str(t["state"]), "?"),
                    t["comm"].string(), *rss))
 
 
