@@ -101,19 +101,23 @@ $(B)/zpk.iso: $(B)/zpk.elf scripts/mkiso.sh
 deps:
 	@scripts/deps.sh
 
-# Boot on the terminal.  Quit QEMU with Ctrl-A X.
+# Boot on the terminal.  Quit QEMU with Ctrl-A X: here that is a normal
+# end (qemu.sh's 125), as is zpk's own power-off with 0; a panic is not.
 run: deps $(B)/zpk.iso initrd
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL), $(SMP) CPU); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive $(B)/zpk.elf
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --zpk-status $(B)/zpk.elf || \
+	  { rc=$$?; [ $$rc -eq 125 ] || exit $$rc; }
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.
 $(DEBUG_ELF): FORCE
 	$(Q)$(MAKE) -s B=$(B)/debug OPT="$(DEBUG_OPT)" $(DEBUG_ELF)
 
-# QEMU halted at the first instruction with a gdb stub on :1234.
+# QEMU halted at the first instruction with a gdb stub on :1234.  It ends
+# well only if zpk powers off with 0 (init exited 0): a panic, or QEMU
+# stopped first (a hang ended with Ctrl-A X, gdb's kill), is an error.
 debug: deps $(DEBUG_ELF) initrd
 	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb $(DEBUG_ELF)
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb --zpk-status $(DEBUG_ELF)
 
 gdb: $(DEBUG_ELF)
 	gdb -x tools/gdbinit $(DEBUG_ELF)

@@ -1,12 +1,13 @@
 #!/bin/bash
 # scripts/qemu.sh [options] ZPK_ELF — boots zpk from a GRUB ISO in QEMU.
-# Exits with QEMU's status: (value << 1) | 1 for kernel_poweroff(value).
+# Exits with QEMU's status: (value << 1) | 1 for kernel_poweroff(value);
+# with --zpk-status, with value itself.
 set -euo pipefail
 usage() {
 	cat <<USAGE
 usage: scripts/qemu.sh [--mem SIZE] [--smp N] [--append PARAMS]
                        [--initrd FILE] [--timeout SECONDS] [--interactive]
-                       [--gdb] [--linux] ZPK_ELF|BZIMAGE
+                       [--gdb] [--linux] [--zpk-status] ZPK_ELF|BZIMAGE
   --mem SIZE      guest RAM, e.g. 32M, 6G (default 128M)
   --smp N         CPUs, 1..8 (default 1); with more than one, TCG runs
                   each on a host thread (-accel tcg,thread=multi) unless
@@ -18,6 +19,11 @@ usage: scripts/qemu.sh [--mem SIZE] [--smp N] [--append PARAMS]
   --gdb           start halted with a gdb stub on tcp::\${GDB_PORT:-1234}
   --linux         boot a Linux bzImage with -kernel/-initrd/-append instead
                   of zpk from a GRUB ISO; every other argument is the same
+  --zpk-status    exit with kernel_poweroff's value instead of QEMU's
+                  status: 0 when zpk powered off normally (init exited 0),
+                  init's status, 127 for a panic; 124 on timeout; 125 if
+                  QEMU stopped before zpk powered off (Ctrl-A X, gdb's
+                  kill, a QEMU error)
 Environment: QEMU (qemu-system-x86_64), QEMU_ACCEL (tcg; for --smp > 1
              tcg,thread=multi), QEMU_CPU (max),
              QEMU_EXTRA (more QEMU arguments), QEMU_T0_FILE (write the
@@ -28,6 +34,7 @@ USAGE
 	exit 2
 }
 mem=128M smp=1 append= initrd= timeout_s= interactive= gdb= linux=
+zpk_status=
 while [ $# -gt 1 ]; do
 	case $1 in
 	--mem) mem=$2; shift 2 ;;
@@ -38,6 +45,7 @@ while [ $# -gt 1 ]; do
 	--interactive) interactive=1; shift ;;
 	--gdb) gdb=1; shift ;;
 	--linux) linux=1; shift ;;
+	--zpk-status) zpk_status=1; shift ;;
 	*) usage ;;
 	esac
 done
@@ -76,10 +84,31 @@ fi
 # shellcheck disable=SC2206
 args+=(${QEMU_EXTRA:-})
 
-[ -z "${QEMU_T0_FILE:-}" ] || echo "$EPOCHREALTIME" >"$QEMU_T0_FILE"
+qemu=("${QEMU:-qemu-system-x86_64}" "${args[@]}")
 if [ -n "$timeout_s" ]; then
 	timeout_s=$((timeout_s * ${TIMEOUT_SCALE:-1}))
-	exec timeout --foreground -k 2 "$timeout_s" "${QEMU:-qemu-system-x86_64}" "${args[@]}" </dev/null
-else
-	exec "${QEMU:-qemu-system-x86_64}" "${args[@]}"
+	qemu=(timeout --foreground -k 2 "$timeout_s" "${qemu[@]}")
+	exec </dev/null
 fi
+[ -z "${QEMU_T0_FILE:-}" ] || echo "$EPOCHREALTIME" >"$QEMU_T0_FILE"
+[ -n "$zpk_status" ] || exec "${qemu[@]}"
+
+# --zpk-status: QEMU's status back to kernel_poweroff's value, as
+# tests/lib.sh's qemu_status_to_zpk. QEMU's own start-up errors exit 1
+# too, which reads as 0: their message is on the terminal.
+rc=0
+"${qemu[@]}" || rc=$?
+if [ $((rc & 1)) -eq 1 ]; then
+	value=$((rc >> 1))
+	case $value in
+	0) ;;
+	127) echo "qemu.sh: zpk panicked (kernel_poweroff 127)" >&2 ;;
+	*) echo "qemu.sh: zpk powered off with status $value" >&2 ;;
+	esac
+	exit "$value"
+elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	echo "qemu.sh: timed out after $timeout_s s" >&2
+	exit 124
+fi
+echo "qemu.sh: QEMU stopped (status $rc) before zpk powered off" >&2
+exit 125
