@@ -31,12 +31,14 @@ Environment: QEMU (qemu-system-x86_64), QEMU_ACCEL (tcg; for --smp > 1
              TIMEOUT_SCALE (multiplies --timeout: on a loaded machine,
              e.g. TIMEOUT_SCALE=4 make test)
 USAGE
-	exit 2
+	exit "${1:-2}"
 }
 mem=128M smp=1 append= initrd= timeout_s= interactive= gdb= linux=
 zpk_status=
+case ${1:-} in -h|--help) usage 0 ;; esac
 while [ $# -gt 1 ]; do
 	case $1 in
+	-h|--help) usage 0 ;;
 	--mem) mem=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
@@ -49,7 +51,7 @@ while [ $# -gt 1 ]; do
 	*) usage ;;
 	esac
 done
-[ $# -eq 1 ] || usage
+[ $# -eq 1 ] && [ "${1#-}" = "$1" ] || usage
 elf=$1
 here=$(cd "$(dirname "$0")" && pwd)
 
