@@ -38,6 +38,7 @@ static struct page *follow_pte(struct vm_area_struct *vma,
 
 	if (!pte_present(pte))
 		return NULL;
+	/* LAB(zero-page-whole) BEGIN task 3: get_user_pages of a zero PTE */
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (flags & (FOLL_WRITE | FOLL_NOZERO))
 			return NULL;
@@ -48,6 +49,7 @@ static struct page *follow_pte(struct vm_area_struct *vma,
 		}
 		return page;
 	}
+	/* LAB(zero-page-whole) END */
 	page = vm_normal_page(vma, address, pte);
 	if (!page)
 		return NULL;

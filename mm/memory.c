@@ -319,8 +319,13 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 	(void)addr;
 	if (!pte_present(pte) || pte_special(pte))
 		return NULL;
+	/* LAB(zero-page-whole) BEGIN task 2: nor is the zero pfn without the bit */
 	if (is_zero_pfn(pfn) || !pfn_valid(pfn))
 		return NULL;
+	/* LAB(zero-page-whole) END:
+	 * if (!pfn_valid(pfn))
+	 *	return NULL;
+	 */
 	return pfn_to_page(pfn);
 }
 
@@ -378,31 +383,41 @@ static void page_remove_rmap(struct page *page)
 }
 
 /* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static bool is_zero_pte(pte_t pte)
+static inline bool is_zero_pte(pte_t pte)
 {
+	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
 	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
+	/* LAB(zero-page-whole) END: (void)pte; return false; */
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
 static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
 {
+	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
 	inc_mm_counter(mm, MM_ZEROPAGES);
+	/* LAB(zero-page-whole) END */
+	/* LAB(zero-page-whole) BEGIN task 2: refcount: a reference, and RssFile */
 	if (pte_special(entry))
 		return;
 	/* 2.6.23: a reference, and counted as a file page (file_rss, as
 	 * KAMEZAWA's "ZERO PAGE again" RFC, linux-mm, July 2009, kept it). */
 	zero_page_get();
 	inc_mm_counter(mm, MM_FILEPAGES);
+	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
 static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
+	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
 	dec_mm_counter(mm, MM_ZEROPAGES);
+	/* LAB(zero-page-whole) END */
+	/* LAB(zero-page-whole) BEGIN task 2: refcount: give both back */
 	if (pte_special(entry))
 		return;
 	dec_mm_counter(mm, MM_FILEPAGES);
 	zero_page_put();
+	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
 }
 
 /* zero_pte_add (delta 1) or zero_pte_remove (-1) for a range walk that
@@ -410,7 +425,10 @@ static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 static inline void zero_pte_count(long rss[NR_MM_COUNTERS], pte_t entry,
 				  int delta)
 {
+	/* LAB(zero-page-whole) BEGIN task 1: the same, into a walk's rss[] */
 	rss[MM_ZEROPAGES] += delta;
+	/* LAB(zero-page-whole) END */
+	/* LAB(zero-page-whole) BEGIN task 2: refcount: the same in rss[] */
 	if (pte_special(entry))
 		return;
 	rss[MM_FILEPAGES] += delta;
@@ -418,6 +436,7 @@ static inline void zero_pte_count(long rss[NR_MM_COUNTERS], pte_t entry,
 		zero_page_get();
 	else
 		zero_page_put();
+	/* LAB(zero-page-whole) END: (void)rss; (void)entry; (void)delta; */
 }
 
 /*
@@ -427,6 +446,7 @@ static inline void zero_pte_count(long rss[NR_MM_COUNTERS], pte_t entry,
  */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 {
+	/* LAB(zero-page-whole) BEGIN task 3: FOLL_NOZERO: away with a zero PTE */
 	spinlock_t *ptl;
 	pte_t *pte = pte_lookup_lock(vma->vm_mm, addr, &ptl);
 	pte_t entry;
@@ -444,6 +464,7 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 	pte_unmap_unlock(pte, ptl);
 	count_vm_event(ZERO_PAGE_UNMAP);
 	return true;
+	/* LAB(zero-page-whole) END: (void)vma; (void)addr; return false; */
 }
 
 /*
@@ -454,6 +475,7 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end)
 {
+	/* LAB(zero-page-whole) BEGIN task 3: read() from /dev/zero, 2.6.23's way */
 	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
 					    vm_get_page_prot(vma->vm_flags)));
 
@@ -472,6 +494,10 @@ int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
 		pte_unmap_unlock(pte, ptl);
 	}
 	return 0;
+	/* LAB(zero-page-whole) END:
+	 * zap_page_range(vma, start, end);
+	 * return 0;
+	 */
 }
 
 /* Sets a PTE that maps a page writable only if the VMA is (Linux's
@@ -494,6 +520,7 @@ static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
 
 /* ---- faults --------------------------------------------------------- */
 
+/* LAB(zero-page-whole) BEGIN task 1: map the zero page on a read fault */
 /* LAB(zero-page) BEGIN task 1: map the zero page on a read fault */
 /*
  * A read of untouched private anonymous memory maps the zero page read-
@@ -517,6 +544,7 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 }
 
 /* LAB(zero-page) END */
+/* LAB(zero-page-whole) END */
 
 /* First touch of a private anonymous page: the zero page for a read
  * (unless zero_page=off), else a zeroed page of its own. In a range a
@@ -531,11 +559,13 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 
 	if (userfaultfd_missing(vma) && !(flags & FAULT_FLAG_UFFD_FILL))
 		return VM_FAULT_UFFD_MISSING;
+	/* LAB(zero-page-whole) BEGIN task 1: a read maps the zero page */
 	/* LAB(zero-page) BEGIN task 1: a read maps the zero page */
 	if (!(flags & (FAULT_FLAG_WRITE | FAULT_FLAG_NOZERO)) &&
 	    zero_page_policy != ZERO_PAGE_OFF)
 		return do_anon_zeromap(vma, address, pte);
 	/* LAB(zero-page) END: (void)address; */
+	/* LAB(zero-page-whole) END: (void)address; */
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
@@ -665,7 +695,9 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t orig = *pte;
 	struct page *old = vm_normal_page(vma, address, orig);
+	/* LAB(zero-page-whole) BEGIN task 3: a write to a zero PTE */
 	bool zero = is_zero_pte(orig);
+	/* LAB(zero-page-whole) END: bool zero = false; */
 	struct page *new;
 	pte_t entry;
 
@@ -688,10 +720,12 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	/* A new pfn: flushed before the old page can go (ptep_clear_flush). */
 	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
 	flush_tlb_range(vma, address, address + PAGE_SIZE);
+	/* LAB(zero-page-whole) BEGIN task 3: a zero PTE has no page to put */
 	if (zero) {
 		zero_pte_remove(mm, orig);
 		count_vm_event(ZERO_PAGE_COW);
 	} else if (old) {
+	/* LAB(zero-page-whole) END: if (old) { */
 		dec_mm_counter(mm, mm_counter(old));
 		page_remove_rmap(old);
 		put_page(old);
@@ -834,10 +868,12 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(zd->tlb, pte, addr);
+	/* LAB(zero-page-whole) BEGIN task 1: unmapping a zero PTE */
 	if (is_zero_pte(entry)) {
 		zero_pte_count(zd->rss, entry, -1);
 		return 0;
 	}
+	/* LAB(zero-page-whole) END */
 	page = vm_normal_page(zd->vma, addr, entry);
 	if (!page)
 		return 0;
@@ -990,11 +1026,13 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 		get_page(page);
 		page_dup_rmap(page);
 		rss[mm_counter(page)]++;
-	} else if (is_zero_pte(entry)) {
-		/* special stays special, refcount takes a reference;
-		 * nothing is allocated. */
-		zero_pte_count(rss, entry, 1);
 	}
+	/* LAB(zero-page-whole) BEGIN task 3: fork copies a zero PTE */
+	/* Special stays special, refcount takes a reference; nothing is
+	 * allocated. */
+	if (is_zero_pte(entry))
+		zero_pte_count(rss, entry, 1);
+	/* LAB(zero-page-whole) END */
 	set_pte(dst_pte, entry);
 	return wrprotected;
 }

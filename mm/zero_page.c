@@ -101,6 +101,7 @@ early_param("zero_page", setup_zero_page,
  * zero", 2009). */
 void zero_page_get(void)
 {
+	/* LAB(zero-page-whole) BEGIN task 2: a reference and a mapcount */
 	/* LAB(zero-page) BEGIN task 2: a reference and a mapcount */
 	struct page *page = ZERO_PAGE(0);
 
@@ -108,10 +109,12 @@ void zero_page_get(void)
 	atomic_inc(&page->_mapcount);
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 	/* LAB(zero-page) END */
+	/* LAB(zero-page-whole) END */
 }
 
 void zero_page_put(void)
 {
+	/* LAB(zero-page-whole) BEGIN task 2: and gives them back */
 	/* LAB(zero-page) BEGIN task 2: and gives them back */
 	struct page *page = ZERO_PAGE(0);
 
@@ -122,6 +125,7 @@ void zero_page_put(void)
 	page_ref_add(page, -1);	/* never the last: the page holds one */
 	count_vm_event(ZERO_PAGE_REFCOUNT_OPS);
 	/* LAB(zero-page) END */
+	/* LAB(zero-page-whole) END */
 }
 
 int zero_page_refcount(void)

@@ -322,52 +322,55 @@ def squeeze(s):
 def solution_lines(top=TOP):
     """{lab: [(line, file)]}: the lines of each lab's solution blocks, the
     blocks they hold included, that say something (12 characters or
-    more, not a comment) and appear nowhere in the sources outside the
-    blocks."""
-    per, outside = {}, []
+    more, not a comment)."""
+    per = {}
 
-    def collect(items, rel, top_level):
+    def collect(items, rel):
         for b in items:
             if isinstance(b, str):
-                if top_level:
-                    outside.append(b)
                 continue
             for line in lines_of(b["body"]):
                 s = line.strip()
                 if len(squeeze(s)) >= 12 and not s.startswith(
                         ("/*", "*", "//")):
                     per.setdefault(b["lab"], []).append((s, rel))
-            collect(b["body"], rel, False)
+            collect(b["body"], rel)
 
     for rel in tracked(top):
         if rel.endswith(SOURCES):
             with open(os.path.join(top, rel)) as f:
-                collect(blocks(f.read(), rel), rel, True)
-    rest = squeeze("\n".join(outside))
-    return {lab: [(s, rel) for s, rel in lines if squeeze(s) not in rest]
-            for lab, lines in per.items()}
+                collect(blocks(f.read(), rel), rel)
+    return per
 
 
 def leaks(lab, dest):
     """The answers in lab's student tree at dest: solution lines of lab or
-    of a later lab found in any of its files."""
-    want = set(later(lab))
-    wanted = [(s, rel, l) for l, lines in solution_lines().items()
-              if l in want for s, rel in lines]
-    found = []
+    of a later lab in any of its files, where the tree's own sources (the
+    code outside the blocks, the labs solved there and the stubs) do not
+    have the same line."""
+    own = []
+    texts = {}
     for root, dirs, files in os.walk(dest):
         dirs[:] = [d for d in dirs if d not in (".git", "build")]
         for name in files:
             path = os.path.join(root, name)
             try:
                 with open(path) as f:
-                    text = squeeze(f.read())
+                    texts[path] = squeeze(f.read())
             except (UnicodeDecodeError, OSError):
                 continue
-            for s, rel, l in wanted:
-                if squeeze(s) in text:
-                    found.append("%s: LAB(%s)'s line from %s: %s"
-                                 % (os.path.relpath(path, dest), l, rel, s))
+            if name.endswith(SOURCES):
+                own.append(texts[path])
+    own = "\n".join(own)
+    want = set(later(lab))
+    wanted = [(s, rel, l) for l, lines in solution_lines().items()
+              if l in want for s, rel in lines if squeeze(s) not in own]
+    found = []
+    for path, text in texts.items():
+        for s, rel, l in wanted:
+            if squeeze(s) in text:
+                found.append("%s: LAB(%s)'s line from %s: %s"
+                             % (os.path.relpath(path, dest), l, rel, s))
     return found
 
 
@@ -658,9 +661,19 @@ def check_mutant(lab, dest, patch, task, solved):
                 text, _ = strip(f.read(), lab, rel, solved)
             with open(os.path.join(dest, rel), "w") as f:
                 f.write(text)
+        # Its own task's tests first; a wrong solution that shows only in
+        # another task's tests (a refcount bug seen under special) is
+        # caught there.
         score, total, tests = grade(lab, dest, quiet=True, tasks={task},
                                     limit=MUTANT_TEST_TIMEOUT)
-        return [t for t in tests if not t.ok], ""
+        failed = [t for t in tests if not t.ok]
+        if not failed:
+            others = {t.task for t in read_grade(lab, dest)} - {task}
+            score, total, tests = grade(lab, dest, quiet=True,
+                                        tasks=others, build=False,
+                                        limit=MUTANT_TEST_TIMEOUT)
+            failed = [t for t in tests if not t.ok]
+        return failed, ""
     finally:
         for rel, text in saved.items():
             with open(os.path.join(dest, rel), "w") as f:
@@ -722,9 +735,13 @@ def check_lab(lab):
         for patch, task, what in mutants(lab):
             failed, why = check_mutant(lab, dest, patch, task, solved)
             name = os.path.basename(patch)
+            if failed and failed[0].why.startswith("the kernel does not"):
+                failed, why = [], "(it does not build: %s)" % failed[0].why
             if failed:
-                say("%s: mutant %s (task %d, %s): caught by %s: %s"
-                      % (lab, name, task, what, failed[0].name,
+                other = ("" if failed[0].task == task else
+                         " (a task %d test)" % failed[0].task)
+                say("%s: mutant %s (task %d, %s): caught by %s%s: %s"
+                      % (lab, name, task, what, failed[0].name, other,
                          failed[0].why))
             else:
                 say("%s: mutant %s (task %d, %s): NOT CAUGHT %s"
