@@ -1,10 +1,16 @@
 /* user/tests/zeropage/sparse_scan.c — the case the zero page is for: a
  * big region, one byte written every 256th page, then all of it read.
  * special/refcount: RssAnon near the written pages; off: the region.
- * sparse_scan [MiB] (default 256). */
+ * sparse_scan [MiB] [--memmap] (default 256 MiB); --memmap draws physical
+ * memory with /bin/memmap -p, this process's pages marked, while the
+ * region is still mapped. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ulib.h"
 #include "zp.h"
@@ -19,9 +25,26 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* memmap -p (this process), run while the region is mapped. */
+static void draw_memmap(void)
+{
+	char pid[16];
+	int st;
+	pid_t child;
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	child = fork();
+	if (child == 0) {
+		execl("/bin/memmap", "memmap", "-p", pid, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(child, &st, 0);
+}
+
 int main(int argc, char **argv)
 {
-	long mib = argc > 1 ? atol(argv[1]) : 256, pages, written, i;
+	int draw = argc > 1 && !strcmp(argv[argc - 1], "--memmap");
+	long mib = argc > 1 + draw ? atol(argv[1]) : 256, pages, written, i;
 	struct zp_sample s0, s1, s2;
 	unsigned long sum = 0;
 	long long region_kb, want, got;	/* the writes made the tables */
@@ -66,6 +89,8 @@ int main(int argc, char **argv)
 					0), "RssZero %+lld kB for the %ld unwritten "
 		  "pages; the scan used %ld pages", s2.zero - s1.zero,
 		  pages - written, s1.free - s2.free);
+	if (draw)
+		draw_memmap();
 	munmap(p, pages * PAGE_SIZE);
 	tap_done();
 }
