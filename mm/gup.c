@@ -25,8 +25,13 @@ static bool can_follow_write_pte(pte_t pte, struct page *page,
 		return true;
 	if (vma_soft_dirty_enabled(vma) && !pte_soft_dirty(pte))
 		return false;
+	/* LAB(cow-whole) BEGIN task 3: a FOLL_FORCE write into our own copy */
 	return (flags & FOLL_FORCE) && page && PageAnonExclusive(page) &&
 	       pte_dirty(pte);
+	/* LAB(cow-whole) END:
+	 * return (flags & FOLL_FORCE) && page && PageAnon(page) &&
+	 *	  pte_dirty(pte);
+	 */
 }
 
 /* follow_page's decision for one PTE, under its lock. */

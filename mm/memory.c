@@ -362,7 +362,9 @@ void page_add_file_rmap(struct page *page)
 static void page_dup_rmap(struct page *page)
 {
 	atomic_inc(&page->_mapcount);
+	/* LAB(cow-whole) BEGIN task 1: a page fork shares is no one's alone */
 	page_clear_flag(page, PG_anon_exclusive);
+	/* LAB(cow-whole) END */
 }
 
 /* One PTE less; the last one makes the page unmapped again. */
@@ -662,6 +664,7 @@ static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
 	return 0;
 }
 
+/* LAB(cow-whole) BEGIN task 2: may a write fault reuse the page? */
 /*
  * May a write fault reuse this anonymous page rather than copy it?
  * (Linux's wp_can_reuse_anon_folio.) Yes if it is exclusive to this mm.
@@ -681,6 +684,7 @@ static bool wp_can_reuse_anon_page(struct page *page)
 	return true;
 	/* LAB(cow-fork) END: (void)page; return false; */
 }
+/* LAB(cow-whole) END */
 
 /*
  * Write to a present read-only PTE. A PTE a userfaultfd write-protected:
@@ -707,8 +711,10 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	/* Shared mappings write the page itself. */
 	if (old && (vma->vm_flags & VM_SHARED))
 		return wp_page_reuse(vma, pte, orig);
+	/* LAB(cow-whole) BEGIN task 2: reuse a page no one else holds */
 	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
 		return wp_page_reuse(vma, pte, orig);
+	/* LAB(cow-whole) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -959,9 +965,11 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 		entry = pte_mkuffd_wp(entry);
 	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
 		entry = pte_clear_uffd_wp(entry);
+	/* LAB(cow-whole) BEGIN task 3: writable only if this mm's alone */
 	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
 	    (cp->soft_dirty && !pte_soft_dirty(entry)))
 		entry = pte_wrprotect(entry);
+	/* LAB(cow-whole) END: (void)page; entry = pte_wrprotect(entry); */
 	ptep_modify_prot_commit(pte, entry);
 	if (pte_val(entry) != pte_val(old))
 		changed_range_add(&cp->start, &cp->end, addr);
@@ -999,6 +1007,7 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 	struct page *page;
 	int wrprotected = 0;
 
+	/* LAB(cow-whole) BEGIN task 1: share the page, read-only on both sides */
 	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
 	    pte_write(entry)) {
@@ -1027,6 +1036,26 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 		page_dup_rmap(page);
 		rss[mm_counter(page)]++;
 	}
+	/* LAB(cow-whole) END:
+	 * page = vm_normal_page(vma, addr, entry);
+	 * if (page && PageAnon(page) && is_cow_mapping(vma->vm_flags)) {
+	 *	struct page *new = alloc_page(GFP_KERNEL);
+	 *
+	 *	if (!new)
+	 *		return -ENOMEM;
+	 *	copy_page(page_address(new), page_address(page));
+	 *	page_add_new_anon_rmap(new);
+	 *	rss[MM_ANONPAGES]++;
+	 *	set_pte(dst_pte, pfn_pte(page_to_pfn(new),
+	 *				 pte_pgprot(entry)));
+	 *	return wrprotected;
+	 * }
+	 * if (page) {
+	 *	get_page(page);
+	 *	page_dup_rmap(page);
+	 *	rss[mm_counter(page)]++;
+	 * }
+	 */
 	/* LAB(zero-page-whole) BEGIN task 3: fork copies a zero PTE */
 	/* Special stays special, refcount takes a reference; nothing is
 	 * allocated. */
@@ -1069,8 +1098,10 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 		ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte++);
 		if (ret < 0)
 			break;
+		/* LAB(cow-whole) BEGIN task 1: remember what to flush */
 		if (ret)
 			changed_range_add(wp_start, wp_end, addr);
+		/* LAB(cow-whole) END: (void)wp_start; (void)wp_end; */
 	}
 	ret = ret < 0 ? ret : 0;
 	spin_unlock(ptl);
@@ -1098,7 +1129,9 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		ret = copy_pte_range(dst, vma, src_pte, addr, next, &wp_start,
 				     &wp_end);
 	}
+	/* LAB(cow-whole) BEGIN task 1: and flush the parent's TLB once */
 	if (wp_end)
 		flush_tlb_mm_range(src, wp_start, wp_end);
+	/* LAB(cow-whole) END */
 	return ret;
 }
