@@ -110,7 +110,10 @@ def later(lab, top=TOP):
 
 
 def title(name, top=TOP):
-    with open(os.path.join(top, "labs", name, "README.md")) as f:
+    path = os.path.join(top, "labs", name, "README.md")
+    if not os.path.exists(path):	# a student tree holds its own lab only
+        return "(not in this tree)"
+    with open(path) as f:
         return f.readline().lstrip("# ").strip()
 
 
@@ -202,7 +205,7 @@ def tracked(top=TOP):
 
 
 def in_student_tree(rel, lab):
-    if not rel.startswith("labs/"):
+    if not rel.startswith("labs/") or rel == "labs/ORDER":
         return True
     parts = rel.split("/")
     return (len(parts) > 2 and parts[1] == lab and
@@ -236,7 +239,7 @@ def write_tree(lab, dest, solved, src=TOP):
             with open(s) as f:
                 old = f.read()
             text, n = strip(old, lab, rel, solved, rel.endswith(DOCS))
-            count += n
+            count += n if rel.endswith(SOURCES) else 0
             if os.path.exists(d):
                 with open(d) as f:
                     if f.read() == text:
