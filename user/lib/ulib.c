@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -304,6 +305,14 @@ void need_proc(void)
 	tap_plan(1);
 	tap_ok(0, "/proc/self/status is readable (%s)", strerror(err));
 	tap_done();
+}
+
+long self_minflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
 }
 
 long long self_kb(const char *key)

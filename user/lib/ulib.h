@@ -85,6 +85,9 @@ void need_proc(void);
 /* A "Key: N kB" field of /proc/self/status, or -1 if absent. */
 long long self_kb(const char *key);
 
+/* This process's minor faults so far (getrusage's ru_minflt). */
+long self_minflt(void);
+
 /* RSS figures must agree exactly on zpk.  Linux before 6.2 caches RSS
  * per task and folds it into the mm every 64 faults (6.2..6.15: per-CPU
  * counters, read unsummed), so /proc may lag by up to 64 pages there. */

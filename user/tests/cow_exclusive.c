@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,14 +46,6 @@ static char child_sees(struct side *s)
 	return v;
 }
 
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
-
 /* Pokes 2 into the child's p through /proc/PID/mem. */
 static int poke_child(struct side *s, volatile char *p)
 {
@@ -86,9 +77,9 @@ int main(void)
 	/* Ours alone: mprotect gives the write back at once. */
 	mprotect(p, 3 * PAGE_SIZE, PROT_READ);
 	mprotect(p, 3 * PAGE_SIZE, PROT_READ | PROT_WRITE);
-	f0 = minflt();
+	f0 = self_minflt();
 	p[0] = p[PAGE_SIZE] = p[2 * PAGE_SIZE] = 1;
-	f0 = minflt() - f0;
+	f0 = self_minflt() - f0;
 	tap_ok(f0 == 0, "pages this mm holds alone are writable again after "
 	       "mprotect read-only and back: no fault (minflt +%ld)", f0);
 

@@ -2,7 +2,6 @@
  * child reads them without faults, writes fault and copy, values private. */
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,14 +14,6 @@ struct report {
 	long read_faults, write_faults;		/* minflt deltas */
 	int read_ok, write_ok, private_ok;
 };
-
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
 
 /* Every page i holds (i + seed) in each of its bytes? */
 static int holds(unsigned char *buf, int seed)
@@ -52,12 +43,12 @@ static void child(unsigned char *buf, int res, int go)
 
 	memset(&r, 0, sizeof(r));
 	r.free_fork = sysinfo_free_pages();
-	f0 = minflt();
+	f0 = self_minflt();
 	r.read_ok = holds(buf, 1);
-	f1 = minflt();
+	f1 = self_minflt();
 	r.free_read = sysinfo_free_pages();
 	fill(buf, 2);
-	f2 = minflt();
+	f2 = self_minflt();
 	r.free_write = sysinfo_free_pages();
 	r.write_ok = holds(buf, 2);
 	r.read_faults = f1 - f0;
@@ -97,9 +88,9 @@ int main(void)
 	n = read(res[0], &r, sizeof(r));
 	parent_ok = holds(buf, 1);
 	free1 = sysinfo_free_pages();
-	f0 = minflt();
+	f0 = self_minflt();
 	fill(buf, 3);
-	f1 = minflt();
+	f1 = self_minflt();
 	free2 = sysinfo_free_pages();
 	write(go[1], "g", 1);
 	if (n == sizeof(r))

@@ -5,7 +5,6 @@
  * lives, the same write copies. */
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,14 +14,6 @@
 #define N	64
 
 static uint64_t pfn[N];
-
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
 
 /* How many of the N pages at p map the pfns in pfn[] (0 if unknown). */
 static int same_pfns(char *p)
@@ -49,11 +40,11 @@ static void save_pfns(char *p)
 /* Writes one byte of each page: how many faults it took. */
 static long write_all(char *p, int v)
 {
-	long f0 = minflt();
+	long f0 = self_minflt();
 
 	for (int i = 0; i < N; i++)
 		p[(long)i * PAGE_SIZE] = v;
-	return minflt() - f0;
+	return self_minflt() - f0;
 }
 
 int main(void)

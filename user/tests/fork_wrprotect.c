@@ -5,21 +5,12 @@
  * writable: the parent's writes to it take no fault, and the child sees
  * them. */
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ulib.h"
 
 #define N	64
-
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
 
 static void write_all(char *p, int v)
 {
@@ -67,9 +58,9 @@ int main(void)
 	}
 	/* No system call between fork and these writes. */
 	write_all(priv, 2);
-	f0 = minflt();
+	f0 = self_minflt();
 	write_all(shared, 2);
-	f_shared = minflt() - f0;
+	f_shared = self_minflt() - f0;
 	write(go[1], "g", 1);
 	read(res[0], seen, sizeof(seen));
 	waitpid(pid, &st, 0);

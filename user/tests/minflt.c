@@ -16,14 +16,6 @@
 
 static sigjmp_buf back;
 
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
-}
-
 /* Field 10 of /proc/self/stat: after comm's ")", the 8th field. */
 static long stat_minflt(void)
 {
@@ -55,10 +47,10 @@ int main(void)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!tap_ok(p != MAP_FAILED, "mmap %d pages", N))
 		tap_done();
-	f0 = minflt();
+	f0 = self_minflt();
 	for (int i = 0; i < N; i++)
 		p[(long)i * PAGE_SIZE] = 1;
-	f1 = minflt();
+	f1 = self_minflt();
 	tap_ok(f1 - f0 >= N && f1 - f0 <= N + 8, "%d first writes count %d "
 	       "minor faults (%+ld)", N, N, f1 - f0);
 	signal(SIGSEGV, on_segv);
@@ -67,11 +59,11 @@ int main(void)
 		bad++;
 		peek((void *)16);
 	}
-	f2 = minflt();
+	f2 = self_minflt();
 	tap_ok(f2 - f1 <= 8, "%d faults that end in SIGSEGV count none "
 	       "(%+ld)", BAD, f2 - f1);
 	s0 = stat_minflt();
-	tap_ok(s0 >= f2 && s0 <= minflt(), "/proc/self/stat's field 10 says "
+	tap_ok(s0 >= f2 && s0 <= self_minflt(), "/proc/self/stat's field 10 says "
 	       "the same (%ld, getrusage %ld)", s0, f2);
 	tap_done();
 }
