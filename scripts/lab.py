@@ -269,11 +269,15 @@ def this_tree(lab):
     if done:
         text.append("The labs before this one (%s) are solved here."
                     % ", ".join(done))
-    if alts:
-        text.append("%s, the same mechanism as a %s lab, is solved here "
-                    "around your blocks: a course assigns one of the two."
-                    % (", ".join(alts), "whole" if lab_size(lab) <
-                       lab_size(alts[0]) else "warm-up"))
+    for alt in alts:
+        if lab_size(lab) < lab_size(alt):
+            text.append("%s, the same mechanism written whole, is solved "
+                        "here around your blocks: a course assigns one of "
+                        "the two." % alt)
+        else:
+            text.append("%s is the same mechanism as a warm-up, whose "
+                        "blocks are inside yours: a course assigns one of "
+                        "the two." % alt)
     if after:
         text.append("The later ones (%s) are stubs, marked `TODO(NAME, "
                     "task N): ... (LAB.md, a later lab)`: the kernel works "
