@@ -385,7 +385,7 @@ static void page_remove_rmap(struct page *page)
 }
 
 /* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static inline bool is_zero_pte(pte_t pte)
+static inline __maybe_unused bool is_zero_pte(pte_t pte)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
 	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
@@ -393,7 +393,8 @@ static inline bool is_zero_pte(pte_t pte)
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
+static inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
+					       pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
 	inc_mm_counter(mm, MM_ZEROPAGES);
@@ -409,7 +410,8 @@ static inline void zero_pte_add(struct mm_struct *mm, pte_t entry)
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
+static inline __maybe_unused void zero_pte_remove(struct mm_struct *mm,
+						  pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
 	dec_mm_counter(mm, MM_ZEROPAGES);
@@ -424,8 +426,8 @@ static inline void zero_pte_remove(struct mm_struct *mm, pte_t entry)
 
 /* zero_pte_add (delta 1) or zero_pte_remove (-1) for a range walk that
  * counts into rss[] and adds it with add_mm_rss_vec at the end. */
-static inline void zero_pte_count(long rss[NR_MM_COUNTERS], pte_t entry,
-				  int delta)
+static inline __maybe_unused void zero_pte_count(long rss[NR_MM_COUNTERS],
+						 pte_t entry, int delta)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: the same, into a walk's rss[] */
 	rss[MM_ZEROPAGES] += delta;

@@ -626,6 +626,21 @@ def build_tree(dest, lab, say):
     return r.returncode == 0
 
 
+def clang_builds(dest, lab, say):
+    """Students' compilers vary: the files that hold any lab's blocks, as
+    the skeleton has them, must build with clang -Werror too (clang warns
+    where gcc does not, e.g. of an unused static inline function)."""
+    objs = sorted({"build/clang/k/%s.o" % rel[:-2] for l in labs()
+                   for rel in block_files(l) if rel.endswith(".c")})
+    r = subprocess.run(["make", "-s", "-j2", "-C", dest, "B=build/clang",
+                        "CC=clang"] + objs, capture_output=True, text=True)
+    if r.returncode:
+        err = [l for l in (r.stdout + r.stderr).split("\n") if "error" in l]
+        say("%s: the skeleton does not build with clang: %s"
+            % (lab, err[0] if err else (r.stdout + r.stderr)[-400:]))
+    return r.returncode == 0
+
+
 def mutants(lab):
     d = os.path.join(TOP, "labs", lab, "mutants")
     if not os.path.isdir(d):
@@ -708,6 +723,7 @@ def check_lab(lab):
             bad += 1
         if not build_tree(dest, lab, say):
             return bad + 1, lines
+        bad += not clang_builds(dest, lab, say)
         score, total, tests = grade(lab, dest, quiet=True)
         for t in tests:
             if not t.ok:

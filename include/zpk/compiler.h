@@ -12,6 +12,9 @@
 #define __packed	__attribute__((packed))
 #define __noreturn	__attribute__((noreturn))
 #define __noinline	__attribute__((noinline))
+/* Unused in some builds: clang warns of an unused static inline function
+ * (the labs' trees stub every caller of a few), gcc does not. */
+#define __maybe_unused	__attribute__((unused))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
