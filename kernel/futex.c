@@ -231,23 +231,23 @@ static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2,
 
 /* The deadline of a wait in ktime ns: FUTEX_WAIT's timeout is relative,
  * WAIT_BITSET's absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with
- * the flag. 0 (none), or -EFAULT / -EINVAL. */
+ * the flag. 0 (none), or -EFAULT / -EINVAL. timespec_from_user cuts a
+ * timeout past 2^63 ns there, as Linux clamps to KTIME_MAX: seconds
+ * times NSEC_PER_SEC would wrap in 64 bits and time out at once. */
 static long futex_deadline(int cmd, int op,
 			   const struct __kernel_timespec __user *ut, u64 *ns)
 {
-	struct __kernel_timespec ts;
+	long err;
 	u64 t;
 
 	*ns = 0;
 	if (!ut)
 		return 0;
-	if (copy_from_user(&ts, ut, sizeof(ts)))
-		return -EFAULT;
-	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
-		return -EINVAL;
-	t = (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	err = timespec_from_user(ut, &t);
+	if (err)
+		return err;
 	if (cmd == FUTEX_WAIT)
-		t += ktime_get_ns();
+		t += ktime_get_ns();	/* < 2^64: no wrap */
 	else if (op & FUTEX_CLOCK_REALTIME)
 		t -= min(t, ktime_get_real_ns() - ktime_get_ns());
 	*ns = t ? t : 1;	/* 0 would mean no deadline */

@@ -2,7 +2,9 @@
  * get_futex_key: a futex in shared memory (anonymous or a file, at any
  * address) is the same futex in every process that maps it, unless the
  * calls say FUTEX_PRIVATE_FLAG; one in private memory is per process.
- * Process-shared semaphores and mutexes (musl's and glibc's) rest on it. */
+ * Process-shared semaphores and mutexes (musl's and glibc's) rest on it.
+ * Then the other answers of Linux's futex code a program may meet: a
+ * timeout too long to reach. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,13 +24,23 @@
 /* linux/futex.h's: musl has no kernel headers. */
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
+#define FUTEX_WAIT_BITSET	9
 #define FUTEX_PRIVATE_FLAG	128
+#define FUTEX_BITSET_MATCH_ANY	0xffffffffU
 #define FUTEX_WAIT_PRIVATE	(FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
 #define FUTEX_WAKE_PRIVATE	(FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
 
 static long futex(uint32_t *uaddr, int op, uint32_t val)
 {
 	return syscall(SYS_futex, uaddr, op, val, NULL, NULL, 0);
+}
+
+/* Every argument: timeout is a timespec, or val2 for the ops that take
+ * a number there. */
+static long futex6(uint32_t *uaddr, int op, uint32_t val, const void *timeout,
+		   uint32_t *uaddr2, uint32_t val3)
+{
+	return syscall(SYS_futex, uaddr, op, val, timeout, uaddr2, val3);
 }
 
 /* Reaps pid if it ends within 5 s, else kills it; its wait status. */
@@ -47,17 +59,19 @@ static int reap(pid_t pid)
 	return st;
 }
 
-/* A child waiting (op) on its word at child_word; the parent wakes
- * (wake_op) at parent_word: how many it woke, and the child's status
- * (exit 0 if its wait returned 0; killed if the wake found nobody). */
-static long cross_wake(uint32_t *child_word, int op, uint32_t *parent_word,
-		       int wake_op, int *status)
+/* A child waiting (op, with timeout ts or none) on its word at
+ * child_word; the parent wakes (wake_op) at parent_word: how many it
+ * woke, and the child's status (exit 0 if its wait returned 0, else
+ * its errno; killed if the wake found nobody). */
+static long cross_wake(uint32_t *child_word, int op, const struct timespec *ts,
+		       uint32_t *parent_word, int wake_op, int *status)
 {
 	pid_t pid = fork();
 	long woke;
 
 	if (pid == 0)
-		_exit(futex(child_word, op, 0) == 0 ? 0 : 1);
+		_exit(futex6(child_word, op, 0, ts, NULL,
+			     FUTEX_BITSET_MATCH_ANY) == 0 ? 0 : errno);
 	if (!wait_asleep(pid)) {
 		*status = reap(pid);
 		return -1;
@@ -77,11 +91,12 @@ static void shared_anonymous(void)
 	int st;
 
 	*w = 0;
-	woke = cross_wake(w, FUTEX_WAIT, w, FUTEX_WAKE, &st);
+	woke = cross_wake(w, FUTEX_WAIT, NULL, w, FUTEX_WAKE, &st);
 	tap_ok(woke == 1 && st == 0, "MAP_SHARED|MAP_ANONYMOUS: the parent's "
 	       "FUTEX_WAKE wakes the child's FUTEX_WAIT (woke %ld, child %s)",
 	       woke, status_str(st));
-	woke = cross_wake(w, FUTEX_WAIT_PRIVATE, w, FUTEX_WAKE_PRIVATE, &st);
+	woke = cross_wake(w, FUTEX_WAIT_PRIVATE, NULL, w, FUTEX_WAKE_PRIVATE,
+			  &st);
 	tap_ok(woke == 0 && WIFSIGNALED(st), "... but with FUTEX_PRIVATE_FLAG "
 	       "each process has its own (woke %ld, child %s)", woke,
 	       status_str(st));
@@ -107,12 +122,12 @@ static void shared_file(void)
 	b = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		 PAGE_SIZE);
 	close(fd);
-	woke = cross_wake(a + PAGE_SIZE / 4 + 3, FUTEX_WAIT, b + 3,
+	woke = cross_wake(a + PAGE_SIZE / 4 + 3, FUTEX_WAIT, NULL, b + 3,
 			  FUTEX_WAKE, &st);
 	tap_ok(woke == 1 && st == 0, "a shared file mapped at two addresses: "
 	       "a wake at one finds the wait at the other (woke %ld, child "
 	       "%s)", woke, status_str(st));
-	woke = cross_wake(a + 1, FUTEX_WAIT, b + 1, FUTEX_WAKE, &st);
+	woke = cross_wake(a + 1, FUTEX_WAIT, NULL, b + 1, FUTEX_WAKE, &st);
 	tap_ok(woke == 0 && WIFSIGNALED(st), "... and not at another offset "
 	       "of the file (woke %ld, child %s)", woke, status_str(st));
 	munmap(a, 2 * PAGE_SIZE);
@@ -126,10 +141,42 @@ static void private_anonymous(void)
 	long woke;
 	int st;
 
-	woke = cross_wake(&word, FUTEX_WAIT, &word, FUTEX_WAKE, &st);
+	woke = cross_wake(&word, FUTEX_WAIT, NULL, &word, FUTEX_WAKE, &st);
 	tap_ok(woke == 0 && WIFSIGNALED(st), "private memory: the same "
 	       "address in parent and child is two futexes (woke %ld, child "
 	       "%s)", woke, status_str(st));
+}
+
+/* A timeout too far to reach is no timeout: Linux clamps it to
+ * KTIME_MAX (timespec64_to_ktime, ktime_add_safe) and sleeps until woken;
+ * a product in 64 bits that wraps would time out at once. */
+static void long_timeouts(void)
+{
+	static const struct {
+		int op;
+		struct timespec ts;
+		const char *what;
+	} t[] = {
+		{ FUTEX_WAIT, { INT64_MAX, 0 }, "FUTEX_WAIT for {LONG_MAX, 0}" },
+		{ FUTEX_WAIT, { INT64_MAX / 2, 0 },
+		  "FUTEX_WAIT for {LONG_MAX / 2, 0}" },
+		{ FUTEX_WAIT, { 9223372037, 0 },
+		  "FUTEX_WAIT for {9223372037, 0} (just past 2^63 ns)" },
+		{ FUTEX_WAIT_BITSET, { 18446744074, 0 },
+		  "FUTEX_WAIT_BITSET until {18446744074, 0} (past 2^64 ns)" },
+	};
+	uint32_t *w = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long woke;
+	int st;
+
+	*w = 0;
+	for (unsigned i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		woke = cross_wake(w, t[i].op, &t[i].ts, w, FUTEX_WAKE, &st);
+		tap_ok(woke == 1 && st == 0, "%s sleeps until woken (woke "
+		       "%ld, child %s)", t[i].what, woke, status_str(st));
+	}
+	munmap(w, PAGE_SIZE);
 }
 
 /* musl's and glibc's process-shared semaphore and mutex. */
@@ -178,10 +225,11 @@ static void shared_sem_and_mutex(void)
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(11);
 	shared_anonymous();
 	shared_file();
 	private_anonymous();
 	shared_sem_and_mutex();
+	long_timeouts();
 	tap_done();
 }
