@@ -135,7 +135,8 @@ static bool parent_ignores_children(struct task_struct *p, int sig)
 
 /*
  * Tells tsk's parent that the process tsk leads has ended: sig (SIGCHLD
- * unless clone said otherwise) and a wake of its wait4. True if the
+ * unless clone said otherwise) and a wake of its wait4; and those who
+ * poll a pidfd of it, which is now readable. True if the
  * parent ignores SIGCHLD, so that tsk is released at once (Linux's
  * do_notify_parent).
  */
@@ -150,6 +151,7 @@ static bool do_notify_parent(struct task_struct *tsk, int sig)
 				   : CLD_EXITED;
 	info.chld.pid = tsk->tgid;
 	info.chld.status = code & 0x7f ? code & 0x7f : (code >> 8) & 0xff;
+	wake_up(&tsk->wait_pidfd);	/* Linux's do_notify_pidfd */
 	if (sig > 0 && !(autoreap && p->sighand->action[SIGCHLD - 1].handler ==
 				     SIG_IGN))
 		send_signal(p, sig, &info);

@@ -274,6 +274,7 @@ static struct task_struct *alloc_task(void)
 	INIT_LIST_HEAD(&t->thread_node);
 	INIT_LIST_HEAD(&t->run_list);
 	INIT_LIST_HEAD(&t->timeout_list);
+	init_waitqueue_head(&t->wait_pidfd);
 	t->state = TASK_UNINTERRUPTIBLE;	/* until wake_up_process */
 	t->exit_signal = SIGCHLD;
 	t->usage = 1;

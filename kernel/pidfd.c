@@ -13,8 +13,27 @@ static void pidfd_release(struct file *f)
 	put_task_struct(f->private_data);
 }
 
+/*
+ * Linux's pidfd_poll: readable once the whole process has exited (a
+ * leader that exited before its threads is not yet: wait4 would not
+ * reap it either), and hung up once reaped. do_notify_parent wakes the
+ * pollers when the process ends.
+ */
+static unsigned int pidfd_poll(struct file *f, struct poll_table *pt)
+{
+	struct task_struct *t = f->private_data;
+
+	poll_wait(f, &t->wait_pidfd, pt);
+	if (t->state == EXIT_DEAD)
+		return POLLIN | POLLRDNORM | POLLHUP;
+	if (t->state == EXIT_ZOMBIE && thread_group_empty(t))
+		return POLLIN | POLLRDNORM;
+	return 0;
+}
+
 /* No read or write (-EINVAL, as Linux's anonymous inode). */
 static const struct file_operations pidfd_fops = {
+	.poll = pidfd_poll,
 	.release = pidfd_release,
 };
 

@@ -157,6 +157,7 @@ struct task_struct {
 	struct cpumask cpus_mask;	/* where it may run (affinity) */
 	u64 wake_at_ns;			/* nanosleep: 0, or when to wake */
 	struct list_head timeout_list;	/* asleep with wake_at_ns: the tick's */
+	struct wait_queue_head wait_pidfd;	/* pollers of its pidfds */
 	u64 enosys_logged[512 / 64];	/* missing calls reported once */
 	u8 fpu[512] __aligned(16);	/* FXSAVE area while switched out */
 };

@@ -1,9 +1,11 @@
 /* user/tests/pidfd.c — pidfd_open(2) and process_mrelease(2): Linux's
  * errnos, a pidfd as a close-on-exec file that holds a process (a zombie
- * until it is reaped, then -ESRCH), and process_mrelease freeing a
- * SIGKILLed child's memory before its exit does (mrelease_test's case). */
+ * until it is reaped, then -ESRCH), poll on it (readable once the process
+ * has exited), and process_mrelease freeing a SIGKILLed child's memory
+ * before its exit does (mrelease_test's case). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -136,6 +138,84 @@ static void zombie(void)
 	close(fd);
 }
 
+/* The revents of one poll of fd for POLLIN, waiting up to ms. */
+static int poll_in(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, ms) < 0 ? -1 : p.revents;
+}
+
+/* A child that exits when the pipe p has a byte (the main thread after
+ * a thread of its own, if leader_first). */
+static void *read_then_exit(void *arg)
+{
+	char c;
+
+	read(*(int *)arg, &c, 1);
+	_exit(0);
+}
+
+static pid_t waiting_child(int p[2], int leader_first)
+{
+	pid_t pid;
+	pthread_t t;
+
+	pipe(p);
+	pid = fork();
+	if (pid == 0) {
+		close(p[1]);
+		if (!leader_first)
+			read_then_exit(&p[0]);
+		pthread_create(&t, NULL, read_then_exit, &p[0]);
+		syscall(SYS_exit, 0);	/* the main thread only */
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* Linux's pidfd_poll: POLLIN once the whole process has exited (not
+ * when its main thread has, before the others), POLLHUP too once it is
+ * reaped; a poller sleeps until then. */
+static void polling(void)
+{
+	int p[2], fd, r;
+	pid_t pid = waiting_child(p, 0);
+
+	fd = pidfd_open(pid, 0);
+	r = poll_in(fd, 0);
+	tap_ok(r == 0, "poll of a live child's pidfd: nothing (%#x)", r);
+	write(p[1], "", 1);
+	r = poll_in(fd, 10000);
+	tap_ok(r == POLLIN, "a poll asleep on it wakes with POLLIN as the "
+	       "child exits (%#x)", r);
+	waitpid(pid, NULL, 0);
+	r = poll_in(fd, 0);
+	tap_ok(r == (POLLIN | POLLHUP), "once reaped: POLLIN | POLLHUP "
+	       "(%#x)", r);
+	close(fd);
+	close(p[1]);
+
+	pid = waiting_child(p, 1);
+	fd = pidfd_open(pid, 0);
+	while (1) {	/* the leader is a zombie, its thread lives */
+		struct proc_stat st;
+
+		if (proc_stat_read(pid, &st) == 0 && st.state == 'Z')
+			break;
+		usleep(1000);
+	}
+	r = poll_in(fd, 20);
+	tap_ok(r == 0, "a child whose main thread exited but not its other "
+	       "thread: nothing (%#x)", r);
+	write(p[1], "", 1);
+	r = poll_in(fd, 10000);
+	tap_ok(r == POLLIN, "POLLIN when that thread exits too (%#x)", r);
+	waitpid(pid, NULL, 0);
+	close(fd);
+	close(p[1]);
+}
+
 /* A child holding CHILD_MB of written memory, waiting to be killed. */
 static pid_t memory_child(void)
 {
@@ -202,10 +282,11 @@ static void mreleasing(void)
 
 int main(void)
 {
-	tap_plan(20);
+	tap_plan(25);
 	opening();
 	thread_id();
 	zombie();
+	polling();
 	mreleasing();
 	tap_done();
 }
