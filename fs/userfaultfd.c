@@ -175,6 +175,20 @@ static bool userfaultfd_must_wait(struct vm_area_struct *vma,
 	return ret;
 }
 
+/*
+ * Whether a signal ends the wait. A user fault returns to user mode to
+ * take any signal, then faults again. A kernel one (uaccess, or
+ * get_user_pages in read()) would fail its system call with EFAULT:
+ * Linux gives those up only for a fatal signal (fault_signal_pending;
+ * its gup waits killable), so that the call completes and the handler
+ * runs after. Linux retries the fault in a loop meanwhile; zpk sleeps.
+ */
+static bool userfault_interrupted(unsigned int flags)
+{
+	return flags & FAULT_FLAG_USER ? signal_pending(current) :
+					 fatal_signal_pending(current);
+}
+
 vm_fault_t handle_userfault(struct vm_area_struct *vma, unsigned long address,
 			    unsigned int flags, unsigned long reason)
 {
@@ -201,7 +215,7 @@ vm_fault_t handle_userfault(struct vm_area_struct *vma, unsigned long address,
 	spin_lock(&ctx->lock);
 	while (must_wait) {
 		set_current_state(TASK_INTERRUPTIBLE);
-		if (uwq.waken || ctx->released || signal_pending(current))
+		if (uwq.waken || ctx->released || userfault_interrupted(flags))
 			break;
 		spin_unlock(&ctx->lock);
 		schedule();

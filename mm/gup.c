@@ -135,7 +135,8 @@ static int gup_out_of_memory(struct mm_struct *mm)
  * __get_user_pages); an error is the fault's, as an errno. -EAGAIN: the
  * mmap_lock was given up meanwhile (a userfaultfd's reader resolved the
  * fault while we slept, or the OOM killer ran): vma may be gone, look it
- * up again; -EINTR: a signal came first. */
+ * up again; -EINTR: a fatal signal came first (Linux's gup: any other
+ * waits until the call is done, see handle_userfault). */
 static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			unsigned int flags, struct page **page)
 {
@@ -149,7 +150,8 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			flush_zero_pte(vma, addr);
 		ret = handle_mm_fault(vma, addr, fault_flags_of(flags));
 		if (ret & VM_FAULT_RETRY)
-			return signal_pending(current) ? -EINTR : -EAGAIN;
+			return fatal_signal_pending(current) ? -EINTR :
+							       -EAGAIN;
 		if (ret & VM_FAULT_OOM)
 			return gup_out_of_memory(vma->vm_mm);
 		if (ret)

@@ -86,11 +86,11 @@ static void mm_fault_oom(struct pt_regs *regs)
 /*
  * A userfaultfd's reader resolved the fault (or a signal came first):
  * the access runs again, faulting anew if it must. A uaccess interrupted
- * by a signal gives -EFAULT instead, as Linux's fault_signal_pending.
+ * by a fatal signal gives -EFAULT, as Linux's fault_signal_pending.
  */
 static void userfault_retry(struct pt_regs *regs)
 {
-	if (!user_mode(regs) && signal_pending(current))
+	if (!user_mode(regs) && fatal_signal_pending(current))
 		kernel_fault(regs);
 }
 

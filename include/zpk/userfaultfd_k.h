@@ -155,7 +155,8 @@ static inline bool userfaultfd_pte_wp(const struct vm_area_struct *vma,
  * vma to its uffd's reader, for reason (one VM_UFFD_* flag), and sleeps
  * until the reader resolves it (UFFDIO_COPY, _ZEROPAGE, _CONTINUE,
  * _WRITEPROTECT, _WAKE), unregisters or closes the uffd, or a signal
- * comes. Called with vma's mmap_lock held for reading and no spinlock
+ * comes (only a fatal one for a fault that is not the user's: see
+ * userfault_interrupted). Called with vma's mmap_lock held for reading and no spinlock
  * (handle_mm_fault calls it on a VM_FAULT_UFFD_* answer): the lock goes
  * while it sleeps, so that the reader and the mm's other threads can
  * fault, mmap and unmap (Linux's VM_FAULT_RETRY), and is held again when

@@ -1,8 +1,9 @@
 /* user/tests/userfaultfd.c — userfaultfd on private anonymous memory:
  * the syscall and /dev/userfaultfd, UFFDIO_API, REGISTER/UNREGISTER with
  * Linux's errnos, missing faults read as messages and resolved by COPY,
- * ZEROPAGE and WAKE, poll and read, SIGBUS, kernel faults, and a uffd
- * closed or a process exiting while faults wait. */
+ * ZEROPAGE and WAKE, poll and read, SIGBUS, kernel faults (a handled
+ * signal does not end them), and a uffd closed or a process exiting
+ * while faults wait. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -359,15 +360,80 @@ struct reader {
 	long r;
 };
 
+/* fd -2: clock_gettime, a plain copy_to_user into the page (the system
+ * call: musl's vDSO call would write it in user mode). r: -errno on
+ * failure. */
 static void *read_into(void *arg)
 {
 	struct reader *rd = arg;
 
 	if (rd->fd >= 0)
 		rd->r = read(rd->fd, rd->buf, 1);
+	else if (rd->fd == -2)
+		rd->r = syscall(SYS_clock_gettime, CLOCK_MONOTONIC, rd->buf);
 	else
 		rd->r = madvise(rd->buf, PAGE_SIZE, 22 /* POPULATE_READ */);
+	if (rd->r < 0)
+		rd->r = -errno;
 	return NULL;
+}
+
+static volatile int usr1s;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1s++;
+}
+
+/*
+ * rd's call faults on its page of kfd's range; a handled SIGUSR1 (no
+ * SA_RESTART) comes while it waits. Linux's fault_signal_pending gives
+ * up a kernel-mode fault only for a fatal signal: the call waits for the
+ * page, then returns, and the handler runs after. rd->r: the call's
+ * result, or -2 if no fault message came.
+ */
+static void signal_in_fault(int kfd, struct reader *rd)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	char src[PAGE_SIZE] = { 0 };
+	struct uffd_msg m;
+	pthread_t th;
+
+	uffd_register(kfd, rd->buf, PAGE_SIZE, UFFDIO_REGISTER_MODE_MISSING,
+		      NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	usr1s = 0;
+	pthread_create(&th, NULL, read_into, rd);
+	if (uffd_read(kfd, &m, 5000) == 0) {
+		pthread_kill(th, SIGUSR1);
+		uffd_settle(50);
+	}
+	uffd_copy(kfd, rd->buf, src, PAGE_SIZE, 0, NULL);
+	pthread_join(th, NULL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+static void signals_in_faults(int kfd, char *p)
+{
+	struct reader rd;
+	int pp[2];
+
+	pipe(pp);
+	write(pp[1], "s", 1);
+	rd = (struct reader){ pp[0], p, -2 };
+	signal_in_fault(kfd, &rd);
+	tap_ok(rd.r == 1 && p[0] == 's' && usr1s == 1, "a handled signal "
+	       "while read()'s page waits for the reader: read() returns 1 "
+	       "once COPY fills it (%ld), then the handler runs (%d)", rd.r,
+	       usr1s);
+	rd = (struct reader){ -2, p + PAGE_SIZE, -2 };
+	signal_in_fault(kfd, &rd);
+	tap_ok(rd.r == 0 && usr1s == 1, "... and while clock_gettime's "
+	       "copy_to_user waits: it returns 0 (%ld), then the handler "
+	       "runs (%d)", rd.r, usr1s);
+	close(pp[0]);
+	close(pp[1]);
 }
 
 static void kernel_faults(void)
@@ -411,6 +477,9 @@ static void kernel_faults(void)
 	       "MADV_POPULATE_READ's get_user_pages waits for the reader too, "
 	       "then goes on (%ld)", rd.r);
 	munmap(p, 3 * PAGE_SIZE);
+	p = map(2);
+	signals_in_faults(kfd, p);
+	munmap(p, 2 * PAGE_SIZE);
 	close(fd);
 	close(kfd);
 	close(pp[0]);
@@ -421,7 +490,7 @@ int main(void)
 {
 	int st;
 
-	tap_plan(40);
+	tap_plan(42);
 	api();
 	registering();
 	missing();
