@@ -431,21 +431,20 @@ static bool file_may_write(struct file *file)
 	       !file->f_inode->i_readonly;
 }
 
-/* A memfd's seals (Linux's mapping_map_writable and seal_check_future_
- * write): no shared mapping of a write-sealed file; under
- * F_SEAL_FUTURE_WRITE none writable, and a read-only one may never become
- * writable. 0 or -EPERM. */
+/* A memfd's seals, as Linux 6.6 on (memfd_check_seals_mmap): under
+ * F_SEAL_WRITE or F_SEAL_FUTURE_WRITE no shared mapping is writable,
+ * and a read-only one may never become writable (nor, without
+ * VM_MAYWRITE, stands in F_SEAL_WRITE's way). Linux before 6.6 refused
+ * any shared mapping of a file under F_SEAL_WRITE. 0 or -EPERM. */
 static int seal_check_mmap(struct inode *inode, unsigned long *vm_flags)
 {
 	if (!(*vm_flags & VM_SHARED))
 		return 0;
-	if (inode->i_seals & F_SEAL_WRITE)
+	if (!(inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
+		return 0;
+	if (*vm_flags & VM_WRITE)
 		return -EPERM;
-	if (inode->i_seals & F_SEAL_FUTURE_WRITE) {
-		if (*vm_flags & VM_WRITE)
-			return -EPERM;
-		*vm_flags &= ~VM_MAYWRITE;
-	}
+	*vm_flags &= ~VM_MAYWRITE;
 	return 0;
 }
 

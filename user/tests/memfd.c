@@ -269,6 +269,7 @@ static void seal_write(void)
 	static char buf[PAGE_SIZE];
 	int fd = sealable();
 	char *p = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *r;
 
 	p[0] = 'x';
 	tap_ok(fails(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), EBUSY) &&
@@ -288,6 +289,14 @@ static void seal_write(void)
 	tap_ok(mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) ==
 	       MAP_FAILED && errno == EPERM, "... a shared writable mapping: "
 	       "EPERM");
+	r = mmap(NULL, LEN, PROT_READ, MAP_SHARED, fd, 0);
+	tap_ok(r != MAP_FAILED && r[0] == 'x' &&
+	       fails(mprotect(r, LEN, PROT_READ | PROT_WRITE), EACCES),
+	       "a read-only shared mapping is allowed and cannot be made "
+	       "writable (EACCES), as Linux 6.6 on (%s)",
+	       r == MAP_FAILED ? strerror(errno) : "mapped");
+	if (r != MAP_FAILED)
+		munmap(r, LEN);
 	munmap(p, LEN);
 	p = mmap(NULL, LEN, PROT_READ, MAP_PRIVATE, fd, 0);
 	tap_ok(p != MAP_FAILED && p[0] == 'x' && p[1] == 0 &&
@@ -322,7 +331,7 @@ static void seal_future_write(void)
 int main(void)
 {
 	need_proc();
-	tap_plan(7 + 4 + 7 + 4 + 5 + 3 + 5 + 2);
+	tap_plan(7 + 4 + 7 + 4 + 5 + 3 + 6 + 2);
 	create();
 	mappings();
 	fallocate_modes();
