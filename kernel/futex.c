@@ -1,6 +1,7 @@
-/* kernel/futex.c — futex WAIT, WAKE, their bitset forms and REQUEUE, what
- * musl's and glibc's locks, condition variables and barriers use: waiters
- * are matched by key (get_futex_key), one queue for all. */
+/* kernel/futex.c — futex WAIT, WAKE, their bitset forms, REQUEUE and
+ * WAKE_OP, what musl's and glibc's locks, condition variables and
+ * barriers use: waiters are matched by key (get_futex_key), one queue
+ * for all. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
@@ -13,6 +14,7 @@
 #define FUTEX_WAKE		1
 #define FUTEX_REQUEUE		3
 #define FUTEX_CMP_REQUEUE	4
+#define FUTEX_WAKE_OP		5
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_WAKE_BITSET	10
 #define FUTEX_PRIVATE_FLAG	128
@@ -229,6 +231,104 @@ static long futex_requeue(u32 __user *uaddr, u32 __user *uaddr2,
 	return done;
 }
 
+/* FUTEX_WAKE_OP's encoded op (Linux's uapi FUTEX_OP): bits 28-30 the
+ * op, bit 31 "oparg is a shift", 24-27 the comparison, 12-23 oparg and
+ * 0-11 cmparg, both signed. */
+#define FUTEX_OP_SET		0	/* *uaddr2 = oparg */
+#define FUTEX_OP_ADD		1	/* += oparg */
+#define FUTEX_OP_OR		2	/* |= oparg */
+#define FUTEX_OP_ANDN		3	/* &= ~oparg */
+#define FUTEX_OP_XOR		4	/* ^= oparg */
+#define FUTEX_OP_OPARG_SHIFT	8U	/* oparg is 1 << oparg */
+
+/* The 12-bit field of encoded at bit shift, sign-extended. */
+static int futex_op_arg(u32 encoded, int shift)
+{
+	return (int)(encoded >> shift << 20) >> 20;
+}
+
+/* What op makes of old in *new: 0, or -ENOSYS for an unknown op. */
+static int futex_op_apply(unsigned int op, u32 old, u32 oparg, u32 *new)
+{
+	switch (op) {
+	case FUTEX_OP_SET:	*new = oparg;		return 0;
+	case FUTEX_OP_ADD:	*new = old + oparg;	return 0;
+	case FUTEX_OP_OR:	*new = old | oparg;	return 0;
+	case FUTEX_OP_ANDN:	*new = old & ~oparg;	return 0;
+	case FUTEX_OP_XOR:	*new = old ^ oparg;	return 0;
+	}
+	return -ENOSYS;
+}
+
+/* Whether old meets comparison cmp (EQ, NE, LT, LE, GT, GE: signed, as
+ * Linux's): 1 or 0, or -ENOSYS for an unknown one. */
+static int futex_op_cmp(unsigned int cmp, int old, int cmparg)
+{
+	switch (cmp) {
+	case 0:	return old == cmparg;
+	case 1:	return old != cmparg;
+	case 2:	return old < cmparg;
+	case 3:	return old <= cmparg;
+	case 4:	return old > cmparg;
+	case 5:	return old >= cmparg;
+	}
+	return -ENOSYS;
+}
+
+/*
+ * Linux's futex_atomic_op_inuser: *uaddr changed by the encoded op in a
+ * compare-and-exchange loop (user threads may change it meanwhile), then
+ * its old value compared: 1 or 0; -EFAULT; -ENOSYS for an unknown op
+ * (nothing done) or comparison (done already, as Linux). A shift past
+ * 31 is masked (Linux warns and masks).
+ */
+static int futex_atomic_op(u32 encoded, u32 __user *uaddr)
+{
+	unsigned int op = (encoded >> 28) & 7, cmp = (encoded >> 24) & 15;
+	u32 oparg = (u32)futex_op_arg(encoded, 12), old, cur, new;
+
+	if (encoded & (FUTEX_OP_OPARG_SHIFT << 28))
+		oparg = 1U << (oparg & 31);
+	if (futex_op_apply(op, 0, oparg, &new))
+		return -ENOSYS;
+	if (get_user(cur, uaddr))
+		return -EFAULT;
+	do {
+		old = cur;
+		futex_op_apply(op, old, oparg, &new);
+		if (futex_atomic_cmpxchg(&cur, uaddr, old, new))
+			return -EFAULT;
+	} while (cur != old);
+	return futex_op_cmp(cmp, (int)old, futex_op_arg(encoded, 0));
+}
+
+/*
+ * FUTEX_WAKE_OP (Linux's futex_wake_op; glibc's older condition
+ * variables): the op on *uaddr2, then up to nr_wake waiters woken on
+ * uaddr and, if the old *uaddr2 met the comparison, up to nr_wake2 on
+ * uaddr2. The number woken.
+ */
+static long futex_wake_op(u32 __user *uaddr, u32 __user *uaddr2,
+			  bool private, int nr_wake, int nr_wake2, u32 op)
+{
+	struct futex_key key, key2;
+	long woken;
+	int err;
+
+	err = get_futex_key(uaddr, private, &key);
+	if (!err)
+		err = get_futex_key(uaddr2, private, &key2);
+	if (!err)
+		err = futex_atomic_op(op, uaddr2);
+	if (err < 0)
+		return err;
+	woken = futex_wake_key(&key, nr_wake, FUTEX_BITSET_MATCH_ANY);
+	if (err)
+		woken += futex_wake_key(&key2, nr_wake2,
+					FUTEX_BITSET_MATCH_ANY);
+	return woken;
+}
+
 /* The deadline of a wait in ktime ns: FUTEX_WAIT's timeout is relative,
  * WAIT_BITSET's absolute on CLOCK_MONOTONIC, or CLOCK_REALTIME with
  * the flag. 0 (none), or -EFAULT / -EINVAL. timespec_from_user cuts a
@@ -291,6 +391,9 @@ static long sys_futex(u32 __user *uaddr, int op, u32 val,
 		return futex_requeue(uaddr, uaddr2, private, (int)val,
 				     (int)(unsigned long)timeout,
 				     cmd == FUTEX_CMP_REQUEUE ? &val3 : NULL);
+	case FUTEX_WAKE_OP:
+		return futex_wake_op(uaddr, uaddr2, private, (int)val,
+				     (int)(unsigned long)timeout, val3);
 	}
 	return -ENOSYS;
 }

@@ -4,7 +4,7 @@
  * calls say FUTEX_PRIVATE_FLAG; one in private memory is per process.
  * Process-shared semaphores and mutexes (musl's and glibc's) rest on it.
  * Then the other answers of Linux's futex code a program may meet: a
- * timeout too long to reach. */
+ * timeout too long to reach, FUTEX_WAKE_OP. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -24,9 +24,22 @@
 /* linux/futex.h's: musl has no kernel headers. */
 #define FUTEX_WAIT		0
 #define FUTEX_WAKE		1
+#define FUTEX_WAKE_OP		5
 #define FUTEX_WAIT_BITSET	9
 #define FUTEX_PRIVATE_FLAG	128
 #define FUTEX_BITSET_MATCH_ANY	0xffffffffU
+#define FUTEX_OP_SET		0
+#define FUTEX_OP_ADD		1
+#define FUTEX_OP_OR		2
+#define FUTEX_OP_ANDN		3
+#define FUTEX_OP_XOR		4
+#define FUTEX_OP_OPARG_SHIFT	8
+#define FUTEX_OP_CMP_EQ		0
+#define FUTEX_OP_CMP_LT		2
+#define FUTEX_OP_CMP_GT		4
+#define FUTEX_OP(op, oparg, cmp, cmparg)				\
+	((((op) & 0xf) << 28) | (((cmp) & 0xf) << 24) |			\
+	 (((oparg) & 0xfff) << 12) | ((cmparg) & 0xfff))
 #define FUTEX_WAIT_PRIVATE	(FUTEX_WAIT | FUTEX_PRIVATE_FLAG)
 #define FUTEX_WAKE_PRIVATE	(FUTEX_WAKE | FUTEX_PRIVATE_FLAG)
 
@@ -179,6 +192,83 @@ static void long_timeouts(void)
 	munmap(w, PAGE_SIZE);
 }
 
+/* A child asleep in FUTEX_WAIT on word (for its value now); exits 0
+ * when woken, else with the errno. */
+static pid_t waiter(uint32_t *word)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(futex(word, FUTEX_WAIT, *word) == 0 ? 0 : errno);
+	wait_asleep(pid);
+	return pid;
+}
+
+static long wake_op(uint32_t *uaddr, int nr_wake, int nr_wake2,
+		    uint32_t *uaddr2, uint32_t op)
+{
+	return futex6(uaddr, FUTEX_WAKE_OP, (uint32_t)nr_wake,
+		      (void *)(long)nr_wake2, uaddr2, op);
+}
+
+/* FUTEX_WAKE_OP (glibc's old condition variables): *uaddr2 changed by
+ * the op atomically, nr_wake woken at uaddr, and nr_wake2 at uaddr2 if
+ * the old value met the comparison (Linux's futex_atomic_op_inuser). */
+static void wake_ops(void)
+{
+	uint32_t *w = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t a, b;
+	long woke;
+	int sa, sb, ok;
+
+	w[0] = 0;
+	w[1] = 5;
+	a = waiter(&w[0]);
+	b = waiter(&w[1]);
+	woke = wake_op(&w[0], 1, 1, &w[1],
+		       FUTEX_OP(FUTEX_OP_ADD, 3, FUTEX_OP_CMP_GT, 4));
+	if (woke != 2) {	/* nobody else will wake them */
+		kill(a, SIGKILL);
+		kill(b, SIGKILL);
+	}
+	sa = reap(a);
+	sb = reap(b);
+	tap_ok(woke == 2 && w[1] == 8 && sa == 0 && sb == 0, "FUTEX_WAKE_OP "
+	       "ADD 3 on 5, 5 > 4: 8, both waiters woken (woke %ld, %u, "
+	       "children %s, %s)", woke, w[1], status_str(sa),
+	       status_str(sb));
+	a = waiter(&w[0]);
+	b = waiter(&w[1]);
+	woke = wake_op(&w[0], 1, 1, &w[1],
+		       FUTEX_OP(FUTEX_OP_OR | FUTEX_OP_OPARG_SHIFT, 4,
+				FUTEX_OP_CMP_EQ, 0));
+	if (woke != 1)
+		kill(a, SIGKILL);
+	sa = reap(a);
+	tap_ok(woke == 1 && w[1] == 24 && sa == 0, "OR 1 << 4 on 8, 8 == 0 "
+	       "false: 24, only uaddr's waiter woken (woke %ld, %u, child "
+	       "%s)", woke, w[1], status_str(sa));
+	if (futex(&w[1], FUTEX_WAKE, 1) != 1)
+		kill(b, SIGKILL);
+	reap(b);
+	wake_op(&w[0], 1, 1, &w[1], FUTEX_OP(FUTEX_OP_ADD, -1,
+					    FUTEX_OP_CMP_LT, -1));
+	ok = w[1] == 23;
+	wake_op(&w[0], 1, 1, &w[1], FUTEX_OP(FUTEX_OP_ANDN, 3, 0, 0));
+	ok &= w[1] == 20;
+	wake_op(&w[0], 1, 1, &w[1], FUTEX_OP(FUTEX_OP_XOR, 0x7ff, 0, 0));
+	tap_ok(ok && w[1] == (20 ^ 0x7ff), "ADD -1 (12 bits, signed), "
+	       "ANDN, XOR (%#x)", w[1]);
+	w[1] = 1;
+	tap_ok(wake_op(&w[0], 1, 1, &w[1], FUTEX_OP(5, 2, 0, 0)) == -1 &&
+	       errno == ENOSYS && w[1] == 1 &&
+	       wake_op(&w[0], 1, 1, &w[1], FUTEX_OP(FUTEX_OP_SET, 7, 6, 0)) ==
+	       -1 && errno == ENOSYS && w[1] == 7, "an unknown op: ENOSYS, "
+	       "nothing done; an unknown comparison: ENOSYS after the op");
+	munmap(w, PAGE_SIZE);
+}
+
 /* musl's and glibc's process-shared semaphore and mutex. */
 struct shared_locks {
 	sem_t sem;
@@ -225,11 +315,12 @@ static void shared_sem_and_mutex(void)
 
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(15);
 	shared_anonymous();
 	shared_file();
 	private_anonymous();
 	shared_sem_and_mutex();
 	long_timeouts();
+	wake_ops();
 	tap_done();
 }
