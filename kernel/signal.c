@@ -271,7 +271,7 @@ int kill_pgrp(int pgrp, int sig, const struct kernel_siginfo *info)
 		if (p->signal->pgrp != pgrp || p->state == EXIT_DEAD ||
 		    !p->pid)
 			continue;
-		err = send_signal(p, sig, info);
+		err = sig ? send_signal(p, sig, info) : 0;	/* 0 probes */
 		success |= !err;
 	}
 	return success ? 0 : err;

@@ -168,6 +168,7 @@
 #define __NR_mlock2		325
 #define __NR_statx		332
 #define __NR_rseq		334
+#define __NR_pidfd_send_signal	424
 #define __NR_pidfd_open		434
 #define __NR_clone3		435
 #define __NR_faccessat2		439

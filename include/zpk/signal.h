@@ -105,7 +105,7 @@ int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *inf
 int send_sig_thread(struct task_struct *t, int sig,
 		    const struct kernel_siginfo *info);
 /* sig to every process of process group pgrp: 0, or -ESRCH if there is
- * none (Linux's kill_pgrp). */
+ * none (Linux's kill_pgrp); sig 0 only asks whether there is one. */
 int kill_pgrp(int pgrp, int sig, const struct kernel_siginfo *info);
 /* A fault in user mode: SIGSEGV/SIGBUS with si_addr, to current. */
 void force_sig_fault(int sig, int code, unsigned long addr);

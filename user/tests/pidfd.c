@@ -1,7 +1,8 @@
 /* user/tests/pidfd.c — pidfd_open(2) and process_mrelease(2): Linux's
  * errnos, a pidfd as a close-on-exec file that holds a process (a zombie
  * until it is reaped, then -ESRCH), poll on it (readable once the process
- * has exited), and process_mrelease freeing a SIGKILLed child's memory
+ * has exited), pidfd_send_signal (Linux 6.18's: its scopes, its siginfo
+ * checks), and process_mrelease freeing a SIGKILLed child's memory
  * before its exit does (mrelease_test's case). */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,15 +22,26 @@
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open		434
 #endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal	424
+#endif
 #ifndef SYS_process_mrelease
 #define SYS_process_mrelease	448
 #endif
 #define PIDFD_NONBLOCK		O_NONBLOCK
+#define PIDFD_SIGNAL_THREAD		1
+#define PIDFD_SIGNAL_THREAD_GROUP	2
+#define PIDFD_SIGNAL_PROCESS_GROUP	4
 #define CHILD_MB		4
 
 static int pidfd_open(int pid, unsigned int flags)
 {
 	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static int send_sig(int pidfd, int sig, siginfo_t *info, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, info, flags);
 }
 
 static int mrelease(int pidfd, unsigned int flags)
@@ -216,6 +228,136 @@ static void polling(void)
 	close(p[1]);
 }
 
+static int report_fd;
+
+/* The child's SIGUSR1: its si_code, si_pid and si_value on the pipe. */
+static void report_usr1(int sig, siginfo_t *si, void *uc)
+{
+	int v[3] = { si->si_code, si->si_pid, si->si_value.sival_int };
+
+	(void)sig;
+	(void)uc;
+	write(report_fd, v, sizeof(v));
+}
+
+/* A child that reports each SIGUSR1 it takes on p (report_usr1); with
+ * lead, it leads a process group of its own with a grandchild in it,
+ * whose pid *gc gets. It says it is ready first. */
+static pid_t signal_child(int p[2], int lead, pid_t *gc)
+{
+	struct sigaction sa = { .sa_sigaction = report_usr1,
+				.sa_flags = SA_SIGINFO };
+	pid_t pid, g = 0;
+
+	pipe(p);
+	pid = fork();
+	if (pid == 0) {
+		report_fd = p[1];
+		sigaction(SIGUSR1, &sa, NULL);
+		if (lead && setpgid(0, 0) == 0 && (g = fork()) == 0)
+			for (;;)
+				pause();
+		write(p[1], &g, sizeof(g));
+		for (;;)
+			pause();
+	}
+	read(p[0], &g, sizeof(g));
+	if (gc)
+		*gc = g;
+	return pid;
+}
+
+/* The child's report of a SIGUSR1: 0, or -1 if none came within 5 s. */
+static int usr1_report(int fd, int v[3])
+{
+	return poll_in(fd, 5000) == POLLIN &&
+	       read(fd, v, 3 * sizeof(int)) == 3 * sizeof(int) ? 0 : -1;
+}
+
+/* Gone, or a zombie (a subreaper's), within 5 s. */
+static int dies(pid_t pid)
+{
+	for (int i = 0; i < 500; i++) {
+		struct proc_stat st;
+
+		if (proc_stat_read(pid, &st) < 0 || st.state == 'Z')
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static void sending(void)
+{
+	siginfo_t si = { .si_signo = SIGUSR1, .si_code = -1 /* SI_QUEUE */ };
+	int p[2], fd, st = 0, v[3] = { 0 }, ok;
+	pid_t pid = signal_child(p, 0, NULL), gc;
+
+	fd = pidfd_open(pid, 0);
+	ok = send_sig(fd, 0, NULL, 0) == 0 &&
+	     send_sig(fd, SIGUSR1, NULL, 0) == 0 && !usr1_report(p[0], v);
+	tap_ok(ok && v[0] == SI_USER && v[1] == getpid(), "pidfd_send_signal: "
+	       "sig 0 probes, SIGUSR1 arrives with SI_USER and the sender's "
+	       "pid (si_code %d, si_pid %d)", v[0], v[1]);
+	si.si_value.sival_int = 42;
+	ok = send_sig(fd, SIGUSR1, &si, 0) == 0 && !usr1_report(p[0], v);
+	tap_ok(ok && v[0] == -1 && v[2] == 42, "a siginfo of SI_QUEUE goes as "
+	       "given (si_code %d, si_value %d)", v[0], v[2]);
+	ok = send_sig(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD) == 0 &&
+	     !usr1_report(p[0], v) && v[0] == SI_TKILL;
+	ok = ok && send_sig(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD_GROUP) == 0 &&
+	     !usr1_report(p[0], v) && v[0] == SI_USER;
+	tap_ok(ok, "PIDFD_SIGNAL_THREAD sends as tgkill (SI_TKILL), "
+	       "PIDFD_SIGNAL_THREAD_GROUP as kill");
+	ok = fails(send_sig(fd, SIGUSR2, &si, 0), EINVAL);
+	si.si_code = SI_USER;
+	ok = ok && fails(send_sig(fd, SIGUSR1, &si, 0), EPERM) &&
+	     fails(send_sig(fd, 65, NULL, 0), EINVAL) &&
+	     fails(send_sig(fd, SIGUSR1, NULL, 8), EINVAL) &&
+	     fails(send_sig(fd, SIGUSR1, NULL, PIDFD_SIGNAL_THREAD |
+			    PIDFD_SIGNAL_THREAD_GROUP), EINVAL);
+	tap_ok(ok, "EINVAL for a siginfo of another signal, EPERM for one "
+	       "with si_code >= 0 to another process, EINVAL for signal 65, "
+	       "an unknown flag or two scopes");
+	tap_ok(fails(send_sig(-1, SIGUSR1, NULL, 0), EBADF) &&
+	       fails(send_sig(p[0], SIGUSR1, NULL, 0), EBADF),
+	       "EBADF for -1 and a file that is not a pidfd");
+	ok = send_sig(fd, SIGTERM, NULL, 0) == 0;
+	if (!ok)
+		kill(pid, SIGKILL);	/* not to wait for it forever */
+	ok = waitpid(pid, &st, 0) == pid && ok;
+	tap_ok(ok && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "SIGTERM "
+	       "kills the child (%s)", status_str(st));
+	tap_ok(fails(send_sig(fd, 0, NULL, 0), ESRCH) &&
+	       fails(send_sig(fd, SIGTERM, NULL, 0), ESRCH),
+	       "once it is reaped: ESRCH");
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+
+	signal(SIGUSR1, SIG_IGN);
+	fd = pidfd_open(getpid(), 0);
+	tap_ok(send_sig(fd, SIGUSR1, &si, 0) == 0, "to itself any si_code "
+	       "goes");
+	signal(SIGUSR1, SIG_DFL);
+	close(fd);
+
+	pid = signal_child(p, 1, &gc);
+	fd = pidfd_open(pid, 0);
+	st = 0;
+	ok = gc > 0 && send_sig(fd, SIGKILL, NULL,
+				PIDFD_SIGNAL_PROCESS_GROUP) == 0;
+	if (!ok)
+		kill(-pid, SIGKILL);
+	ok = waitpid(pid, &st, 0) == pid && ok;
+	tap_ok(ok && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL && dies(gc),
+	       "PIDFD_SIGNAL_PROCESS_GROUP: the group it leads, its child "
+	       "too (%s)", status_str(st));
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* A child holding CHILD_MB of written memory, waiting to be killed. */
 static pid_t memory_child(void)
 {
@@ -282,11 +424,12 @@ static void mreleasing(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(34);
 	opening();
 	thread_id();
 	zombie();
 	polling();
+	sending();
 	mreleasing();
 	tap_done();
 }
