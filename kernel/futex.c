@@ -148,21 +148,22 @@ static long futex_wait_restart(struct restart_block *rb)
 			  rb->bitset);
 }
 
-/* Wakes up to nr waiters on key whose bitset meets bitset. */
+/* Wakes up to nr waiters on key whose bitset meets bitset; at least one,
+ * as Linux's futex_wake, which counts before it compares: a wake of 0
+ * (or less) wakes one. */
 static long futex_wake_key(const struct futex_key *key, int nr, u32 bitset)
 {
 	struct futex_waiter *w;
 	long woken = 0;
 
 	list_for_each_entry(w, &futex_waiters, list) {
-		if (woken >= nr)
-			break;
 		if (w->woken || !futex_key_equal(&w->key, key) ||
 		    !(w->bitset & bitset))
 			continue;
 		w->woken = true;
 		wake_up_process(w->task);
-		woken++;
+		if (++woken >= nr)
+			break;
 	}
 	return woken;
 }

@@ -4,7 +4,7 @@
  * calls say FUTEX_PRIVATE_FLAG; one in private memory is per process.
  * Process-shared semaphores and mutexes (musl's and glibc's) rest on it.
  * Then the other answers of Linux's futex code a program may meet: a
- * timeout too long to reach, FUTEX_WAKE_OP. */
+ * timeout too long to reach, FUTEX_WAKE_OP, a wake of 0 waiters. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -269,6 +269,37 @@ static void wake_ops(void)
 	munmap(w, PAGE_SIZE);
 }
 
+/* Linux's futex_wake stops once it has woken nr_wake ("++ret >=
+ * nr_wake"): a count of 0 (or less) wakes one, for FUTEX_WAKE and for
+ * both of FUTEX_WAKE_OP's. */
+static void wake_zero(void)
+{
+	uint32_t *w = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long woke, woke2, left;
+	pid_t a, b;
+
+	w[0] = w[1] = 0;
+	a = waiter(&w[0]);
+	b = waiter(&w[0]);
+	woke = futex(&w[0], FUTEX_WAKE, 0);
+	left = futex(&w[0], FUTEX_WAKE, 2);
+	tap_ok(woke == 1 && left == 1, "FUTEX_WAKE of 0 with two waiters "
+	       "wakes one (%ld, then %ld left)", woke, left);
+	reap(a);
+	reap(b);
+	a = waiter(&w[0]);
+	b = waiter(&w[1]);
+	woke = wake_op(&w[0], 0, 0, &w[1],
+		       FUTEX_OP(FUTEX_OP_SET, 0, FUTEX_OP_CMP_EQ, 0));
+	woke2 = futex(&w[0], FUTEX_WAKE, 1) + futex(&w[1], FUTEX_WAKE, 1);
+	tap_ok(woke == 2 && woke2 == 0, "FUTEX_WAKE_OP with counts 0 wakes "
+	       "one on each (%ld; %ld left)", woke, woke2);
+	reap(a);
+	reap(b);
+	munmap(w, PAGE_SIZE);
+}
+
 /* musl's and glibc's process-shared semaphore and mutex. */
 struct shared_locks {
 	sem_t sem;
@@ -315,12 +346,13 @@ static void shared_sem_and_mutex(void)
 
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(17);
 	shared_anonymous();
 	shared_file();
 	private_anonymous();
 	shared_sem_and_mutex();
 	long_timeouts();
 	wake_ops();
+	wake_zero();
 	tap_done();
 }
