@@ -34,6 +34,9 @@
 struct futex_key {
 	const void *object;		/* the mm, or the file's inode */
 	unsigned long offset;		/* the address, or the file offset */
+	bool shared;			/* not FUTEX_PRIVATE_FLAG: Linux's
+					 * FUT_OFF_MMSHARED, so that a
+					 * private wake misses a shared wait */
 };
 
 /* One sleeper in futex_wait, on its own kernel stack. */
@@ -70,6 +73,7 @@ static int get_futex_key(u32 __user *uaddr, bool private,
 		return -EFAULT;
 	key->object = mm;
 	key->offset = address;
+	key->shared = !private;
 	if (private)
 		return 0;
 	mmap_read_lock(mm);
@@ -88,7 +92,8 @@ static int get_futex_key(u32 __user *uaddr, bool private,
 static bool futex_key_equal(const struct futex_key *a,
 			    const struct futex_key *b)
 {
-	return a->object == b->object && a->offset == b->offset;
+	return a->object == b->object && a->offset == b->offset &&
+	       a->shared == b->shared;
 }
 
 static long futex_wait_restart(struct restart_block *rb);
@@ -180,8 +185,8 @@ static long futex_wake_bitset(u32 __user *uaddr, bool private, int nr,
 	return err ? err : futex_wake_key(&key, nr, bitset);
 }
 
-/* As Linux's exit path: a shared wake, which finds private waiters on
- * private memory too (their key is the same). */
+/* As Linux's exit path: a shared wake, which finds the shared waits
+ * only, on private memory too. */
 long futex_wake(u32 __user *uaddr, int nr)
 {
 	return futex_wake_bitset(uaddr, false, nr, FUTEX_BITSET_MATCH_ANY);

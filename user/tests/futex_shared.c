@@ -4,7 +4,8 @@
  * calls say FUTEX_PRIVATE_FLAG; one in private memory is per process.
  * Process-shared semaphores and mutexes (musl's and glibc's) rest on it.
  * Then the other answers of Linux's futex code a program may meet: a
- * timeout too long to reach, FUTEX_WAKE_OP, a wake of 0 waiters. */
+ * timeout too long to reach, FUTEX_WAKE_OP, a wake of 0 waiters, the
+ * key of a shared op on private memory. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -300,6 +301,32 @@ static void wake_zero(void)
 	munmap(w, PAGE_SIZE);
 }
 
+static uint32_t thread_word;
+
+static void *wait_shared(void *arg)
+{
+	(void)arg;
+	futex(&thread_word, FUTEX_WAIT, 0);
+	return NULL;
+}
+
+/* A shared op on private memory has a key of its own (Linux's
+ * FUT_OFF_MMSHARED): a FUTEX_PRIVATE wake does not find its waiter. */
+static void private_vs_shared(void)
+{
+	long priv, shared;
+	pthread_t t;
+
+	pthread_create(&t, NULL, wait_shared, NULL);
+	usleep(50000);		/* let it sleep */
+	priv = futex(&thread_word, FUTEX_WAKE_PRIVATE, 1);
+	shared = priv ? 0 : futex(&thread_word, FUTEX_WAKE, 1);
+	tap_ok(priv == 0 && shared == 1, "a thread's FUTEX_WAIT (shared) on "
+	       "private memory: a FUTEX_WAKE_PRIVATE finds nobody, a "
+	       "FUTEX_WAKE wakes it (%ld, %ld)", priv, shared);
+	pthread_join(t, NULL);
+}
+
 /* musl's and glibc's process-shared semaphore and mutex. */
 struct shared_locks {
 	sem_t sem;
@@ -346,7 +373,7 @@ static void shared_sem_and_mutex(void)
 
 int main(void)
 {
-	tap_plan(17);
+	tap_plan(18);
 	shared_anonymous();
 	shared_file();
 	private_anonymous();
@@ -354,5 +381,6 @@ int main(void)
 	long_timeouts();
 	wake_ops();
 	wake_zero();
+	private_vs_shared();
 	tap_done();
 }
