@@ -54,7 +54,9 @@ static LIST_HEAD(futex_waiters);
  * The key of the futex at uaddr for current: by file if the mapping is
  * shared and private does not say otherwise. 0, -EINVAL if uaddr is not
  * 4-byte aligned, -EFAULT if it is not user memory or (a shared key)
- * nothing is mapped there. Takes the mmap_lock for reading, for a shared
+ * nothing is mapped there or it is read-only private anonymous memory
+ * (which never changes: Linux's get_futex_key refuses a read-only anon
+ * page, and the zero page, with -EFAULT). Takes the mmap_lock for reading, for a shared
  * one (Linux's get_futex_key). A private file mapping is keyed by
  * address space, untouched pages too (Linux keys those by the file until
  * their first write copies them).
@@ -79,6 +81,8 @@ static int get_futex_key(u32 __user *uaddr, bool private,
 	mmap_read_lock(mm);
 	vma = find_vma(mm, address);
 	if (!vma || address < vma->vm_start)
+		err = -EFAULT;
+	else if (!vma->vm_file && !(vma->vm_flags & VM_WRITE))
 		err = -EFAULT;
 	else if (vma->vm_file && (vma->vm_flags & VM_MAYSHARE)) {
 		key->object = vma->vm_file->f_inode;

@@ -5,7 +5,7 @@
  * Process-shared semaphores and mutexes (musl's and glibc's) rest on it.
  * Then the other answers of Linux's futex code a program may meet: a
  * timeout too long to reach, FUTEX_WAKE_OP, a wake of 0 waiters, the
- * key of a shared op on private memory. */
+ * key of a shared op on private memory, and on read-only memory. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -327,6 +327,27 @@ static void private_vs_shared(void)
 	pthread_join(t, NULL);
 }
 
+/* Read-only private anonymous memory never changes, so Linux's
+ * get_futex_key refuses a shared key there (EFAULT); a private op only
+ * reads the word and waits. */
+static void read_only_private(void)
+{
+	struct timespec ms10 = { 0, 10000000 };
+	uint32_t *r = mmap(NULL, PAGE_SIZE, PROT_READ,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long shared, priv;
+	int e1, e2;
+
+	shared = futex6(r, FUTEX_WAIT, 0, &ms10, NULL, 0);
+	e1 = errno;
+	priv = futex6(r, FUTEX_WAIT_PRIVATE, 0, &ms10, NULL, 0);
+	e2 = errno;
+	tap_ok(shared == -1 && e1 == EFAULT && priv == -1 && e2 == ETIMEDOUT,
+	       "read-only private memory: a shared FUTEX_WAIT is EFAULT (%s), "
+	       "a private one waits (%s)", strerror(e1), strerror(e2));
+	munmap(r, PAGE_SIZE);
+}
+
 /* musl's and glibc's process-shared semaphore and mutex. */
 struct shared_locks {
 	sem_t sem;
@@ -373,7 +394,7 @@ static void shared_sem_and_mutex(void)
 
 int main(void)
 {
-	tap_plan(18);
+	tap_plan(19);
 	shared_anonymous();
 	shared_file();
 	private_anonymous();
@@ -382,5 +403,6 @@ int main(void)
 	wake_ops();
 	wake_zero();
 	private_vs_shared();
+	read_only_private();
 	tap_done();
 }
