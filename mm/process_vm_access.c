@@ -101,6 +101,17 @@ static void *copy_iov(const struct iovec __user *uiov, unsigned long nr)
 	return iov;
 }
 
+/* The local iovecs as Linux's import_iovec checks them: each must be
+ * user memory for its whole length, so lengths that would overflow the
+ * total fail here. 0 or -EFAULT. */
+static int check_local_iov(const struct iovec *iov, unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++)
+		if (!access_ok(iov[i].iov_base, iov[i].iov_len))
+			return -EFAULT;
+	return 0;
+}
+
 static long process_vm_rw(int pid, const struct iovec __user *lvec,
 			  unsigned long liovcnt,
 			  const struct iovec __user *rvec,
@@ -128,6 +139,9 @@ static long process_vm_rw(int pid, const struct iovec __user *lvec,
 		ret = kbuf ? -EFAULT : -ENOMEM;
 		goto out;
 	}
+	ret = check_local_iov(liov, liovcnt);
+	if (ret)
+		goto out;
 	c.iov = liov;
 	c.nr = liovcnt;
 	for (unsigned long i = 0; i < riovcnt && c.i < c.nr; i++) {

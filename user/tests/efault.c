@@ -46,6 +46,16 @@ static void gup_checks(void *gone)
 	tap_ok(fails_efault(process_vm_readv(getpid(), &local, 1, &remote, 1,
 					     0)),
 	       "process_vm_readv from an unmapped remote page: EFAULT");
+	{
+		struct iovec big[2] = { { buf, INT64_MAX }, { buf, INT64_MAX } };
+
+		remote.iov_base = buf + 8;
+		tap_ok(fails_efault(process_vm_readv(getpid(), big, 2, &remote,
+						     1, 0)),
+		       "process_vm_readv with local lengths that overflow "
+		       "({buf, LONG_MAX} twice): EFAULT, as Linux's "
+		       "import_iovec");
+	}
 	/* FOLL_FORCE: /proc/PID/mem reads even PROT_NONE memory (zeros). */
 	tap_ok(fd >= 0 && pread(fd, buf, 8, (off_t)(unsigned long)none) == 8 &&
 	       buf[0] == 0, "/proc/self/mem reads a PROT_NONE page (zeros)");
@@ -359,7 +369,7 @@ int main(void)
 	long r;
 	pid_t pid;
 
-	tap_plan(23 + NPTR_CALLS + 2);
+	tap_plan(24 + NPTR_CALLS + 2);
 
 	gone = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
