@@ -1,0 +1,137 @@
+/* host-test-sources: tools/c2c/model.c */
+/* tests/host/test_c2c_model.c — the c2c plugin's coherence model on
+ * synthetic traces: ping-pong on one line is one transfer per switch, two
+ * vCPUs on two lines make none, two counters in one line (false sharing)
+ * are counted as sharing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../tools/c2c/model.h"
+
+#define N 100
+
+static int setup(void **state)
+{
+	static struct c2c_model m;
+
+	assert_int_equal(c2c_init(&m), 0);
+	*state = &m;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	c2c_free(*state);
+	return 0;
+}
+
+/* CPU 0 and 1 take turns incrementing one counter: read, then write. */
+static void test_pingpong_one_transfer_per_switch(void **state)
+{
+	struct c2c_model *m = *state;
+	struct c2c_totals t;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		unsigned cpu = i & 1;
+
+		assert_int_equal(c2c_access(m, cpu, 0x1000, false), 0);
+		assert_int_equal(c2c_access(m, cpu, 0x1000, true), 0);
+	}
+	c2c_totals(m, &t);
+	assert_int_equal(t.transfers, N - 1);	/* every switch but the first */
+	assert_int_equal(t.invals, N - 1);	/* each read left a copy behind */
+	assert_int_equal(t.shared_lines, 1);
+	assert_int_equal(t.shared_writes, N);
+}
+
+static void test_two_cpus_two_lines_none(void **state)
+{
+	struct c2c_model *m = *state;
+	struct c2c_totals t;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		c2c_access(m, 0, 0x2000, false);
+		c2c_access(m, 0, 0x2000, true);
+		c2c_access(m, 1, 0x2040, false);
+		c2c_access(m, 1, 0x2040, true);
+	}
+	c2c_totals(m, &t);
+	assert_int_equal(t.lines, 2);
+	assert_int_equal(t.transfers, 0);
+	assert_int_equal(t.invals, 0);
+	assert_int_equal(t.shared_writes, 0);
+}
+
+/* Two counters 8 bytes apart, one per CPU: different bytes, one line. */
+static void test_false_sharing_counted(void **state)
+{
+	struct c2c_model *m = *state;
+	const struct c2c_line *top[2];
+	struct c2c_totals t;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		c2c_access(m, 0, 0x3000, true);
+		c2c_access(m, 1, 0x3008, true);
+	}
+	c2c_totals(m, &t);
+	assert_int_equal(t.lines, 1);
+	assert_int_equal(t.shared_writes, 2 * N);
+	assert_int_equal(t.transfers, 2 * N - 1);
+	assert_int_equal(t.invals, 2 * N - 1);
+	assert_int_equal(c2c_top(m, top, 2), 1);
+	assert_int_equal(top[0]->addr & ~1ull, 0x3000);
+	assert_int_equal(top[0]->writes[0], N);
+	assert_int_equal(top[0]->writes[1], N);
+}
+
+/* Readers sharing a line never written make no traffic; many lines grow
+ * the table without losing counts; top N comes out sorted. */
+static void test_readers_and_top(void **state)
+{
+	struct c2c_model *m = *state;
+	const struct c2c_line *top[3];
+	struct c2c_totals t;
+	uint64_t i;
+
+	for (i = 0; i < 4; i++)
+		c2c_access(m, i, 0x4000, false);
+	for (i = 0; i < 200000; i++)
+		c2c_access(m, 0, 0x100000 + i * 64, true);
+	for (i = 0; i < 5; i++) {
+		c2c_access(m, 0, 0x5000, true);
+		c2c_access(m, 1, 0x5000, true);
+		c2c_access(m, 2, 0x6000, true);
+		c2c_access(m, 3, 0x6000, true);
+		if (i < 2) {
+			c2c_access(m, 2, 0x7000, true);
+			c2c_access(m, 1, 0x7000, true);
+		}
+	}
+	c2c_access(m, 0, 0x6000, true);
+	c2c_totals(m, &t);
+	assert_int_equal(t.lines, 200004);
+	assert_int_equal(t.shared_lines, 3);
+	assert_int_equal(c2c_top(m, top, 3), 3);
+	assert_int_equal(top[0]->addr & ~1ull, 0x6000);
+	assert_int_equal(top[1]->addr & ~1ull, 0x5000);
+	assert_int_equal(top[2]->addr & ~1ull, 0x7000);
+	assert_int_equal(c2c_access(m, C2C_MAX_CPUS, 0, false), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pingpong_one_transfer_per_switch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_two_cpus_two_lines_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_false_sharing_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readers_and_top, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,58 @@
+/* tools/c2c/model.h — the coherence model of the c2c plugin: per 64-byte
+ * physical line, which vCPUs hold it (a simple MESI), who wrote it and how
+ * often. No QEMU here, so tests/host/test_c2c_model.c drives it directly. */
+#ifndef C2C_MODEL_H
+#define C2C_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define C2C_LINE_SHIFT	6
+#define C2C_MAX_CPUS	16
+
+struct c2c_line {
+	uint64_t addr;			/* line address | 1; 0: a free slot */
+	uint32_t holders;		/* vCPUs with a valid copy (bitmask) */
+	int8_t modified;		/* the vCPU holding it Modified, or -1 */
+	uint32_t writers;		/* vCPUs that wrote it in the window */
+	uint64_t writes[C2C_MAX_CPUS];	/* writes per vCPU */
+	uint64_t reads;
+	uint64_t transfers;		/* misses served from another's M copy */
+	uint64_t invals;		/* writes that invalidated others' copies */
+};
+
+struct c2c_model {
+	struct c2c_line *lines;		/* open addressing, power-of-two size */
+	size_t size, used;
+	uint64_t reads, writes;		/* all accesses seen */
+};
+
+/* c2c_init: an empty model. Returns 0, or -1 when out of memory. */
+int c2c_init(struct c2c_model *m);
+void c2c_free(struct c2c_model *m);
+
+/* c2c_access: vCPU cpu (< C2C_MAX_CPUS) read or wrote physical address pa.
+ * A miss on a line another vCPU holds Modified counts one transfer (HITM);
+ * a write to a line another vCPU holds counts one invalidation.
+ * Returns 0, or -1 when cpu is out of range or memory runs out. */
+int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, bool write);
+
+/* c2c_line_shared: whether more than one vCPU wrote the line. */
+bool c2c_line_shared(const struct c2c_line *l);
+uint64_t c2c_line_writes(const struct c2c_line *l);
+
+struct c2c_totals {
+	uint64_t reads, writes;
+	uint64_t lines, shared_lines;
+	uint64_t shared_writes;		/* writes to lines written by >= 2 vCPUs */
+	uint64_t transfers, invals;
+};
+void c2c_totals(const struct c2c_model *m, struct c2c_totals *t);
+
+/* c2c_top: fill out[0..n) with the lines of most shared writes, most
+ * first (only shared lines). Returns how many it filled. */
+size_t c2c_top(const struct c2c_model *m, const struct c2c_line **out,
+	       size_t n);
+
+#endif
