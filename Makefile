@@ -122,6 +122,16 @@ debug: deps $(DEBUG_ELF) initrd
 gdb: $(DEBUG_ELF)
 	gdb -x tools/gdbinit $(DEBUG_ELF)
 
+# The c2c coherence profiler: a QEMU TCG plugin, host compiler, libc only
+# (docs/c2c.md).
+HOSTCC	?= gcc
+C2C_SRCS := tools/c2c/c2c.c tools/c2c/model.c
+c2c-plugin: $(B)/c2c.so
+$(B)/c2c.so: $(C2C_SRCS) tools/c2c/model.h tools/c2c/qemu-plugin-api.h
+	@mkdir -p $(B)
+	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC \
+		-fvisibility=hidden -o $@ $(C2C_SRCS) -lpthread
+
 host-tests:
 	$(MAKE) -C tests/host all
 
@@ -191,6 +201,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

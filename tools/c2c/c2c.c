@@ -1,0 +1,166 @@
+/* tools/c2c/c2c.c — a QEMU TCG plugin that counts cache-line sharing
+ * between vCPUs: every guest load and store, by physical 64-byte line,
+ * fed to the coherence model (model.c) inside a window the workload opens
+ * and closes with stores to two fixed user addresses (docs/c2c.md).
+ *   qemu-system-x86_64 -plugin build/c2c.so,out=FILE[,top=N] ...        */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "qemu-plugin-api.h"
+
+/* A store to C2C_MARK_START opens the window, one to C2C_MARK_STOP closes
+ * it; any vCPU, any process, any kernel: only the virtual address counts. */
+#define C2C_MARK_START	0x6c2c0000ull
+#define C2C_MARK_STOP	0x6c2c0040ull
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct c2c_model model;
+static int window_open, windows;
+static uint64_t io_accesses, errors;
+static char *out_path;
+static size_t top_n = 20;
+
+static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
+		   uint64_t vaddr, void *udata)
+{
+	bool store = qemu_plugin_mem_is_store(info);
+	struct qemu_plugin_hwaddr *hw;
+
+	(void)udata;
+	pthread_mutex_lock(&lock);
+	if (store && (vaddr == C2C_MARK_START || vaddr == C2C_MARK_STOP)) {
+		window_open = vaddr == C2C_MARK_START;
+		windows += window_open;
+		goto out;
+	}
+	if (!window_open)
+		goto out;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
+		io_accesses++;
+		goto out;
+	}
+	if (c2c_access(&model, cpu, qemu_plugin_hwaddr_phys_addr(hw), store))
+		errors++;
+out:
+	pthread_mutex_unlock(&lock);
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (i = 0; i < n; i++)
+		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i),
+						 mem_cb, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, NULL);
+}
+
+static void report(FILE *f)
+{
+	const struct c2c_line **top = calloc(top_n, sizeof(*top));
+	struct c2c_totals t;
+	size_t i, n;
+	int cpu;
+
+	c2c_totals(&model, &t);
+	fprintf(f, "c2c: windows %d%s\n", windows,
+		window_open ? " (the last one never closed)" : "");
+	fprintf(f, "reads %" PRIu64 " writes %" PRIu64 " lines %" PRIu64
+		" io %" PRIu64 " errors %" PRIu64 "\n",
+		t.reads, t.writes, t.lines, io_accesses, errors);
+	fprintf(f, "shared_lines %" PRIu64 " shared_writes %" PRIu64
+		" transfers %" PRIu64 " invalidations %" PRIu64 "\n",
+		t.shared_lines, t.shared_writes, t.transfers, t.invals);
+	n = top ? c2c_top(&model, top, top_n) : 0;
+	fprintf(f, "top %zu lines by shared writes:\n", n);
+	fprintf(f, "%-18s %10s %10s %10s  writes per vCPU\n",
+		"paddr", "writes", "transfers", "invals");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "0x%016" PRIx64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " ", top[i]->addr & ~(uint64_t)1,
+			c2c_line_writes(top[i]), top[i]->transfers,
+			top[i]->invals);
+		for (cpu = 0; cpu < C2C_MAX_CPUS; cpu++)
+			if (top[i]->writes[cpu])
+				fprintf(f, " %d:%" PRIu64, cpu,
+					top[i]->writes[cpu]);
+		fputc('\n', f);
+	}
+	free(top);
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	FILE *f = out_path ? fopen(out_path, "w") : stderr;
+
+	(void)id;
+	(void)udata;
+	if (!f) {
+		fprintf(stderr, "c2c: cannot write %s\n", out_path);
+		f = stderr;
+	}
+	report(f);
+	if (f != stderr)
+		fclose(f);
+	c2c_free(&model);
+}
+
+static int parse_args(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			out_path = strdup(argv[i] + 4);
+		} else if (!strncmp(argv[i], "top=", 4)) {
+			top_n = strtoul(argv[i] + 4, NULL, 0);
+		} else {
+			fprintf(stderr, "c2c: unknown argument '%s' "
+				"(out=FILE, top=N)\n", argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	if (info->version.min > QEMU_PLUGIN_VERSION ||
+	    info->version.cur < QEMU_PLUGIN_VERSION) {
+		fprintf(stderr, "c2c: built for QEMU plugin API version %d "
+			"(QEMU 7.2), but this QEMU takes versions %d to %d: "
+			"rewrite tools/c2c/qemu-plugin-api.h for it\n",
+			QEMU_PLUGIN_VERSION, info->version.min,
+			info->version.cur);
+		return -1;
+	}
+	if (info->version.cur != QEMU_PLUGIN_VERSION)
+		fprintf(stderr, "c2c: warning: QEMU's plugin API is version "
+			"%d, declarations are for %d\n", info->version.cur,
+			QEMU_PLUGIN_VERSION);
+	if (!info->system_emulation) {
+		fprintf(stderr, "c2c: needs system emulation "
+			"(qemu-system-*): physical lines\n");
+		return -1;
+	}
+	if (info->system.max_vcpus > C2C_MAX_CPUS) {
+		fprintf(stderr, "c2c: at most %d vCPUs, not %d\n",
+			C2C_MAX_CPUS, info->system.max_vcpus);
+		return -1;
+	}
+	if (parse_args(argc, argv) < 0 || c2c_init(&model) < 0)
+		return -1;
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}
