@@ -2,10 +2,14 @@
 # fault maps the zero page, its write copies it away. tests/qemu/gdb.sh runs
 # it against the -Og build; scripts/gen-walkthrough.py turns its log into
 # the doc. The breakpoints test the address: musl's start-up faults first.
+# Breakpoint 1 is disabled while the read fault goes on: a hardware
+# breakpoint can fire again at the same fault (QEMU re-executes the
+# instruction after an interrupt), which put a second stop in the log.
 set trace-commands on
 hbreak handle_pte_fault if address == 0x10000000
 continue
 zpk-pte 0x10000000
+disable 1
 tbreak do_anon_zeromap if address == 0x10000000
 continue
 bt
@@ -16,6 +20,7 @@ info locals
 finish
 zpk-pte 0x10000000
 zpk-zero
+enable 1
 continue
 tbreak do_wp_page if address == 0x10000000
 continue
