@@ -214,6 +214,19 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 	return got < 0 ? (int)got : got < n ? -ENOMEM : 0;
 }
 
+/*
+ * Does a new mapping get its pages at once (mm_populate), rather than each
+ * at its first touch? Only if asked: MAP_POPULATE, MAP_LOCKED, or
+ * mlockall(MCL_FUTURE) (mm->def_flags), as Linux's do_mmap decides.
+ */
+bool mmap_populates(struct mm_struct *mm, unsigned long flags)
+{
+	/* LAB(demand-paging) BEGIN task 1: a page waits for its first touch */
+	return (flags & (MAP_POPULATE | MAP_LOCKED)) ||
+	       (mm->def_flags & VM_LOCKED);
+	/* LAB(demand-paging) END: (void)mm; (void)flags; return true; */
+}
+
 /* Takes mm's mmap_lock for reading itself (Linux's __mm_populate); vma
  * may be gone after each populate_vma_page_range (a userfault sleeps, the
  * lock dropped): the walk goes on from the address. */

@@ -695,8 +695,8 @@ static bool wp_can_reuse_anon_page(struct page *page)
  * page, no copy (as Linux's wp_page_copy does for the zero pfn).
  * Otherwise (shared after fork, a file page) copy into a private page.
  */
-static vm_fault_t do_wp_page(struct vm_area_struct *vma,
-			     unsigned long address, pte_t *pte)
+static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
+					    unsigned long address, pte_t *pte)
 {
 	struct mm_struct *mm = vma->vm_mm;
 	pte_t orig = *pte;
@@ -748,9 +748,9 @@ static vm_fault_t do_wp_page(struct vm_area_struct *vma,
  * comes back protected (Linux's handle_pte_marker). A marker outside a
  * uffd-wp VMA has nothing left to remember: it just goes.
  */
-static vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
-				    unsigned long address, pte_t *pte,
-				    unsigned int flags)
+static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
+						   unsigned long address,
+						   pte_t *pte, unsigned int flags)
 {
 	vm_fault_t ret;
 
@@ -764,10 +764,18 @@ static vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
 	return ret;
 }
 
-static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
-				   unsigned long address, pte_t *pte,
-				   unsigned int flags)
+/*
+ * The fault on its PTE, with the PTE lock held (and the mmap_lock for
+ * reading) on entry and on return (Linux's handle_pte_fault). A none PTE
+ * is a first touch: anonymous or file; a present one that a write hit
+ * read-only is a COW (do_wp_page); a present one the access may use was
+ * a stale TLB entry. Returns 0 or VM_FAULT_*.
+ */
+static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
+						  unsigned long address,
+						  pte_t *pte, unsigned int flags)
 {
+	/* LAB(demand-paging) BEGIN task 3: what the PTE's state calls for */
 	pte_t entry = *pte;
 
 	if (pte_none(entry))
@@ -789,10 +797,14 @@ static vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 	if (flags & FAULT_FLAG_WRITE)
 		set_pte(pte, pte_mkdirty(pte_mkyoung(entry)));
 	return 0;
+	/* LAB(demand-paging) END:
+	 * (void)vma; (void)address; (void)pte; (void)flags;
+	 * return VM_FAULT_SIGSEGV;
+	 */
 }
 
 /* The VM_UFFD_* reason of a VM_FAULT_UFFD_* answer. */
-static unsigned long userfault_reason(vm_fault_t ret)
+static __maybe_unused unsigned long userfault_reason(vm_fault_t ret)
 {
 	if (ret & VM_FAULT_UFFD_WP)
 		return VM_UFFD_WP;
@@ -806,9 +818,11 @@ static unsigned long userfault_reason(vm_fault_t ret)
  * cache has no lock of its own (docs/smp.md). A fault for a userfaultfd's
  * reader goes to handle_userfault after both are dropped: it sleeps.
  */
-static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
-				    unsigned long address, unsigned int flags)
+static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
+						   unsigned long address,
+						   unsigned int flags)
 {
+	/* LAB(demand-paging) BEGIN task 3: down to the PTE, locked */
 	spinlock_t *ptl;
 	pte_t *pte;
 	vm_fault_t ret = VM_FAULT_OOM;
@@ -825,10 +839,24 @@ static vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 	if (ret & VM_FAULT_USERFAULT)
 		ret = handle_userfault(vma, address, flags, userfault_reason(ret));
 	return ret;
+	/* LAB(demand-paging) END:
+	 * (void)vma; (void)address; (void)flags;
+	 * return VM_FAULT_SIGSEGV;
+	 */
 }
+
+/*
+ * A fault at address, which vma should cover (it may be NULL or above
+ * it), with vma's mm's mmap_lock held for reading; it is given up only
+ * for a userfault, which answers VM_FAULT_RETRY (Linux's handle_mm_fault
+ * has the same contract). Called by do_page_fault and get_user_pages.
+ * Returns 0 when the access can run again, else VM_FAULT_* (SIGSEGV:
+ * no VMA or not allowed; OOM; SIGBUS; RETRY).
+ */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags)
 {
+	/* LAB(demand-paging) BEGIN task 3: is it allowed? then fault */
 	count_vm_event(PGFAULT);
 	if (!vma || address < vma->vm_start || address >= vma->vm_end)
 		return VM_FAULT_SIGSEGV;
@@ -837,6 +865,25 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	if (!vma->vm_mm->pgd)
 		return VM_FAULT_SIGBUS;
 	return __handle_mm_fault(vma, address, flags);
+	/* LAB(demand-paging) END:
+	 * spinlock_t *ptl;
+	 * pte_t *pte;
+	 * vm_fault_t ret = VM_FAULT_SIGSEGV;
+	 *
+	 * lock_kernel();
+	 * pte = pte_alloc_map_lock(vma->vm_mm, address, &ptl);
+	 * if (!pte) {
+	 *	ret = VM_FAULT_OOM;
+	 * } else {
+	 *	if (pte_none(*pte) && vma->vm_file)
+	 *		ret = do_fault(vma, address, pte, flags);
+	 *	else if (pte_none(*pte))
+	 *		ret = do_anonymous_page(vma, address, pte, flags);
+	 *	pte_unmap_unlock(pte, ptl);
+	 * }
+	 * unlock_kernel();
+	 * return ret;
+	 */
 }
 
 /* ---- ranges --------------------------------------------------------- */

@@ -23,6 +23,8 @@ long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	mmap_write_lock(mm);
 	ret = do_mmap(mm, addr, len, prot, flags, file, pgoff);
 	mmap_write_unlock(mm);
+	if (!IS_ERR_VALUE((unsigned long)ret) && mmap_populates(mm, flags))
+		mm_populate(mm, (unsigned long)ret, PAGE_ALIGN(len));
 	return ret;
 }
 
@@ -82,9 +84,7 @@ static long sys_mmap(unsigned long addr, unsigned long len,
 	if (vfs)
 		unlock_kernel();
 	/* Linux ignores populate failures here: the mapping stands. */
-	if (!IS_ERR_VALUE((unsigned long)ret) &&
-	    ((flags & (MAP_POPULATE | MAP_LOCKED)) ||
-	     (mm->def_flags & VM_LOCKED)))
+	if (!IS_ERR_VALUE((unsigned long)ret) && mmap_populates(mm, flags))
 		mm_populate(mm, (unsigned long)ret, PAGE_ALIGN(len));
 	return ret;
 }
@@ -124,7 +124,7 @@ static long sys_brk(unsigned long brk)
 	ret = do_brk(mm, brk);
 	mmap_write_unlock(mm);
 	/* A locked heap (mlockall MCL_FUTURE) is populated, as Linux. */
-	if ((mm->def_flags & VM_LOCKED) && PAGE_ALIGN(ret) > old)
+	if (mmap_populates(mm, 0) && PAGE_ALIGN(ret) > old)
 		mm_populate(mm, old, PAGE_ALIGN(ret) - old);
 	return (long)ret;
 }

@@ -18,6 +18,7 @@
 static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 			    int sig)
 {
+	/* LAB(demand-paging) BEGIN task 2: Linux's segfault line */
 	/* LAB(faults) BEGIN task 2: Linux's segfault line */
 	if (current->sighand->action[sig - 1].handler != SIG_DFL)
 		return;
@@ -26,6 +27,7 @@ static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 		(unsigned long long)regs->rip, (unsigned long long)regs->rsp,
 		(unsigned long long)regs->error_code);
 	/* LAB(faults) END: (void)regs; (void)addr; (void)sig; */
+	/* LAB(demand-paging) END: (void)regs; (void)addr; (void)sig; */
 }
 
 /* A write that reached the zero page: name it before the oops, since the
@@ -74,7 +76,7 @@ static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
  * -1000) is retried after the others have run, as Linux's
  * pagefault_out_of_memory retries: init is never killed for memory.
  */
-static void mm_fault_oom(struct pt_regs *regs)
+static __maybe_unused void mm_fault_oom(struct pt_regs *regs)
 {
 	if (!user_mode(regs)) {
 		kernel_fault(regs);
@@ -88,14 +90,17 @@ static void mm_fault_oom(struct pt_regs *regs)
  * the access runs again, faulting anew if it must. A uaccess interrupted
  * by a fatal signal gives -EFAULT, as Linux's fault_signal_pending.
  */
-static void userfault_retry(struct pt_regs *regs)
+static __maybe_unused void userfault_retry(struct pt_regs *regs)
 {
 	if (!user_mode(regs) && fatal_signal_pending(current))
 		kernel_fault(regs);
 }
 
-static unsigned int fault_flags(const struct pt_regs *regs)
+/* The fault as handle_mm_fault's FAULT_FLAG_*: what the error code says
+ * the access was (Linux's do_user_addr_fault sets them the same way). */
+static __maybe_unused unsigned int fault_flags(const struct pt_regs *regs)
 {
+	/* LAB(demand-paging) BEGIN task 2: the error code as FAULT_FLAG_* */
 	unsigned int flags = 0;
 
 	if (regs->error_code & X86_PF_WRITE)
@@ -105,6 +110,7 @@ static unsigned int fault_flags(const struct pt_regs *regs)
 	if (user_mode(regs))
 		flags |= FAULT_FLAG_USER;
 	return flags;
+	/* LAB(demand-paging) END: (void)regs; return 0; */
 }
 
 /*
@@ -115,9 +121,10 @@ static unsigned int fault_flags(const struct pt_regs *regs)
  * free). A VMA above addr, or none, is returned as found: the fault
  * fails in handle_mm_fault.
  */
-static struct vm_area_struct *lock_mm_and_find_vma(struct mm_struct *mm,
-						   unsigned long addr)
+static __maybe_unused struct vm_area_struct *
+lock_mm_and_find_vma(struct mm_struct *mm, unsigned long addr)
 {
+	/* LAB(demand-paging) BEGIN task 4: find the VMA; a stack grows to it */
 	struct vm_area_struct *vma;
 
 	mmap_read_lock(mm);
@@ -132,6 +139,10 @@ static struct vm_area_struct *lock_mm_and_find_vma(struct mm_struct *mm,
 	mmap_write_unlock(mm);
 	mmap_read_lock(mm);
 	return find_vma(mm, addr);
+	/* LAB(demand-paging) END:
+	 * mmap_read_lock(mm);
+	 * return find_vma(mm, addr);
+	 */
 }
 
 /*
@@ -141,9 +152,11 @@ static struct vm_area_struct *lock_mm_and_find_vma(struct mm_struct *mm,
  * the fault is tried again while that frees some. *code: SEGV_ACCERR if
  * a VMA covers addr, else SEGV_MAPERR.
  */
-static vm_fault_t mm_fault(struct mm_struct *mm, unsigned long addr,
-			   unsigned int flags, int *code)
+static __maybe_unused vm_fault_t mm_fault(struct mm_struct *mm,
+					  unsigned long addr,
+					  unsigned int flags, int *code)
 {
+	/* LAB(demand-paging) BEGIN task 2: the fault, under the mmap_lock */
 	struct vm_area_struct *vma;
 	vm_fault_t ret;
 
@@ -157,12 +170,17 @@ static vm_fault_t mm_fault(struct mm_struct *mm, unsigned long addr,
 		if (!(ret & VM_FAULT_OOM) || out_of_memory() != OOM_RETRY)
 			return ret;
 	}
+	/* LAB(demand-paging) END:
+	 * (void)mm; (void)addr; (void)flags;
+	 * *code = SEGV_MAPERR;
+	 * return VM_FAULT_SIGSEGV;
+	 */
 }
 
 /* The kernel may touch user memory only in uaccess: at an instruction of
  * the exception table, with EFLAGS.AC set if SMAP is on. Anywhere else a
  * fault on a user address is a kernel bug, with or without SMAP. */
-static bool in_uaccess(const struct pt_regs *regs)
+static __maybe_unused bool in_uaccess(const struct pt_regs *regs)
 {
 	return search_exception_tables(regs->rip) &&
 	       (!have_smap || (regs->rflags & X86_EFLAGS_AC));
@@ -176,6 +194,7 @@ static bool in_uaccess(const struct pt_regs *regs)
 void do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2();
+	/* LAB(demand-paging) BEGIN task 2: from the trap to handle_mm_fault */
 	struct mm_struct *mm = current->mm;
 	vm_fault_t ret;
 	int code;
@@ -209,6 +228,14 @@ void do_page_fault(struct pt_regs *regs)
 		bad_area(regs, addr, SIGBUS, BUS_ADRERR);
 	else
 		bad_area(regs, addr, SIGSEGV, code);
+	/* LAB(demand-paging) END:
+	 * if (regs->rflags & X86_EFLAGS_IF)
+	 *	local_irq_enable();
+	 * if (user_mode(regs))
+	 *	bad_area(regs, addr, SIGSEGV, SEGV_MAPERR);
+	 * else
+	 *	kernel_fault(regs);
+	 */
 }
 
 /* Other exceptions from user mode become signals, as on Linux. */

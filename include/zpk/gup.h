@@ -32,6 +32,8 @@ void put_user_page(struct page *page);
 int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 			    unsigned long end);
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* mmap's flags ask for the pages now (MAP_POPULATE, locked memory)? */
+bool mmap_populates(struct mm_struct *mm, unsigned long flags);
 
 /* Copies len bytes between buf (kernel) and mm at addr through
  * get_user_pages (FOLL_WRITE: into mm); returns the bytes copied. */
