@@ -689,34 +689,24 @@ static bool wp_can_reuse_anon_page(struct page *page)
 /* LAB(cow-whole) END */
 
 /*
- * Write to a present read-only PTE. A PTE a userfaultfd write-protected:
- * its reader's to resolve. An anonymous page no one else holds
- * (wp_can_reuse_anon_page): reuse it. A zero-page PTE: a fresh zeroed
- * page, no copy (as Linux's wp_page_copy does for the zero pfn).
- * Otherwise (shared after fork, a file page) copy into a private page.
+ * The copy of a COW fault (Linux's wp_page_copy), with the PTE lock held
+ * on entry and on return: a new page in place of orig, zeroed if orig
+ * maps the zero page, else a copy of its page; dirty, and writable if the
+ * VMA is. The old PTE is flushed before old can go (ptep_clear_flush), as
+ * another CPU may still write through it. Returns 0 or VM_FAULT_OOM.
  */
-static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
-					    unsigned long address, pte_t *pte)
+static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
+			       unsigned long address, pte_t *pte, pte_t orig,
+			       struct page *old)
 {
+	/* LAB(cow-whole) BEGIN task 2: a private copy in place of the page */
 	struct mm_struct *mm = vma->vm_mm;
-	pte_t orig = *pte;
-	struct page *old = vm_normal_page(vma, address, orig);
 	/* LAB(zero-page-whole) BEGIN task 3: a write to a zero PTE */
 	bool zero = is_zero_pte(orig);
 	/* LAB(zero-page-whole) END: bool zero = false; */
 	struct page *new;
 	pte_t entry;
 
-	if (userfaultfd_pte_wp(vma, orig))
-		return VM_FAULT_UFFD_WP;
-	address &= PAGE_MASK;
-	/* Shared mappings write the page itself. */
-	if (old && (vma->vm_flags & VM_SHARED))
-		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-whole) BEGIN task 2: reuse a page no one else holds */
-	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
-		return wp_page_reuse(vma, pte, orig);
-	/* LAB(cow-whole) END */
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
 	if (!new)
 		return VM_FAULT_OOM;
@@ -725,7 +715,6 @@ static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
-	/* A new pfn: flushed before the old page can go (ptep_clear_flush). */
 	set_pte(pte, pte_mkdirty(maybe_mkwrite(entry, vma)));
 	flush_tlb_range(vma, address, address + PAGE_SIZE);
 	/* LAB(zero-page-whole) BEGIN task 3: a zero PTE has no page to put */
@@ -740,6 +729,48 @@ static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
 	}
 	count_vm_event(COW_FAULT);
 	return 0;
+	/* LAB(cow-whole) END:
+	 * struct mm_struct *mm = vma->vm_mm;
+	 *
+	 * (void)orig;
+	 * pte_clear(pte);
+	 * flush_tlb_range(vma, address, address + PAGE_SIZE);
+	 * if (old) {
+	 *	dec_mm_counter(mm, mm_counter(old));
+	 *	page_remove_rmap(old);
+	 *	put_page(old);
+	 * }
+	 * return 0;
+	 */
+}
+
+/*
+ * Write to a present read-only PTE, with the PTE lock held on entry and
+ * on return (Linux's do_wp_page). A PTE a userfaultfd write-protected:
+ * its reader's to resolve. A shared mapping writes its page itself. An
+ * anonymous page no one else holds (wp_can_reuse_anon_page): reuse it.
+ * Otherwise (shared after fork, a file page, the zero page) a private
+ * copy, wp_page_copy. Returns 0 or VM_FAULT_*.
+ */
+static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
+					    unsigned long address, pte_t *pte)
+{
+	pte_t orig = *pte;
+	struct page *old = vm_normal_page(vma, address, orig);
+
+	if (userfaultfd_pte_wp(vma, orig))
+		return VM_FAULT_UFFD_WP;
+	address &= PAGE_MASK;
+	if (old && (vma->vm_flags & VM_SHARED))
+		return wp_page_reuse(vma, pte, orig);
+	/* LAB(cow-whole) BEGIN task 2: reuse a page no one else holds */
+	if (old && PageAnon(old) && wp_can_reuse_anon_page(old))
+		return wp_page_reuse(vma, pte, orig);
+	/* LAB(cow-whole) END:
+	 * if (old && PageAnon(old))
+	 *	return wp_page_reuse(vma, pte, orig);
+	 */
+	return wp_page_copy(vma, address, pte, orig, old);
 }
 
 /*
