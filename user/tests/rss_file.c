@@ -28,16 +28,17 @@ static void file_checks(const char *path)
 	np = (st.st_size + PAGE_SIZE - 1) / PAGE_SIZE;
 	if (np > 256)
 		np = 256;
+	f0 = self_kb("RssFile");
 	p = mmap(NULL, np * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 		 fd, 0);
 	if (!tap_ok(p != MAP_FAILED, "mmap MAP_PRIVATE its %d pages", np))
 		tap_done();
-	f0 = self_kb("RssFile");
 	for (i = 0; i < np; i++)
 		peek(p + (long)i * PAGE_SIZE);
 	f1 = self_kb("RssFile");
-	tap_ok(kb_near(f1 - f0, np * 4LL), "reading %d file pages raises "
-	       "RssFile by %d kB (%+lld)", np, np * 4, f1 - f0);
+	tap_ok(kb_near(f1 - f0, np * 4LL), "with %d file pages read, RssFile "
+	       "is %d kB above what it was before the mmap (%+lld)", np, np * 4,
+	       f1 - f0);
 	if (pagemap_read(0, (unsigned long)p, e, np) != np)
 		ok_pm = 0;
 	for (i = 0; ok_pm && i < np; i++)
@@ -92,16 +93,16 @@ static void shared_checks(void)
 	char *p, c = 0;
 	pid_t pid;
 
+	s0 = self_kb("RssShmem");
 	p = mmap(NULL, NS * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (!tap_ok(p != MAP_FAILED, "mmap MAP_SHARED|MAP_ANONYMOUS %d pages",
 		    NS))
 		tap_done();
-	s0 = self_kb("RssShmem");
 	fill(p, 1);
 	s1 = self_kb("RssShmem");
-	tap_ok(kb_near(s1 - s0, NS * 4LL), "writing them raises RssShmem by "
-	       "%d kB (%+lld)", NS * 4, s1 - s0);
+	tap_ok(kb_near(s1 - s0, NS * 4LL), "with them written, RssShmem is %d "
+	       "kB above what it was before the mmap (%+lld)", NS * 4, s1 - s0);
 	tap_ok(pagemap_read(0, (unsigned long)p, &e, 1) == 1 &&
 	       (e & PM_PRESENT) && (e & PM_FILE), "pagemap: a shared anonymous "
 	       "page has the file/shared bit (61)");
