@@ -1,7 +1,7 @@
 #!/bin/bash
-# tests/run-all.sh — make test's driver: host unit tests, ktests in QEMU at
-# several memory sizes, runner tests (crash report, gdb), side by side;
-# then one summary.
+# tests/run-all.sh — make test's driver: host unit tests, the docs' check,
+# ktests in QEMU at several memory sizes, runner tests (crash report, gdb),
+# side by side; then one summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/lib.sh
@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
+TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -78,6 +78,11 @@ suite() {
 
 host_tests() {
 	make -s -C tests/host run 2>&1
+}
+
+# The docs name only what the tree has (scripts/check-docs.py).
+docs_check() {
+	python3 scripts/check-docs.py 2>&1
 }
 
 # The kernel must build with clang too (-Wall -Wextra -Werror), in its own
@@ -133,9 +138,11 @@ job crash bash tests/qemu/crash.sh
 job gdb bash tests/qemu/gdb.sh
 job boot bash tests/qemu/boot.sh
 job host host_tests
+job docs docs_check
 job clang clang_build
 
 suite host host
+suite docs docs
 suite clang clang
 suite ktest-32M ktest-32M
 suite ktest-512M ktest-512M
