@@ -23,8 +23,9 @@ GRUB_MKRESCUE ?= grub-mkrescue
 B	:= build
 VERSION	:= 0.1
 # The normal build and the benchmark run at OPT. make debug, make gdb and
-# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where every
-# function of the fault path is a real frame with its arguments.
+# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where the
+# fault path's functions are real frames (not the __always_inline ones,
+# nor the headers' static inline helpers) and most arguments print.
 OPT	?= -O2
 DEBUG_OPT ?= -Og
 DEBUG_ELF := $(B)/debug/zpk.elf
