@@ -85,11 +85,13 @@ docs_check() {
 	python3 scripts/check-docs.py 2>&1
 }
 
-# The kernel must build with clang too (-Wall -Wextra -Werror), in its own
-# build directory; one job is one core, so one compiler at a time.
+# The kernel and its ktests must build with clang too (-Wall -Wextra
+# -Werror), in its own build directory; one job is one core, so one
+# compiler at a time.
 clang_build() {
 	local log=$LOGDIR/clang-build.log
-	if make -s -j1 B=build/clang CC=clang build/clang/zpk.elf >"$log" 2>&1
+	if make -s -j1 B=build/clang CC=clang build/clang/zpk.elf \
+		build/clang/zpk-test.elf >"$log" 2>&1
 	then tap "clang: the kernel builds with clang" 1
 	else
 		tap "clang: the kernel builds with clang" 0 "see $log"
@@ -97,13 +99,15 @@ clang_build() {
 	fi
 }
 
-# ktests MEM [CPUS] — one boot with ktest=all; every planned test must
-# report. Lines are tagged [MEM] or [MEM smpN].
+# ktests MEM [CPUS] — one boot of the image with the ktests
+# ($ZPK_KTEST_ELF) with ktest=all; every planned test must report. Lines
+# are tagged [MEM] or [MEM smpN].
 ktests() {
 	local mem=$1 smp=${2:-1} tag=$1 log plan got
 	[ "$smp" = 1 ] || tag="$mem smp$smp"
 	log=$LOGDIR/ktest-${tag// /-}.log
-	BOOT_SMP=$smp boot "$log" "$mem" ktest=all page_poison=1 loglevel=5
+	ZPK_ELF=$ZPK_KTEST_ELF BOOT_SMP=$smp boot "$log" "$mem" ktest=all \
+		page_poison=1 loglevel=5
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | head -1)
 	got=$(grep -cE '^(not )?ok [0-9]+ ' "$log")
 	grep -E '^(not )?ok [0-9]+ |^    # ' "$log" | sed "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1[$tag] /"
