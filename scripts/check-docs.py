@@ -234,8 +234,7 @@ def check_prose(doc, tree, words, targets, known):
     with open(os.path.join(ROOT, doc)) as fh:
         text = fh.read()
     tops = "|".join(sorted(re.escape(t) for t in tree.top
-                           if t + "/" in {d + "/" for d in tree.dirs} and
-                           not t.startswith(".")))
+                           if t in tree.dirs and not t.startswith(".")))
     prose_path = re.compile(PROSE_PATH.pattern % tops)
     bad = 0
     for start, lines, code in blocks(text):
@@ -276,14 +275,17 @@ def func_bounds(path, func):
     except FileNotFoundError:
         return None
     for i, l in enumerate(lines):
-        if re.match(r"[A-Za-z_].*\b%s\(" % re.escape(func), l) and \
-                not l.rstrip().endswith(";"):
-            j = i
-            while j < len(lines) and lines[j] != "}":
-                j += 1
-            if any(l2.rstrip().endswith(";") for l2 in lines[i:i + 1]):
-                continue
-            return i + 1, j + 1, lines
+        if not re.match(r"[A-Za-z_].*\b%s\(" % re.escape(func), l):
+            continue
+        j = i	# the signature's last line: ";" ends a declaration
+        while j < len(lines) and not lines[j].rstrip().endswith((")", "{",
+                                                                ";")):
+            j += 1
+        if j == len(lines) or lines[j].rstrip().endswith(";"):
+            continue
+        while j < len(lines) and lines[j] != "}":
+            j += 1
+        return i + 1, j + 1, lines
     return None
 
 
