@@ -1,5 +1,6 @@
 # Makefile — builds zpk (kernel ELF, ISO), runs it in QEMU, runs the tests.
 # make run | make test | make debug | make gdb | make bench | make clean
+# make ktest-image (build/zpk-test.elf: the kernel and its ktests)
 # make kselftest | make fuzz
 # make lab-list | make lab LAB=NAME | make grade | make lab-check
 # make gradescope-zip LAB=NAME
@@ -23,8 +24,9 @@ GRUB_MKRESCUE ?= grub-mkrescue
 B	:= build
 VERSION	:= 0.1
 # The normal build and the benchmark run at OPT. make debug, make gdb and
-# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where every
-# function of the fault path is a real frame with its arguments.
+# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where the
+# fault path's functions are real frames (not the __always_inline ones,
+# nor the headers' static inline helpers) and most arguments print.
 OPT	?= -O2
 DEBUG_OPT ?= -Og
 DEBUG_ELF := $(B)/debug/zpk.elf
@@ -53,11 +55,20 @@ KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c fs/*.c fs/proc/*.c net/*.c \
 KSRC_S	:= $(wildcard boot/*.asm arch/x86_64/*.asm)
 KOBJS	:= $(patsubst %.c,$(B)/k/%.o,$(KSRC_C)) \
 	   $(patsubst %.asm,$(B)/k/%.o,$(KSRC_S))
+# The ktests live in each subsystem's tests/ (as Linux's KUnit tests) and
+# are linked into $(KTEST_ELF) only: make test boots it with ktest=all;
+# make run, make bench and make debug boot $(B)/zpk.elf, without them.
+KTEST_C	:= $(wildcard arch/x86_64/tests/*.c kernel/tests/*.c fs/tests/*.c \
+		   fs/proc/tests/*.c net/tests/*.c mm/tests/*.c lib/tests/*.c)
+KTEST_S	:= $(wildcard arch/x86_64/tests/*.asm)
+KTEST_OBJS := $(patsubst %.c,$(B)/k/%.o,$(KTEST_C)) \
+	   $(patsubst %.asm,$(B)/k/%.o,$(KTEST_S))
+KTEST_ELF := $(B)/zpk-test.elf
 
 all: $(B)/zpk.iso
 
 # Flags live here: a change to the Makefile rebuilds everything.
-$(KOBJS): Makefile
+$(KOBJS) $(KTEST_OBJS): Makefile
 
 $(B)/k/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -83,16 +94,27 @@ $(B)/kallsyms0.o: scripts/gen-kallsyms.sh
 	$(Q)scripts/gen-kallsyms.sh /dev/null > $(B)/kallsyms0.c
 	$(Q)$(CC) $(CFLAGS) -c $(B)/kallsyms0.c -o $@
 
-$(B)/zpk.elf: $(KOBJS) $(B)/kallsyms0.o linker.ld scripts/gen-kallsyms.sh
+# link_kernel OBJS: links $@ from OBJS in two passes; its intermediate
+# files are named after it ($(B)/zpk.pass1.elf, $(B)/zpk.kallsyms1.c, ...).
+define link_kernel
 	$(call quiet,LD      $@ (two passes for kallsyms))
-	$(Q)$(LD) $(LDFLAGS) -o $(B)/zpk.pass1.elf $(KOBJS) $(B)/kallsyms0.o
-	$(Q)NM=$(NM) scripts/gen-kallsyms.sh $(B)/zpk.pass1.elf > $(B)/kallsyms1.c
-	$(Q)$(CC) $(CFLAGS) -c $(B)/kallsyms1.c -o $(B)/kallsyms1.o
-	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms1.o
-	@$(NM) -n $(B)/zpk.pass1.elf | grep -i ' t ' > $(B)/syms1.txt
-	@$(NM) -n $@ | grep -i ' t ' > $(B)/syms2.txt
-	@cmp -s $(B)/syms1.txt $(B)/syms2.txt || \
+	$(Q)$(LD) $(LDFLAGS) -o $(basename $@).pass1.elf $(1) $(B)/kallsyms0.o
+	$(Q)NM=$(NM) scripts/gen-kallsyms.sh $(basename $@).pass1.elf > $(basename $@).kallsyms1.c
+	$(Q)$(CC) $(CFLAGS) -c $(basename $@).kallsyms1.c -o $(basename $@).kallsyms1.o
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(1) $(basename $@).kallsyms1.o
+	@$(NM) -n $(basename $@).pass1.elf | grep -i ' t ' > $(basename $@).syms1.txt
+	@$(NM) -n $@ | grep -i ' t ' > $(basename $@).syms2.txt
+	@cmp -s $(basename $@).syms1.txt $(basename $@).syms2.txt || \
 	  { echo "kallsyms: text moved between link passes"; exit 1; }
+endef
+
+$(B)/zpk.elf: $(KOBJS) $(B)/kallsyms0.o linker.ld scripts/gen-kallsyms.sh
+	$(call link_kernel,$(KOBJS))
+
+$(KTEST_ELF): $(KOBJS) $(KTEST_OBJS) $(B)/kallsyms0.o linker.ld scripts/gen-kallsyms.sh
+	$(call link_kernel,$(KOBJS) $(KTEST_OBJS))
+
+ktest-image: $(KTEST_ELF)
 
 $(B)/zpk.iso: $(B)/zpk.elf scripts/mkiso.sh
 	$(call quiet,ISO     $@)
@@ -139,8 +161,8 @@ host-tests:
 initrd: deps
 	$(MAKE) -s -C user initrd
 
-test: deps $(B)/zpk.elf $(DEBUG_ELF) host-tests initrd
-	ZPK_DEBUG_ELF=$(DEBUG_ELF) tests/run-all.sh
+test: deps $(B)/zpk.elf $(KTEST_ELF) $(DEBUG_ELF) host-tests initrd
+	ZPK_DEBUG_ELF=$(DEBUG_ELF) ZPK_KTEST_ELF=$(KTEST_ELF) tests/run-all.sh
 
 # Benchmarks print figures; nothing here passes or fails (docs/bench.md).
 # bench-linux downloads Debian's kernel once into build/linux/ (not in CI).
@@ -185,7 +207,7 @@ grade: deps
 	@test -n "$(LAB)" || { echo "make grade LAB=NAME (make lab-list)"; exit 2; }
 	scripts/lab.py grade $(LAB) $(if $(T),-t $(T))
 
-lab-check: deps $(B)/zpk.elf initrd host-tests
+lab-check: deps $(B)/zpk.elf $(KTEST_ELF) initrd host-tests
 	scripts/lab.py check
 
 gradescope-zip:
@@ -201,6 +223,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE ktest-image c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

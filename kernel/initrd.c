@@ -2,7 +2,6 @@
  * GRUB loaded (module2 ... initrd) unpacked into it. */
 #include <asm/page.h>
 #include <zpk/fs.h>
-#include <zpk/ktest.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
@@ -36,20 +35,4 @@ void initrd_init(void)
 	else
 		pr_info("initrd: %llu KiB unpacked into /\n",
 			(unsigned long long)(m->end - m->start) >> 10);
-}
-
-/* make test boots the ktests with the user initrd: /sbin/init must be an
- * ELF file readable through the VFS. */
-KTEST(initrd, sbin_init_is_elf)
-{
-	struct file *f = NULL;
-	char magic[4] = { 0 };
-
-	KEXPECT_NOT_NULL(find_initrd());
-	KEXPECT_EQ(vfs_open("/sbin/init", O_RDONLY, 0, &f), 0);
-	if (!f)
-		return;
-	KEXPECT_EQ(vfs_read(f, magic, 4), 4);
-	KEXPECT_EQ(memcmp(magic, "\177ELF", 4), 0);
-	fput(f);
 }

@@ -1,13 +1,10 @@
 /* kernel/ktest.c — runs the KTEST()s selected by ktest=, prints KTAP;
- * ktest=all runs every suite, ktest=a,b suites a and b. Also the helpers
- * several suites share (a test user page). */
+ * ktest=all runs every suite, ktest=a,b suites a and b. The tests
+ * themselves, and the helpers they share (kernel/tests/ktest_helpers.c),
+ * are in the subsystems' tests/ directories, linked into
+ * build/zpk-test.elf only. */
 #include <asm/irqflags.h>
-#include <zpk/bug.h>
-#include <zpk/cpumask.h>
 #include <zpk/ktest.h>
-#include <zpk/kthread.h>
-#include <zpk/mm.h>
-#include <zpk/mmu.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
 #include <zpk/printk.h>
@@ -66,17 +63,25 @@ void ktest_fail(const char *file, int line, const char *fmt, ...)
 	       current_test->name, file, line, msg);
 }
 
-/* Returns the number of failed tests. */
+/* Returns the number of failed tests; 1 if the image has none (the
+ * ktests are linked into build/zpk-test.elf only, which make test boots). */
 int ktest_run(void)
 {
-	int n = 0, i = 0, failed = 0;
+	int all = 0, n = 0, i = 0, failed = 0;
 
 	/* pid 1 is init's, even in a boot that runs ktests and no init: a
 	 * kernel thread a test starts must not get it (pid 1's exit powers
 	 * the machine off). */
 	alloc_pid();
-	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++)
+	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {
+		all++;
 		n += ktest_selected(t);
+	}
+	if (!all) {
+		pr_err("ktest: this kernel has no ktests; build/zpk-test.elf has "
+		       "them\n");
+		return 1;
+	}
 	printk(KERN_ALERT "KTAP version 1\n1..%d\n", n);
 	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {
 		if (!ktest_selected(t))
@@ -100,42 +105,4 @@ int ktest_run(void)
 	}
 	printk(KERN_ALERT "# ktest: %d passed, %d failed\n", n - failed, failed);
 	return failed;
-}
-
-
-int ktest_run_on_every_cpu(int (*fn)(void *), void *arg, const char *name)
-{
-	struct kthread *k[NR_CPUS];
-	int cpu, n = 0, failed = 0;
-
-	for_each_online_cpu(cpu)
-		k[n++] = kthread_run_on_cpu(fn, arg, cpu, name);
-	for (int i = 0; i < n; i++)
-		if (k[i])
-			kthread_join(k[i]);
-		else
-			failed++;
-	return failed;
-}
-
-/* The one test user page: tests map it, use it, unmap it before ending. */
-static struct page *ktest_user_page;
-
-void *ktest_map_user_page(unsigned long uva)
-{
-	pgprot_t prot = __pgprot(_PAGE_PRESENT | _PAGE_RW | _PAGE_USER |
-				 _PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_NX);
-
-	BUG_ON(ktest_user_page);
-	ktest_user_page = alloc_page(__GFP_ZERO);
-	BUG_ON(!ktest_user_page);
-	kernel_map_page(uva, page_to_phys(ktest_user_page), prot);
-	return page_address(ktest_user_page);
-}
-
-void ktest_unmap_user_page(unsigned long uva)
-{
-	kernel_unmap_page(uva);
-	__free_page(ktest_user_page);
-	ktest_user_page = NULL;
 }

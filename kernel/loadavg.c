@@ -1,16 +1,12 @@
 /* kernel/loadavg.c — the load averages, as Linux's kernel/sched/loadavg.c
  * computes them: every 5 s the runnable (and uninterruptible) tasks are
  * counted into three exponentially decaying averages, 1, 5 and 15 min. */
-#include <zpk/ktest.h>
 #include <zpk/loadavg.h>
 #include <zpk/sched.h>
 #include <zpk/time.h>
 #include <zpk/workqueue.h>
 
 #define LOAD_FREQ	(5 * HZ + 1)	/* ticks between samples */
-#define EXP_1		1884		/* FIXED_1 / exp(5 s / 1 min) */
-#define EXP_5		2014		/* ... / 5 min */
-#define EXP_15		2037		/* ... / 15 min */
 
 unsigned long avenrun[3];		/* FSHIFT fixed point */
 static unsigned long ticks_left = LOAD_FREQ;
@@ -76,21 +72,4 @@ void get_avenrun(unsigned long *loads, unsigned long offset, int shift)
 {
 	for (int i = 0; i < 3; i++)
 		loads[i] = (avenrun[i] + offset) << shift;
-}
-
-/* One task always runnable: the 1-minute average nears 1.00 within a few
- * minutes (60 samples, 5 min: 1 - e^-5 = 0.993), the 15-minute one lags. */
-KTEST(loadavg, calc_load_converges)
-{
-	unsigned long l1 = 0, l15 = 0;
-
-	for (int i = 0; i < 60; i++) {
-		l1 = calc_load(l1, EXP_1, FIXED_1);
-		l15 = calc_load(l15, EXP_15, FIXED_1);
-	}
-	KEXPECT_TRUE(l1 >= FIXED_1 * 99 / 100 && l1 <= FIXED_1);
-	KEXPECT_TRUE(l15 > FIXED_1 / 4 && l15 < FIXED_1 / 2);
-	for (int i = 0; i < 60; i++)
-		l1 = calc_load(l1, EXP_1, 0);
-	KEXPECT_TRUE(l1 < FIXED_1 / 100);
 }

@@ -243,10 +243,10 @@ void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
  * fn stops the walk and is returned. It walks down once per PTE table,
  * then along it, with the table's PTE lock held: fn runs under it and
  * must not sleep. The one range walk: zap, mprotect, /proc, mm_verify
- * (fn may change the PTE); only faults and fork's two-sided copy use
- * walk_pte. Called with mm's mmap_lock held (or mm private to the caller).
- * The zap inlines it (__walk_page_range), so that its fn, run for every
- * PTE of a munmap or an exit, is a direct call the compiler can inline.
+ * (fn may change the PTE). walk_pte, to one PTE, serves faults, fork,
+ * mremap, gup, userfaultfd and this descent. Under mm's mmap_lock (or mm
+ * private to the caller). The zap inlines this (__walk_page_range): its
+ * fn, run per PTE of a munmap or exit, is a direct call, itself inlined.
  */
 static __always_inline int __walk_page_range(struct mm_struct *mm,
 					     unsigned long start,

@@ -411,12 +411,18 @@ def read_grade(lab, top):
     return tests
 
 
-def qemu(top, params, timeout, extra=()):
-    """Boots the tree's kernel with the initrd; (console text, status)."""
+# The kernel the user tests boot, and the one with the ktests linked in.
+KERNEL_ELF = "build/zpk.elf"
+KTEST_ELF = "build/zpk-test.elf"
+
+
+def qemu(top, params, timeout, extra=(), elf=KERNEL_ELF):
+    """Boots the tree's kernel elf with the initrd; (console text,
+    status)."""
     cmd = [os.path.join(top, "scripts/qemu.sh"), "--mem", "512M", "--append",
            " ".join(params), "--timeout", str(timeout), "--initrd",
            os.path.join(top, "build/user/initrd.cpio"),
-           os.path.join(top, "build/zpk.elf")] + list(extra)
+           os.path.join(top, elf)] + list(extra)
     r = subprocess.run(cmd, cwd=top, capture_output=True, text=True,
                        errors="replace")
     return r.stdout.replace("\r", "") + r.stderr, r.returncode
@@ -458,7 +464,7 @@ def run_ktests(top, params, tests):
     suites = sorted({t.target.split(".")[0] for t in tests})
     t0 = time.time()
     text, rc = qemu(top, ["ktest=" + ",".join(suites), "page_poison=1",
-                          "loglevel=5"] + list(params), 120)
+                          "loglevel=5"] + list(params), 120, elf=KTEST_ELF)
     bad = ended_badly(text, rc)
     for t in tests:
         t.secs, t.log = time.time() - t0, text
@@ -524,8 +530,10 @@ def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
                tuple(t.params))
         groups.setdefault(key, []).append(t)
     if build:
-        r = subprocess.run(["make", "-s", "-j2", "-C", top,
-                            "build/zpk.elf", "initrd", "host-tests"],
+        elfs = [KERNEL_ELF] + ([KTEST_ELF] if any(t.kind == "ktest"
+                                                   for t in tests) else [])
+        r = subprocess.run(["make", "-s", "-j2", "-C", top] + elfs +
+                           ["initrd", "host-tests"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True)
         if r.returncode:

@@ -3,6 +3,7 @@
 
 ZPK_ELF=${ZPK_ELF:-build/zpk.elf}
 ZPK_DEBUG_ELF=${ZPK_DEBUG_ELF:-build/debug/zpk.elf}	# DEBUG_OPT: the gdb tests
+ZPK_KTEST_ELF=${ZPK_KTEST_ELF:-build/zpk-test.elf}	# with the ktests
 ZPK_INITRD=${ZPK_INITRD:-build/user/initrd.cpio}	# "" boots without one
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 LOGDIR=${LOGDIR:-build/test-logs}

@@ -1,7 +1,7 @@
 #!/bin/bash
-# tests/run-all.sh — make test's driver: host unit tests, ktests in QEMU at
-# several memory sizes, runner tests (crash report, gdb), side by side;
-# then one summary.
+# tests/run-all.sh — make test's driver: host unit tests, the docs' check,
+# ktests in QEMU at several memory sizes, runner tests (crash report, gdb),
+# side by side; then one summary.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . tests/lib.sh
@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
+TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -80,11 +80,18 @@ host_tests() {
 	make -s -C tests/host run 2>&1
 }
 
-# The kernel must build with clang too (-Wall -Wextra -Werror), in its own
-# build directory; one job is one core, so one compiler at a time.
+# The docs name only what the tree has (scripts/check-docs.py).
+docs_check() {
+	python3 scripts/check-docs.py 2>&1
+}
+
+# The kernel and its ktests must build with clang too (-Wall -Wextra
+# -Werror), in its own build directory; one job is one core, so one
+# compiler at a time.
 clang_build() {
 	local log=$LOGDIR/clang-build.log
-	if make -s -j1 B=build/clang CC=clang build/clang/zpk.elf >"$log" 2>&1
+	if make -s -j1 B=build/clang CC=clang build/clang/zpk.elf \
+		build/clang/zpk-test.elf >"$log" 2>&1
 	then tap "clang: the kernel builds with clang" 1
 	else
 		tap "clang: the kernel builds with clang" 0 "see $log"
@@ -92,13 +99,15 @@ clang_build() {
 	fi
 }
 
-# ktests MEM [CPUS] — one boot with ktest=all; every planned test must
-# report. Lines are tagged [MEM] or [MEM smpN].
+# ktests MEM [CPUS] — one boot of the image with the ktests
+# ($ZPK_KTEST_ELF) with ktest=all; every planned test must report. Lines
+# are tagged [MEM] or [MEM smpN].
 ktests() {
 	local mem=$1 smp=${2:-1} tag=$1 log plan got
 	[ "$smp" = 1 ] || tag="$mem smp$smp"
 	log=$LOGDIR/ktest-${tag// /-}.log
-	BOOT_SMP=$smp boot "$log" "$mem" ktest=all page_poison=1 loglevel=5
+	ZPK_ELF=$ZPK_KTEST_ELF BOOT_SMP=$smp boot "$log" "$mem" ktest=all \
+		page_poison=1 loglevel=5
 	plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$log" | head -1)
 	got=$(grep -cE '^(not )?ok [0-9]+ ' "$log")
 	grep -E '^(not )?ok [0-9]+ |^    # ' "$log" | sed "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1[$tag] /"
@@ -133,9 +142,11 @@ job crash bash tests/qemu/crash.sh
 job gdb bash tests/qemu/gdb.sh
 job boot bash tests/qemu/boot.sh
 job host host_tests
+job docs docs_check
 job clang clang_build
 
 suite host host
+suite docs docs
 suite clang clang
 suite ktest-32M ktest-32M
 suite ktest-512M ktest-512M

@@ -18,7 +18,8 @@ struct idt_gate {
 extern const u64 trap_stub_table[256];
 static struct idt_gate idt[256] __aligned(16);
 
-/* dpl 3 lets user code raise the vector with int (int3, later syscalls). */
+/* dpl 3 lets user code raise the vector with int: only int3's (#BP).
+ * System calls come by the SYSCALL instruction (syscall.c), not int. */
 static void set_gate(int v, u64 handler, int ist, int dpl)
 {
 	idt[v] = (struct idt_gate){

@@ -58,7 +58,7 @@ bool fixup_exception(struct pt_regs *regs);
 void do_page_fault(struct pt_regs *regs);
 bool do_user_trap(struct pt_regs *regs);
 
-/* For ktests (arch/x86_64/ktest_probe.c): read or write 8 bytes at addr;
+/* For ktests (arch/x86_64/tests/ktest_probe.c): read or write 8 bytes at addr;
  * -EFAULT instead of an oops if that faults. */
 int ktest_probe_read_u64(const void *addr, u64 *val);
 int ktest_probe_write_u64(void *addr, u64 val);

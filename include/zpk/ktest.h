@@ -35,7 +35,7 @@ void ktest_unmap_user_page(unsigned long uva);
 
 /* Runs user code at rip with stack rsp, in the page tables loaded now,
  * until its first trap (int3 ends a run); returns the trap's vector with
- * the registers and CR2 in *t (arch/x86_64/ktest_usermode.c). One CPU at
+ * the registers and CR2 in *t (arch/x86_64/tests/ktest_usermode.c). One CPU at
  * a time; interrupts come back as they were (off in an IPI's function). */
 struct ktest_trap {
 	struct pt_regs regs;

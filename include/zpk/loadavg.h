@@ -7,6 +7,9 @@
 #define FIXED_1		(1UL << FSHIFT)
 #define LOAD_INT(x)	((x) >> FSHIFT)
 #define LOAD_FRAC(x)	LOAD_INT(((x) & (FIXED_1 - 1)) * 100)
+#define EXP_1		1884		/* FIXED_1 / exp(5 s / 1 min) */
+#define EXP_5		2014		/* ... / 5 min */
+#define EXP_15		2037		/* ... / 15 min */
 
 extern unsigned long avenrun[3];
 

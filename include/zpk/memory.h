@@ -76,7 +76,9 @@ static inline bool access_error(const struct vm_area_struct *vma,
  * do not, at the price of one shared cache line per mm.
  */
 
-/* Resident pages, as Linux counts them (zero-page PTEs are not). */
+/* Resident pages, as Linux counts them: not MM_ZEROPAGES, so a special
+ * zero-page PTE is not RSS; a refcounted one (zero_page=refcount) is, in
+ * MM_FILEPAGES, as 2.6.23 counted it. */
 static inline unsigned long get_mm_rss(const struct mm_struct *mm)
 {
 	return atomic_long_read(&mm->rss_stat[MM_FILEPAGES]) +

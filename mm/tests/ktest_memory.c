@@ -1,4 +1,4 @@
-/* mm/ktest_memory.c — ktests of mm/memory.c in the kernel: a real pgd
+/* mm/tests/ktest_memory.c — ktests of mm/memory.c in the kernel: a real pgd
  * with init_pgd's kernel half, anonymous faults, fork COW, zap, teardown.
  * The mm is never loaded into CR3: its pages are reached by the direct map. */
 #include <zpk/errno.h>

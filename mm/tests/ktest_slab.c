@@ -1,5 +1,6 @@
-/* mm/ktest_slab.c — ktests of kmalloc on the real buddy allocator: each size
- * class, kzalloc, large blocks, and a random stress that must give all back. */
+/* mm/tests/ktest_slab.c — ktests of kmalloc on the real buddy allocator:
+ * each size class, kzalloc, large blocks, and a random stress that must give
+ * all back. */
 #include <zpk/ktest.h>
 #include <zpk/mm.h>
 #include <zpk/slab.h>

@@ -1,5 +1,6 @@
-/* arch/x86_64/ktest_uaccess.c — ktests of copy_{from,to}_user and friends:
- * good copies through a test user page, -EFAULT paths, SMAP, access_ok. */
+/* arch/x86_64/tests/ktest_uaccess.c — ktests of copy_{from,to}_user and
+ * friends: good copies through a test user page, -EFAULT paths, SMAP,
+ * access_ok. */
 #include <asm/io.h>
 #include <asm/traps.h>
 #include <zpk/errno.h>

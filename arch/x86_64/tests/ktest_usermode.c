@@ -1,4 +1,4 @@
-/* arch/x86_64/ktest_usermode.c — ktests of ring 3: entering it, SYSCALL
+/* arch/x86_64/tests/ktest_usermode.c — ktests of ring 3: entering it, SYSCALL
  * entry and return, and faults from user mode reported with their cause. */
 #include <asm/io.h>
 #include <asm/irqflags.h>

@@ -1,6 +1,6 @@
-/* mm/ktest_torture.c — the mm's locks under fire: a kernel thread on every
- * CPU hammers the page allocator, the slab, mmap/munmap and faults of one
- * mm at once, while one forks that mm over and over; and all of them
+/* mm/tests/ktest_torture.c — the mm's locks under fire: a kernel thread on
+ * every CPU hammers the page allocator, the slab, mmap/munmap and faults of
+ * one mm at once, while one forks that mm over and over; and all of them
  * fault the same page at the same moment, round after round (SerenityOS's
  * TestPageFaultRace). Each test ends with the mm's counters recounted and
  * every page back. */

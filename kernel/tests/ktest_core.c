@@ -1,4 +1,4 @@
-/* kernel/ktest_core.c — ktests of the kernel's own basics: kallsyms,
+/* kernel/tests/ktest_core.c — ktests of the kernel's own basics: kallsyms,
  * printk capture and levels, the parameter table, the multiboot2 map. */
 #include <zpk/kallsyms.h>
 #include <zpk/ktest.h>

@@ -1,4 +1,4 @@
-/* mm/ktest_page_alloc.c — ktests of the buddy allocator on real RAM:
+/* mm/tests/ktest_page_alloc.c — ktests of the buddy allocator on real RAM:
  * exhaustion and exact recovery, zeroing, refcounts, alignment, poisoning. */
 #include <zpk/ktest.h>
 #include <zpk/mm.h>

@@ -1,4 +1,4 @@
-/* arch/x86_64/ktest_traps.c — ktests of the trap path: a ud2 and a bad
+/* arch/x86_64/tests/ktest_traps.c — ktests of the trap path: a ud2 and a bad
  * kernel read are caught by the test hook, and their reports are checked. */
 #include <asm/traps.h>
 #include <asm/io.h>

@@ -1,4 +1,4 @@
-/* kernel/ktest_rwsem.c — the rw_semaphore on every CPU at once: a kernel
+/* kernel/tests/ktest_rwsem.c — the rw_semaphore on every CPU at once: a kernel
  * thread per CPU takes one semaphore for reading and for writing, round
  * after round, and checks what must hold inside (a writer alone, readers
  * together); the count is back to 0 after. On one CPU that is one

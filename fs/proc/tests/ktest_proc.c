@@ -1,4 +1,4 @@
-/* fs/proc/ktest_proc.c — ktests of /proc: lookups, partial reads
+/* fs/proc/tests/ktest_proc.c — ktests of /proc: lookups, partial reads
  * and offsets, a file bigger than a page, status figures, binary files. */
 #include <zpk/errno.h>
 #include <zpk/ktest.h>

@@ -1,5 +1,6 @@
-/* arch/x86_64/ktest_mmu.c — ktests of the kernel page tables: W^X, the
- * read-only zero page in both mappings, NX data, NULL faults, the direct map. */
+/* arch/x86_64/tests/ktest_mmu.c — ktests of the kernel page tables: W^X, the
+ * read-only zero page in both mappings, NX data, NULL faults, the direct
+ * map. */
 #include <asm/io.h>
 #include <asm/traps.h>
 #include <zpk/errno.h>

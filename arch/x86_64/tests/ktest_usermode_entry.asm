@@ -1,5 +1,6 @@
-; arch/x86_64/ktest_usermode_entry.asm — for the usermode ktests: enter ring 3 at a given rip/rsp and come back.
-; enter_user_mode returns when a trap hook sends the CPU to user_mode_returned.
+; arch/x86_64/tests/ktest_usermode_entry.asm — for the usermode ktests: enter
+; ring 3 at a given rip/rsp and come back. enter_user_mode returns when a trap
+; hook sends the CPU to user_mode_returned.
 
 bits 64
 section .text

@@ -1,4 +1,4 @@
-/* arch/x86_64/ktest_probe.c — for the ktests: one 8-byte load or store
+/* arch/x86_64/tests/ktest_probe.c — for the ktests: one 8-byte load or store
  * at any address, with an exception-table fixup, so a test can show that
  * an address faults (-EFAULT) without oopsing the kernel. */
 #include <asm/traps.h>

@@ -1,4 +1,4 @@
-/* mm/ktest_tlb.c — ktests of the TLB flushes: user code touches pages so
+/* mm/tests/ktest_tlb.c — ktests of the TLB flushes: user code touches pages so
  * that the TLB caches them, munmap/mprotect/fork change the PTEs through
  * their real paths, and the next user access must fault: on this CPU,
  * and on another one that runs the same mm (a shootdown). */

@@ -1,5 +1,5 @@
-/* arch/x86_64/ktest_clocks.c — ktests of device IRQs and the clocks: ticks
- * arrive, the TSC agrees with them loosely, the RTC date is sane. */
+/* arch/x86_64/tests/ktest_clocks.c — ktests of device IRQs and the clocks:
+ * ticks arrive, the TSC agrees with them loosely, the RTC date is sane. */
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/percpu.h>

@@ -1,5 +1,6 @@
-; arch/x86_64/ktest_usermode_code.asm — tiny user programs for the usermode
-; ktests, copied to a user page. Position-independent; each ends in int3.
+; arch/x86_64/tests/ktest_usermode_code.asm — tiny user programs for the
+; usermode ktests, copied to a user page. Position-independent; each ends in
+; int3.
 
 bits 64
 section .rodata
@@ -59,7 +60,7 @@ BLOB user_hlt
 	int3
 user_hlt_end:
 
-; mm/ktest_tlb.c's: one byte of each of [rsp - 16] pages from [rsp - 8]
+; mm/tests/ktest_tlb.c's: one byte of each of [rsp - 16] pages from [rsp - 8]
 ; read (into al), or written with the byte [rsp - 24].
 BLOB user_tlb_read
 	mov rdi, [rsp - 8]

@@ -1,4 +1,4 @@
-/* mm/ktest_mmap.c — ktests of mm/mmap.c in the kernel: top-down mmap,
+/* mm/tests/ktest_mmap.c — ktests of mm/mmap.c in the kernel: top-down mmap,
  * munmap and mprotect splits and merges, brk, the fork flags of madvise,
  * the VMA tree under many VMAs, and no VMA left behind. */
 #include <zpk/errno.h>

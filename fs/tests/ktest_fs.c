@@ -1,4 +1,4 @@
-/* fs/ktest_fs.c — ktests of the VFS on the real allocators: a file
+/* fs/tests/ktest_fs.c — ktests of the VFS on the real allocators: a file
  * in /tmp written, read back and unlinked, /dev/zero, pages returned. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>

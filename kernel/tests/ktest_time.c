@@ -1,4 +1,4 @@
-/* kernel/ktest_time.c — ktests of the time system calls, through the
+/* kernel/tests/ktest_time.c — ktests of the time system calls, through the
  * syscall table, writing into a test user page. */
 #include <asm/syscall.h>
 #include <asm/unistd.h>

@@ -1,4 +1,4 @@
-/* arch/x86_64/ktest_smp.c — ktests of the CPUs: every CPU the MADT lists
+/* arch/x86_64/tests/ktest_smp.c — ktests of the CPUs: every CPU the MADT lists
  * came up with its own GS block, ticks, and answers function-call IPIs. */
 #include <asm/apic.h>
 #include <asm/io.h>
