@@ -28,6 +28,7 @@ bt 3
 tbreak alloc_pages
 continue
 up
+info args
 info locals
 finish
 zpk-pte 0x10000000
