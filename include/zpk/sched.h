@@ -141,6 +141,9 @@ struct task_struct {
 	sigset_t saved_sigmask;		/* sigsuspend's, restored after */
 	bool restore_sigmask;
 	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
+	unsigned long sas_ss_sp;	/* sigaltstack: the alternate signal */
+	size_t sas_ss_size;		/* stack (size 0: none) and its */
+	unsigned int sas_ss_flags;	/* flags, as set (SS_*) */
 	unsigned int jobctl;		/* JOBCTL_* */
 	bool in_syscall;		/* pt_regs hold a system call's result */
 	struct restart_block restart_block;
