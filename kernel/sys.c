@@ -4,6 +4,7 @@
 #include <zpk/errno.h>
 #include <zpk/loadavg.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -443,6 +444,42 @@ static long sys_setrlimit(unsigned int res, const struct rlimit64 __user *new)
 	return sys_prlimit64(0, res, new, NULL);
 }
 SYSCALL(__NR_setrlimit, sys_setrlimit);
+
+/* ---- times ------------------------------------------------------------ */
+
+/* Linux's struct tms: clock ticks (USER_HZ, 100 a second). */
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+static long ns_to_clock_t(u64 ns)
+{
+	return (long)(ns / (NSEC_PER_SEC / USER_HZ));
+}
+
+/*
+ * times(buf): the process's user and system time (every thread's, those
+ * gone too) and its reaped children's, if buf is not NULL; returns the
+ * ticks since an arbitrary point: Linux's jiffies, which start 300 s
+ * short of 2^32 (INITIAL_JIFFIES) so that wrap bugs show early.
+ */
+static long sys_times(struct tms __user *ubuf)
+{
+	struct signal_struct *sig = current->signal;
+	struct tms t;
+	u64 ut, st;
+
+	if (ubuf) {
+		thread_group_cputime(current, &ut, &st);
+		t = (struct tms){ ns_to_clock_t(ut), ns_to_clock_t(st),
+				  ns_to_clock_t(sig->cutime),
+				  ns_to_clock_t(sig->cstime) };
+		if (copy_to_user(ubuf, &t, sizeof(t)))
+			return -EFAULT;
+	}
+	return (long)(jiffies + (u32)(-300 * HZ)) * USER_HZ / HZ;
+}
+SYSCALL(__NR_times, sys_times);
 
 /* ---- usage ------------------------------------------------------------- */
 

@@ -83,6 +83,7 @@
 #define __NR_getrlimit		97
 #define __NR_getrusage		98
 #define __NR_sysinfo		99
+#define __NR_times		100
 #define __NR_getuid		102
 #define __NR_syslog		103
 #define __NR_getgid		104
@@ -135,6 +136,7 @@
 #define __NR_mbind		237
 #define __NR_set_mempolicy	238
 #define __NR_get_mempolicy	239
+#define __NR_waitid		247
 #define __NR_ioprio_set		251
 #define __NR_ioprio_get		252
 #define __NR_openat		257

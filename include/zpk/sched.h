@@ -89,6 +89,7 @@ struct signal_struct {
 	short oom_score_adj;		/* -1000..1000; fork copies it */
 	unsigned long min_flt, maj_flt;	/* of released threads */
 	u64 utime, stime;		/* of released threads, ns */
+	u64 cutime, cstime;		/* of reaped children, ns */
 	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
 	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS */
 };
