@@ -6,6 +6,7 @@
 #include <asm/tlbflush.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/itimer.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -274,6 +275,8 @@ void __noreturn do_exit(int code)
 		panic("the idle task tried to exit");
 	exit_signals();
 	group_dead = --tsk->signal->live == 0;
+	if (group_dead)
+		exit_itimers(tsk->signal);
 	/* The last thread's status is the process's, unless the group was
 	 * ended as a whole (Linux's synchronize_group_exit). */
 	if (group_dead && !(tsk->signal->flags & SIGNAL_GROUP_EXIT)) {

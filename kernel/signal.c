@@ -3,6 +3,7 @@
  * the return to user mode: default action, stop, or the user's handler. */
 #include <asm/signal.h>
 #include <zpk/errno.h>
+#include <zpk/itimer.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
@@ -471,6 +472,8 @@ static int dequeue_signal(struct kernel_siginfo *info)
 	signr = __builtin_ctzll(ready) + 1;
 	*pending &= ~sigmask(signr);
 	*info = infos[signr - 1];
+	if (signr == SIGALRM && pending == &sig->shared_pending)
+		itimer_rearm_real(sig);
 	return signr;
 }
 
@@ -560,8 +563,11 @@ bool do_signal(struct pt_regs *regs)
 {
 	struct kernel_siginfo info;
 	struct k_sigaction ka;
-	int sig = signal_pending(current) ? get_signal(&ka, &info) : 0;
+	int sig;
 
+	if (current->itimer_sigs)
+		itimer_send_signals();
+	sig = signal_pending(current) ? get_signal(&ka, &info) : 0;
 	if (sig) {
 		handle_signal(sig, &ka, &info, regs);
 		return true;

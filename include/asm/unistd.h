@@ -38,6 +38,7 @@
 #define __NR_nanosleep		35
 #define __NR_getitimer		36
 #define __NR_alarm		37
+#define __NR_setitimer		38
 #define __NR_getpid		39
 #define __NR_sendfile		40
 #define __NR_socket		41
