@@ -20,6 +20,7 @@
 #include <zpk/sched.h>
 #include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
+#include <zpk/time.h>
 #include <zpk/tty.h>
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
@@ -407,14 +408,24 @@ static long wait_report(const struct wait_opts *wo, int pid, int status,
 	return pid;
 }
 
-/* A process's figures as wait4's rusage gives them: its threads'. */
+/* A process's figures as wait4's rusage gives them: its threads' faults;
+ * their times and its reaped children's (Linux's RUSAGE_BOTH). */
 static void child_rusage(struct task_struct *c, struct rusage *r)
 {
+	u64 ut, st;
+
 	*r = (struct rusage){ .ru_minflt = (long)(c->min_flt +
 						  c->signal->min_flt),
 			      .ru_majflt = (long)(c->maj_flt +
 						  c->signal->maj_flt),
 			      .ru_maxrss = (long)c->signal->maxrss_kb };
+	thread_group_cputime(c, &ut, &st);
+	ut += c->signal->cutime;
+	st += c->signal->cstime;
+	r->ru_utime[0] = (long)(ut / NSEC_PER_SEC);
+	r->ru_utime[1] = (long)(ut % NSEC_PER_SEC / NSEC_PER_USEC);
+	r->ru_stime[0] = (long)(st / NSEC_PER_SEC);
+	r->ru_stime[1] = (long)(st % NSEC_PER_SEC / NSEC_PER_USEC);
 }
 
 /* An exit status word as waitid tells it: CLD_EXITED and the code, or

@@ -507,24 +507,40 @@ static void group_faults(struct rusage *r)
 	}
 }
 
-/* RUSAGE_SELF is the process's (its threads'), RUSAGE_THREAD the caller's. */
+/* ns as a struct timeval's two longs. */
+static void ns_to_tv(long tv[2], u64 ns)
+{
+	tv[0] = (long)(ns / NSEC_PER_SEC);
+	tv[1] = (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
+}
+
+/* RUSAGE_SELF is the process's (its threads'), RUSAGE_THREAD the caller's,
+ * RUSAGE_CHILDREN its reaped children's (and theirs). */
 static long sys_getrusage(int who, struct rusage __user *ru)
 {
 	struct signal_struct *sig = current->signal;
 	struct rusage r;
+	u64 ut, st;
 
 	memset(&r, 0, sizeof(r));
 	if (who == RUSAGE_SELF || who == RUSAGE_THREAD) {
-		if (who == RUSAGE_SELF)
+		if (who == RUSAGE_SELF) {
 			group_faults(&r);
-		else {
+			thread_group_cputime(current, &ut, &st);
+		} else {
 			r.ru_minflt = (long)current->min_flt;
 			r.ru_majflt = (long)current->maj_flt;
+			ut = current->utime;
+			st = current->stime;
 		}
+		ns_to_tv(r.ru_utime, ut);
+		ns_to_tv(r.ru_stime, st);
 		if (current->mm)
 			task_update_maxrss(current, current->mm);
 		r.ru_maxrss = (long)sig->maxrss_kb;
 	} else if (who == RUSAGE_CHILDREN) {
+		ns_to_tv(r.ru_utime, sig->cutime);
+		ns_to_tv(r.ru_stime, sig->cstime);
 		r.ru_minflt = (long)sig->cmin_flt;
 		r.ru_majflt = (long)sig->cmaj_flt;
 		r.ru_maxrss = (long)sig->cmaxrss_kb;

@@ -1,8 +1,11 @@
 /* user/tests/times.c — times (100) as Linux: the process's user and
  * system clock ticks (every thread's), its reaped children's (and theirs,
- * once reaped), and a return value that counts ticks of real time. */
+ * once reaped), and a return value that counts ticks of real time; and
+ * getrusage's times, which agree. */
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/times.h>
 #include <sys/wait.h>
@@ -39,6 +42,13 @@ static long spin_ticks(long n)
 	return now - start;
 }
 
+/* A rusage's user and system time in ticks of 1/100 s. */
+static long ru_ticks(const struct rusage *ru)
+{
+	return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 100 +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 10000;
+}
+
 static void *spin_thread(void *arg)
 {
 	(void)arg;
@@ -50,11 +60,12 @@ int main(void)
 {
 	struct tms t0, t1;
 	long r0, r1, got;
+	struct rusage ru;
 	pthread_t th;
 	pid_t pid;
 	int st;
 
-	tap_plan(9);
+	tap_plan(11);
 	r0 = sys_times(&t0);
 	tap_ok(r0 != -1 && t0.tms_cutime == 0 && t0.tms_cstime == 0,
 	       "a new process: no children's time (%ld %ld)",
@@ -102,6 +113,16 @@ int main(void)
 	tap_ok(WIFEXITED(st) && got >= 40 && got <= WEXITSTATUS(st) + 2,
 	       "once reaped it is (%ld ticks, the child saw %d)", got,
 	       WEXITSTATUS(st));
+	getrusage(RUSAGE_CHILDREN, &ru);
+	tap_ok(labs(ru_ticks(&ru) - (t1.tms_cutime + t1.tms_cstime)) <= 2,
+	       "getrusage(RUSAGE_CHILDREN) says the same (%ld ticks)",
+	       ru_ticks(&ru));
+	sys_times(&t1);
+	getrusage(RUSAGE_SELF, &ru);
+	tap_ok(labs(ru_ticks(&ru) - (t1.tms_utime + t1.tms_stime)) <= 2,
+	       "getrusage(RUSAGE_SELF) is the process's time (%ld ticks, "
+	       "times %ld)", ru_ticks(&ru),
+	       (long)(t1.tms_utime + t1.tms_stime));
 
 	/* A grandchild reaped by the child counts in the child's cutime,
 	 * which its own reaping adds to ours. */
