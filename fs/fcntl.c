@@ -2,6 +2,7 @@
  * fcntl (F_DUPFD, FD_CLOEXEC, status flags) and ioctl. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/pipe_fs_i.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -97,6 +98,10 @@ static long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_SETFL:
 		f->f_flags = (f->f_flags & ~(O_APPEND | O_NONBLOCK)) |
 			     (arg & (O_APPEND | O_NONBLOCK));
+		break;
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		r = pipe_fcntl(f, cmd, (unsigned int)arg);
 		break;
 	case F_ADD_SEALS:
 	case F_GET_SEALS:

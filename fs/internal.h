@@ -14,6 +14,10 @@ long at_dir(int dirfd, const char *path, struct inode **dir);
 /* getname and at_dir together: 0 with *path to kfree, or -errno. */
 long getname_at(int dirfd, const char __user *upath, struct inode **dir,
 		char **path);
+/* The inode of dirfd itself (AT_FDCWD: the cwd), no reference taken
+ * (the descriptor table keeps it while the caller does not sleep):
+ * 0 or -EBADF. */
+long fd_inode(int dirfd, struct inode **res);
 /* The user path relative to dirfd: 0 or -errno as the path walk. */
 #define LOOKUP_FOLLOW	0x1	/* through a last link */
 #define LOOKUP_EMPTY	0x2	/* "" is dirfd's own file (AT_EMPTY_PATH) */

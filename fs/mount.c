@@ -1,5 +1,5 @@
 /* fs/mount.c — the mounted file systems: the mount table /proc/PID/mounts
- * prints (the root, /dev, /proc) and statfs, fstatfs. */
+ * prints (the root, /dev, /proc), their ids, and statfs, fstatfs. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
@@ -17,6 +17,16 @@
 static struct super_block *const mount_table[] = {
 	&rootfs_sb, &devtmpfs_sb, &proc_sb,
 };
+
+int sb_mnt_id(const struct super_block *sb)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mount_table); i++)
+		if (mount_table[i] == sb)
+			break;
+	return (int)i + 1;
+}
 
 /* Linux's statfs, x86-64: 120 bytes. */
 struct statfs {

@@ -1,6 +1,6 @@
-/* fs/pipe.c — pipes as Linux's: a ring of 16 page buffers between a read
- * end and a write end; readers sleep while it is empty, writers while it
- * is full. */
+/* fs/pipe.c — pipes as Linux's: a ring of page buffers (16 until
+ * F_SETPIPE_SZ) between a read end and a write end; readers sleep while it
+ * is empty, writers while it is full. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
@@ -24,10 +24,11 @@ struct super_block pipefs_sb = {
 };
 
 static LIST_HEAD(all_pipes);
+unsigned int pipe_max_size = 1048576;
 
 static struct pipe_buffer *pipe_buf(struct pipe_inode_info *p, unsigned int i)
 {
-	return &p->bufs[(p->tail + i) % PIPE_DEF_BUFFERS];
+	return &p->bufs[(p->tail + i) % p->ring_size];
 }
 
 /* Drops a buffer's page: the pipe's own is kept as tmp_page if that is
@@ -76,7 +77,7 @@ static size_t pipe_take(struct pipe_inode_info *p, char *dst, size_t n)
 		if (buf->len)
 			break;
 		pipe_buf_release(p, buf);
-		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
+		p->tail = (p->tail + 1) % p->ring_size;
 		p->nrbufs--;
 	}
 	return done;
@@ -214,8 +215,11 @@ static struct pipe_inode_info *alloc_pipe(void)
 
 	if (!p)
 		return NULL;
-	p->tmp_page = alloc_page(GFP_KERNEL);
+	p->ring_size = PIPE_DEF_BUFFERS;
+	p->bufs = kzalloc(PIPE_DEF_BUFFERS * sizeof(*p->bufs), GFP_KERNEL);
+	p->tmp_page = p->bufs ? alloc_page(GFP_KERNEL) : NULL;
 	if (!p->tmp_page) {
+		kfree(p->bufs);
 		kfree(p);
 		return NULL;
 	}
@@ -229,12 +233,13 @@ static void free_pipe(struct pipe_inode_info *p)
 {
 	while (p->nrbufs) {
 		pipe_buf_release(p, pipe_buf(p, 0));
-		p->tail = (p->tail + 1) % PIPE_DEF_BUFFERS;
+		p->tail = (p->tail + 1) % p->ring_size;
 		p->nrbufs--;
 	}
 	if (p->tmp_page)
 		__free_page(p->tmp_page);
 	list_del(&p->list);
+	kfree(p->bufs);
 	kfree(p);
 }
 
@@ -346,6 +351,68 @@ const struct file_operations pipe_fops = {
 struct pipe_inode_info *get_pipe_info(struct file *f)
 {
 	return f->f_op == &pipe_fops ? f->private_data : NULL;
+}
+
+/* ---- F_SETPIPE_SZ ----------------------------------------------------- */
+
+unsigned int round_pipe_size(unsigned int size)
+{
+	unsigned int r = PAGE_SIZE;
+
+	if (size > (1U << 31))
+		return 0;
+	while (r < size)
+		r <<= 1;
+	return r;
+}
+
+/* Linux's capable(CAP_SYS_RESOURCE): every zpk task runs as root
+ * (getuid is 0), so pipe-max-size binds nobody until credentials come. */
+static bool capable_sys_resource(void)
+{
+	return true;
+}
+
+/*
+ * Linux's pipe_set_size and pipe_resize_ring: the ring becomes size
+ * bytes rounded to a power-of-two number of pages, its buffers kept in
+ * order; -EBUSY if they would not fit, -EPERM to grow past pipe-max-size
+ * without CAP_SYS_RESOURCE. The new size in bytes; writers may go on.
+ */
+static long pipe_set_size(struct pipe_inode_info *p, unsigned int arg)
+{
+	unsigned int size = round_pipe_size(arg), slots = size >> PAGE_SHIFT;
+	struct pipe_buffer *bufs;
+
+	if (!slots)
+		return -EINVAL;
+	if (slots > p->ring_size && size > pipe_max_size &&
+	    !capable_sys_resource())
+		return -EPERM;
+	if (slots < p->nrbufs)
+		return -EBUSY;
+	bufs = kzalloc((size_t)slots * sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < p->nrbufs; i++)
+		bufs[i] = *pipe_buf(p, i);
+	kfree(p->bufs);
+	p->bufs = bufs;
+	p->tail = 0;
+	p->ring_size = slots;
+	wake_up(&p->wait);
+	return (long)size;
+}
+
+long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg)
+{
+	struct pipe_inode_info *p = get_pipe_info(f);
+
+	if (!p)
+		return -EBADF;
+	if (cmd == F_SETPIPE_SZ)
+		return pipe_set_size(p, arg);
+	return (long)p->ring_size * PAGE_SIZE;
 }
 
 void pipe_tally_pages(int delta)

@@ -20,6 +20,7 @@ struct super_block rootfs_sb = {
 	.s_dev = 1,
 	.s_magic = TMPFS_MAGIC,
 	.s_type = "rootfs",
+	.s_mgtime = true,
 };
 
 /* A change to inode's data or, for a directory, to its names: stat's

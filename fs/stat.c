@@ -1,5 +1,5 @@
 /* fs/stat.c — what a name or descriptor is: stat, fstat, newfstatat,
- * lstat, and readlink of links. */
+ * lstat, statx, and readlink of links. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
@@ -22,27 +22,53 @@ struct stat {
 	s64 __unused[3];
 };
 
-static long put_stat(const struct inode *inode, struct stat __user *ust)
-{
-	struct stat st;
-	s64 sec = (s64)(inode->i_mtime_ns / 1000000000ULL);
-	s64 nsec = (s64)(inode->i_mtime_ns % 1000000000ULL);
+/* What stat and statx report of an inode (Linux's struct kstat). */
+struct kstat {
+	u32 dev, rdev, mode, nlink, uid, gid;
+	u64 ino, size, blocks;
+	s64 sec, nsec;			/* atime, mtime and ctime alike */
+	u32 blksize;
+};
 
-	memset(&st, 0, sizeof(st));
-	st.st_dev = inode->i_sb->s_dev;
-	st.st_ino = inode->i_ino;
-	st.st_nlink = inode->i_nlink;
-	st.st_mode = inode->i_mode;
-	st.st_uid = inode->i_uid;
-	st.st_gid = inode->i_gid;
-	st.st_rdev = inode->i_rdev;
-	st.st_size = (s64)inode->i_size;
-	st.st_blksize = 4096;
+/* Linux's generic_fillattr: the inode's attributes, copied so that the
+ * copy out (which may fault and sleep) reads no inode. */
+static void generic_fillattr(const struct inode *inode, struct kstat *k)
+{
+	k->dev = inode->i_sb->s_dev;
+	k->ino = inode->i_ino;
+	k->nlink = inode->i_nlink;
+	k->mode = inode->i_mode;
+	k->uid = inode->i_uid;
+	k->gid = inode->i_gid;
+	k->rdev = inode->i_rdev;
+	k->size = inode->i_size;
+	k->blksize = 4096;
 	/* 512-byte blocks of the pages the file has, as tmpfs counts
 	 * them: holes take none, directories and links none. */
-	st.st_blocks = (s64)ramfs_nr_pages(inode) * (PAGE_SIZE / 512);
-	st.st_atime = st.st_mtime = st.st_ctime = sec;
-	st.st_atime_nsec = st.st_mtime_nsec = st.st_ctime_nsec = nsec;
+	k->blocks = ramfs_nr_pages(inode) * (PAGE_SIZE / 512);
+	k->sec = (s64)(inode->i_mtime_ns / 1000000000ULL);
+	k->nsec = (s64)(inode->i_mtime_ns % 1000000000ULL);
+}
+
+static long put_stat(const struct inode *inode, struct stat __user *ust)
+{
+	struct kstat k;
+	struct stat st;
+
+	generic_fillattr(inode, &k);
+	memset(&st, 0, sizeof(st));
+	st.st_dev = k.dev;
+	st.st_ino = k.ino;
+	st.st_nlink = k.nlink;
+	st.st_mode = k.mode;
+	st.st_uid = k.uid;
+	st.st_gid = k.gid;
+	st.st_rdev = k.rdev;
+	st.st_size = (s64)k.size;
+	st.st_blksize = k.blksize;
+	st.st_blocks = (s64)k.blocks;
+	st.st_atime = st.st_mtime = st.st_ctime = k.sec;
+	st.st_atime_nsec = st.st_mtime_nsec = st.st_ctime_nsec = k.nsec;
 	return copy_to_user(ust, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -83,6 +109,141 @@ static long sys_lstat(const char __user *path, struct stat __user *st)
 	return sys_newfstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
 }
 SYSCALL(__NR_lstat, sys_lstat);
+
+/* ---- statx ------------------------------------------------------------ */
+
+struct statx_timestamp {
+	s64 tv_sec;
+	u32 tv_nsec;
+	s32 __reserved;
+};
+
+/* Linux's struct statx, 256 bytes. */
+struct statx {
+	u32 stx_mask, stx_blksize;
+	u64 stx_attributes;
+	u32 stx_nlink, stx_uid, stx_gid;
+	u16 stx_mode, __spare0;
+	u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
+	u64 stx_mnt_id;
+	u64 __spare2[13];
+};
+
+#define STATX_MTIME		0x00000040U
+#define STATX_CTIME		0x00000080U
+#define STATX_BASIC_STATS	0x000007ffU	/* TYPE ... BLOCKS */
+#define STATX_MNT_ID		0x00001000U
+#define STATX_MNT_ID_UNIQUE	0x00004000U
+#define STATX__RESERVED		0x80000000U
+#define STATX_ATTR_IMMUTABLE	0x00000010
+#define STATX_ATTR_APPEND	0x00000020
+#define STATX_ATTR_NODUMP	0x00000040
+#define STATX_ATTR_AUTOMOUNT	0x00001000
+#define STATX_ATTR_MOUNT_ROOT	0x00002000
+#define STATX_ATTR_DAX		0x00200000
+#define AT_NO_AUTOMOUNT		0x800
+#define AT_STATX_SYNC_TYPE	0x6000	/* FORCE_SYNC | DONT_SYNC */
+#define MNT_UNIQUE_ID_OFFSET	(1ULL << 31)	/* Linux's first unique id */
+
+/* Linux's dev_t as st_dev encodes it (new_encode_dev), taken apart. */
+static u32 dev_major(u32 dev)
+{
+	return (dev & 0xfff00) >> 8;
+}
+
+static u32 dev_minor(u32 dev)
+{
+	return (dev & 0xff) | ((dev >> 12) & 0xfff00);
+}
+
+static void put_ts(struct statx_timestamp *ts, const struct kstat *k)
+{
+	ts->tv_sec = k->sec;
+	ts->tv_nsec = (u32)k->nsec;
+}
+
+/*
+ * Linux's vfs_statx and cp_statx: the basic stats whatever the mask asked
+ * (a file system may give more than asked), but on tmpfs the change and
+ * modification times only if asked; the mount's id (the unique one if
+ * asked for) and whether the inode is a mount's root; no birth time
+ * (zpk's ramfs keeps none, as Linux's ramfs).
+ */
+static void fill_statx(const struct inode *inode, u32 mask, struct statx *sx)
+{
+	const struct super_block *sb = inode->i_sb;
+	struct kstat k;
+
+	generic_fillattr(inode, &k);
+	memset(sx, 0, sizeof(*sx));
+	sx->stx_mask = STATX_BASIC_STATS;
+	sx->stx_blksize = k.blksize;
+	sx->stx_nlink = k.nlink;
+	sx->stx_uid = k.uid;
+	sx->stx_gid = k.gid;
+	sx->stx_mode = (u16)k.mode;
+	sx->stx_ino = k.ino;
+	sx->stx_size = k.size;
+	sx->stx_blocks = k.blocks;
+	put_ts(&sx->stx_atime, &k);
+	/* Linux 6.13's fill_mg_cmtime: neither time asked, neither given. */
+	if (sb->s_mgtime && !(mask & (STATX_CTIME | STATX_MTIME))) {
+		sx->stx_mask &= ~(STATX_CTIME | STATX_MTIME);
+	} else {
+		put_ts(&sx->stx_ctime, &k);
+		put_ts(&sx->stx_mtime, &k);
+	}
+	sx->stx_rdev_major = dev_major(k.rdev);
+	sx->stx_rdev_minor = dev_minor(k.rdev);
+	sx->stx_dev_major = dev_major(k.dev);
+	sx->stx_dev_minor = dev_minor(k.dev);
+	sx->stx_attributes_mask = STATX_ATTR_AUTOMOUNT | STATX_ATTR_DAX |
+				  STATX_ATTR_MOUNT_ROOT;
+	if (sb->s_magic == TMPFS_MAGIC)	/* shmem_getattr's */
+		sx->stx_attributes_mask |= STATX_ATTR_APPEND |
+			STATX_ATTR_IMMUTABLE | STATX_ATTR_NODUMP;
+	if (sb->s_root == inode)
+		sx->stx_attributes |= STATX_ATTR_MOUNT_ROOT;
+	sx->stx_mnt_id = (u64)sb_mnt_id(sb);
+	if (mask & STATX_MNT_ID_UNIQUE) {
+		sx->stx_mnt_id += MNT_UNIQUE_ID_OFFSET;
+		sx->stx_mask |= STATX_MNT_ID_UNIQUE;
+	} else {
+		sx->stx_mask |= STATX_MNT_ID;
+	}
+}
+
+/*
+ * statx(dirfd, path, flags, mask, buf): -EINVAL for a reserved mask bit,
+ * both sync types or an unknown flag, before the path is read. A NULL
+ * path (or "") with AT_EMPTY_PATH is dirfd itself (Linux 6.11's).
+ */
+static long sys_statx(int dirfd, const char __user *path, unsigned int flags,
+		      unsigned int mask, struct statx __user *ubuf)
+{
+	struct inode *inode;
+	struct statx sx;
+	long err;
+
+	if (mask & STATX__RESERVED)
+		return -EINVAL;
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE)
+		return -EINVAL;
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
+		      AT_STATX_SYNC_TYPE))
+		return -EINVAL;
+	if (!path && (flags & AT_EMPTY_PATH))
+		err = fd_inode(dirfd, &inode);
+	else
+		err = user_lookup_at(dirfd, path, (int)flags, &inode);
+	if (err)
+		return err;
+	fill_statx(inode, mask, &sx);
+	return copy_to_user(ubuf, &sx, sizeof(sx)) ? -EFAULT : 0;
+}
+SYSCALL(__NR_statx, sys_statx);
 
 /* A link's text: its own readlink (a ramfs link, /proc/self), else the
  * path of what it leads to (/proc's exe, cwd, fd/N: Linux's d_path). */

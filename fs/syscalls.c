@@ -72,7 +72,7 @@ long getname_at(int dirfd, const char __user *upath, struct inode **dir,
 
 /* The inode of dirfd itself (AT_FDCWD: the cwd), without a reference:
  * the descriptor table keeps it while we do not sleep. */
-static long fd_inode(int dirfd, struct inode **res)
+long fd_inode(int dirfd, struct inode **res)
 {
 	struct file *f;
 

@@ -26,6 +26,18 @@ void account_process_tick(struct task_struct *p, bool user_tick)
 	}
 }
 
+void thread_group_cputime(struct task_struct *p, u64 *utime, u64 *stime)
+{
+	struct task_struct *t;
+
+	*utime = p->signal->utime;
+	*stime = p->signal->stime;
+	for_each_thread(p, t) {
+		*utime += t->utime;
+		*stime += t->stime;
+	}
+}
+
 /* The sum over the online CPUs of a u64 field of their struct pcpu. */
 #define sum_online_cpus(field) ({				\
 	u64 __sum = 0;						\

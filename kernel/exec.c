@@ -511,7 +511,8 @@ static int unshare_for_exec(void)
 	return 0;
 }
 
-/* What a new program does not inherit: handlers, close-on-exec files. */
+/* What a new program does not inherit: handlers, close-on-exec files,
+ * the alternate signal stack (its flags stay, as Linux's). */
 static void flush_old_exec(struct linux_binprm *b)
 {
 	const char *base = strrchr(b->filename, '/');
@@ -520,6 +521,8 @@ static void flush_old_exec(struct linux_binprm *b)
 	for (int i = 0; i < _NSIG; i++)
 		if (action[i].handler != SIG_IGN)
 			memset(&action[i], 0, sizeof(action[i]));
+	current->sas_ss_sp = 0;
+	current->sas_ss_size = 0;
 	if (current->files)
 		do_close_on_exec(current->files);
 	strlcpy(current->comm, base ? base + 1 : b->filename,

@@ -6,17 +6,21 @@
 #include <asm/tlbflush.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/itimer.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/mm_verify.h>
 #include <zpk/mmu.h>
 #include <zpk/pid.h>
+#include <zpk/pidfd.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
 #include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
+#include <zpk/time.h>
 #include <zpk/tty.h>
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
@@ -272,6 +276,8 @@ void __noreturn do_exit(int code)
 		panic("the idle task tried to exit");
 	exit_signals();
 	group_dead = --tsk->signal->live == 0;
+	if (group_dead)
+		exit_itimers(tsk->signal);
 	/* The last thread's status is the process's, unless the group was
 	 * ended as a whole (Linux's synchronize_group_exit). */
 	if (group_dead && !(tsk->signal->flags & SIGNAL_GROUP_EXIT)) {
@@ -329,14 +335,21 @@ static long sys_exit_group(int status)
 }
 SYSCALL(__NR_exit_group, sys_exit_group);
 
-/* ---- wait4 ------------------------------------------------------------ */
+/* ---- wait4 and waitid ------------------------------------------------ */
 
 #define WNOHANG		0x00000001
-#define WUNTRACED	0x00000002
+#define WUNTRACED	0x00000002	/* waitid's WSTOPPED */
+#define WEXITED		0x00000004
 #define WCONTINUED	0x00000008
+#define WNOWAIT		0x01000000	/* report, and leave it waitable */
 #define __WNOTHREAD	0x20000000
 #define __WALL		0x40000000
 #define __WCLONE	0x80000000
+
+#define P_ALL		0
+#define P_PID		1
+#define P_PGID		2
+#define P_PIDFD		3
 
 /* struct rusage: times, then 14 longs of which zpk fills three. */
 struct rusage {
@@ -346,71 +359,117 @@ struct rusage {
 	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
 };
 
+/* What waitid reports of a child (Linux's struct waitid_info). */
+struct waitid_info {
+	int pid, uid, status, cause;	/* cause: CLD_* */
+};
+
+/* Which children a wait takes (Linux's wo_type and wo_pid). */
+enum wait_type { WAIT_ALL, WAIT_PID, WAIT_PGID, WAIT_TASK };
+
 struct wait_opts {
-	int pid;			/* wait4's: > 0, 0, -1 or -pgrp */
-	int pgrp;			/* for pid 0: the caller's group */
+	enum wait_type type;
+	int id;				/* the pid or process group */
+	struct task_struct *task;	/* WAIT_TASK: a pidfd's process */
 	int options;
-	int __user *status;
-	struct rusage __user *ru;
+	int __user *status;		/* wait4's status word, or NULL */
+	struct waitid_info *info;	/* waitid's report, or NULL */
+	struct rusage *ru;		/* the child's usage, or NULL */
 };
 
 /* Linux's eligible_pid and eligible_child: the pid selects the child,
  * __WCLONE the ones that signal their end otherwise than by SIGCHLD. */
 static bool eligible_child(const struct wait_opts *wo, struct task_struct *p)
 {
-	if (wo->pid > 0 && p->pid != wo->pid)
+	if (wo->type == WAIT_PID && p->pid != wo->id)
 		return false;
-	if (wo->pid == 0 && p->signal->pgrp != wo->pgrp)
+	if (wo->type == WAIT_PGID && p->signal->pgrp != wo->id)
 		return false;
-	if (wo->pid < -1 && p->signal->pgrp != -wo->pid)
+	if (wo->type == WAIT_TASK && p != wo->task)
 		return false;
 	if (wo->options & __WALL)
 		return true;
 	return (p->exit_signal != SIGCHLD) == !!(wo->options & __WCLONE);
 }
 
-/* Copies out a wait4 report of the child with pid: status and usage. */
+/* The report of the child pid: wait4's status word (copied out now) or
+ * waitid's info (copied out by the caller), and the usage. The pid, or
+ * -EFAULT. */
 static long wait_report(const struct wait_opts *wo, int pid, int status,
-			const struct rusage *r)
+			int cause, int info_status, const struct rusage *r)
 {
-	if (wo->status && copy_to_user(wo->status, &status, sizeof(int)))
+	if (wo->info)
+		*wo->info = (struct waitid_info){ .pid = pid, .cause = cause,
+						  .status = info_status };
+	else if (wo->status && copy_to_user(wo->status, &status, sizeof(int)))
 		return -EFAULT;
-	if (wo->ru && copy_to_user(wo->ru, r, sizeof(*r)))
-		return -EFAULT;
+	if (wo->ru)
+		*wo->ru = *r;
 	return pid;
 }
 
-/* A process's figures as wait4's rusage gives them: its threads'. */
+/* A process's figures as wait4's rusage gives them: its threads' faults;
+ * their times and its reaped children's (Linux's RUSAGE_BOTH). */
 static void child_rusage(struct task_struct *c, struct rusage *r)
 {
+	u64 ut, st;
+
 	*r = (struct rusage){ .ru_minflt = (long)(c->min_flt +
 						  c->signal->min_flt),
 			      .ru_majflt = (long)(c->maj_flt +
 						  c->signal->maj_flt),
 			      .ru_maxrss = (long)c->signal->maxrss_kb };
+	thread_group_cputime(c, &ut, &st);
+	ut += c->signal->cutime;
+	st += c->signal->cstime;
+	r->ru_utime[0] = (long)(ut / NSEC_PER_SEC);
+	r->ru_utime[1] = (long)(ut % NSEC_PER_SEC / NSEC_PER_USEC);
+	r->ru_stime[0] = (long)(st / NSEC_PER_SEC);
+	r->ru_stime[1] = (long)(st % NSEC_PER_SEC / NSEC_PER_USEC);
 }
 
-/* Frees a zombie, then copies out what wait4 reports: a bad pointer
- * gives -EFAULT with the child already gone, as on Linux. The status is
- * the group's if it ended together (exit_group, a fatal signal). */
+/* An exit status word as waitid tells it: CLD_EXITED and the code, or
+ * CLD_KILLED and the signal (no core is ever dumped). */
+static long wait_report_exit(const struct wait_opts *wo, int pid, int status,
+			     const struct rusage *r)
+{
+	if ((status & 0x7f) == 0)
+		return wait_report(wo, pid, status, CLD_EXITED,
+				   (status >> 8) & 0xff, r);
+	return wait_report(wo, pid, status, CLD_KILLED, status & 0x7f, r);
+}
+
+/* Frees a zombie, then reports it: a bad pointer gives -EFAULT with the
+ * child already gone, as on Linux. The status is the group's if it ended
+ * together (exit_group, a fatal signal). Only for WEXITED; WNOWAIT
+ * reports and leaves it a zombie. Its times and its reaped children's
+ * go to current's process (cutime, cstime: times(2)). */
 static long wait_task_zombie(const struct wait_opts *wo, struct task_struct *c)
 {
 	struct signal_struct *sig = c->signal, *psig = current->signal;
 	int pid = c->pid, status = sig->flags & SIGNAL_GROUP_EXIT ?
 				   sig->group_exit_code : c->exit_code;
 	struct rusage r;
+	u64 ut, st;
 
+	if (!(wo->options & WEXITED))
+		return 0;
 	child_rusage(c, &r);
+	if (wo->options & WNOWAIT)
+		return wait_report_exit(wo, pid, status, &r);
+	thread_group_cputime(c, &ut, &st);
+	psig->cutime += ut + sig->cutime;
+	psig->cstime += st + sig->cstime;
 	psig->cmin_flt += r.ru_minflt + sig->cmin_flt;
 	psig->cmaj_flt += r.ru_majflt + sig->cmaj_flt;
 	psig->cmaxrss_kb = max(psig->cmaxrss_kb,
 			       max(sig->maxrss_kb, sig->cmaxrss_kb));
 	c->state = EXIT_DEAD;
 	release_task(c);
-	return wait_report(wo, pid, status, &r);
+	return wait_report_exit(wo, pid, status, &r);
 }
 
-/* WUNTRACED: a stopped child not yet reported (Linux's
+/* WUNTRACED (WSTOPPED): a stopped child not yet reported (Linux's
  * wait_task_stopped); its status word is 0x7f | stop signal << 8. */
 static long wait_task_stopped(const struct wait_opts *wo,
 			      struct task_struct *c)
@@ -423,9 +482,11 @@ static long wait_task_stopped(const struct wait_opts *wo,
 	    !sig->group_exit_code)
 		return 0;
 	code = sig->group_exit_code;
-	sig->group_exit_code = 0;
+	if (!(wo->options & WNOWAIT))
+		sig->group_exit_code = 0;
 	child_rusage(c, &r);
-	return wait_report(wo, c->pid, (code << 8) | 0x7f, &r);
+	return wait_report(wo, c->pid, (code << 8) | 0x7f, CLD_STOPPED, code,
+			   &r);
 }
 
 /* WCONTINUED: a child resumed by SIGCONT since its last report: status
@@ -438,13 +499,14 @@ static long wait_task_continued(const struct wait_opts *wo,
 	if (!(wo->options & WCONTINUED) ||
 	    !(c->signal->flags & SIGNAL_STOP_CONTINUED))
 		return 0;
-	c->signal->flags &= ~SIGNAL_STOP_CONTINUED;
+	if (!(wo->options & WNOWAIT))
+		c->signal->flags &= ~SIGNAL_STOP_CONTINUED;
 	child_rusage(c, &r);
-	return wait_report(wo, c->pid, 0xffff, &r);
+	return wait_report(wo, c->pid, 0xffff, CLD_CONTINUED, SIGCONT, &r);
 }
 
 /* One child: its pid (or -EFAULT) if it has something to report, else
- * 0; *any says it was a child wait4 may still hear from. A zombie
+ * 0; *any says it was a child the wait may still hear from. A zombie
  * leader with threads left is not reapable yet (Linux's
  * delay_group_leader). */
 static long wait_consider_task(const struct wait_opts *wo,
@@ -454,9 +516,11 @@ static long wait_consider_task(const struct wait_opts *wo,
 
 	if (!eligible_child(wo, c) || c->state == EXIT_DEAD)
 		return 0;
-	*any = true;
+	/* Without WEXITED a reapable zombie is nothing to wait for: ECHILD
+	 * if it is the only child, as Linux. */
 	if (c->state == EXIT_ZOMBIE && thread_group_empty(c))
 		return wait_task_zombie(wo, c);
+	*any = true;
 	r = wait_task_stopped(wo, c);
 	return r ? r : wait_task_continued(wo, c);
 }
@@ -481,14 +545,34 @@ static long do_wait_thread(const struct wait_opts *wo, bool *any)
 	return 0;
 }
 
-static long sys_wait4(int pid, int __user *status, int options,
-		      struct rusage __user *ru)
+/* Linux's do_wait: the first report's pid, 0 (WNOHANG and nothing yet),
+ * -ECHILD (no child it could ever report), -ERESTARTSYS, -EFAULT. */
+static long do_wait(const struct wait_opts *wo)
 {
-	struct wait_opts wo = { .pid = pid, .pgrp = current->signal->pgrp,
-				.options = options, .status = status,
-				.ru = ru };
 	bool any;
 	long r;
+
+	for (;;) {
+		r = do_wait_thread(wo, &any);
+		if (r)
+			return r;
+		if (!any)
+			return -ECHILD;
+		if (wo->options & WNOHANG)
+			return 0;
+		if (sleep_on(&current->signal->wait_chldexit))
+			return -ERESTARTSYS;
+	}
+}
+
+static long sys_wait4(int pid, int __user *status, int options,
+		      struct rusage __user *uru)
+{
+	struct wait_opts wo = { .type = WAIT_PID, .id = pid,
+				.options = options | WEXITED,
+				.status = status };
+	struct rusage r;
+	long ret;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD |
 			__WALL | __WCLONE))
@@ -496,16 +580,112 @@ static long sys_wait4(int pid, int __user *status, int options,
 	/* -INT_MIN has no process group: Linux's wait4 refuses it. */
 	if (pid == -__INT_MAX__ - 1)
 		return -ESRCH;
-	for (;;) {
-		r = do_wait_thread(&wo, &any);
-		if (r)
-			return r;
-		if (!any)
-			return -ECHILD;
-		if (options & WNOHANG)
-			return 0;
-		if (sleep_on(&current->signal->wait_chldexit))
-			return -ERESTARTSYS;
+	if (pid == -1) {
+		wo.type = WAIT_ALL;
+	} else if (pid <= 0) {
+		wo.type = WAIT_PGID;
+		wo.id = pid ? -pid : current->signal->pgrp;
 	}
+	wo.ru = uru ? &r : NULL;
+	ret = do_wait(&wo);
+	if (ret > 0 && uru && copy_to_user(uru, &r, sizeof(r)))
+		return -EFAULT;
+	return ret;
 }
 SYSCALL(__NR_wait4, sys_wait4);
+
+/* waitid's idtype and id as a wait_opts: 0, or -EINVAL (Linux's order),
+ * -EBADF or -EINVAL for a descriptor that is not a pidfd; a pidfd's
+ * process is held in wo->task (put_task_struct) and O_NONBLOCK makes it
+ * WNOHANG. */
+static long waitid_target(int which, int id, struct wait_opts *wo,
+			  bool *nonblock)
+{
+	unsigned int flags = 0;
+	int err;
+
+	switch (which) {
+	case P_ALL:
+		wo->type = WAIT_ALL;
+		return 0;
+	case P_PID:
+		wo->type = WAIT_PID;
+		wo->id = id;
+		return id <= 0 ? -EINVAL : 0;
+	case P_PGID:
+		wo->type = WAIT_PGID;
+		wo->id = id ? id : current->signal->pgrp;
+		return id < 0 ? -EINVAL : 0;
+	case P_PIDFD:
+		if (id < 0)
+			return -EINVAL;
+		wo->type = WAIT_TASK;
+		wo->task = pidfd_get_task(id, &flags, &err);
+		/* A reaped process is no child: ECHILD, as Linux's pid
+		 * that no task has any more. */
+		if (!wo->task && err != -ESRCH)
+			return err;
+		*nonblock = flags & O_NONBLOCK;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Linux's waitid info: si_signo SIGCHLD (0 if nothing was reported),
+ * si_errno, si_code, si_pid, si_uid, si_status; the rest untouched. */
+static long put_waitid_info(struct kernel_siginfo __user *infop, bool got,
+			    const struct waitid_info *info)
+{
+	int __user *u = (int __user *)infop;
+
+	if (put_user(got ? SIGCHLD : 0, &u[0]) || put_user(0, &u[1]) ||
+	    put_user(info->cause, &u[2]) || put_user(info->pid, &u[4]) ||
+	    put_user(info->uid, &u[5]) || put_user(info->status, &u[6]))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * waitid(idtype, id, infop, options, rusage): P_ALL, P_PID, P_PGID (0:
+ * the caller's group) and P_PIDFD; WEXITED, WSTOPPED and WCONTINUED (one
+ * at least), WNOHANG, WNOWAIT, __WNOTHREAD, __WCLONE, __WALL. 0 after a
+ * report, or with WNOHANG before any (si_signo and si_pid 0); -EAGAIN
+ * for a nonblocking pidfd's process that has nothing to report.
+ */
+static long sys_waitid(int which, int id, struct kernel_siginfo __user *infop,
+		       int options, struct rusage __user *uru)
+{
+	struct waitid_info info = { 0 };
+	struct wait_opts wo = { .options = options, .info = &info };
+	bool nonblock = false;
+	struct rusage r;
+	long ret;
+
+	if (options & ~(WNOHANG | WNOWAIT | WEXITED | WUNTRACED | WCONTINUED |
+			__WNOTHREAD | __WCLONE | __WALL))
+		return -EINVAL;
+	if (!(options & (WEXITED | WUNTRACED | WCONTINUED)))
+		return -EINVAL;
+	ret = waitid_target(which, id, &wo, &nonblock);
+	if (ret)
+		return ret;
+	if (nonblock)
+		wo.options |= WNOHANG;
+	wo.ru = uru ? &r : NULL;
+	if (which == P_PIDFD && !wo.task)
+		ret = -ECHILD;
+	else
+		ret = do_wait(&wo);
+	if (wo.task)
+		put_task_struct(wo.task);
+	if (!ret && !(options & WNOHANG) && nonblock)
+		ret = -EAGAIN;
+	if (ret < 0)
+		return ret;
+	if (ret > 0 && uru && copy_to_user(uru, &r, sizeof(r)))
+		return -EFAULT;
+	if (infop && put_waitid_info(infop, ret > 0, &info))
+		return -EFAULT;
+	return 0;
+}
+SYSCALL(__NR_waitid, sys_waitid);

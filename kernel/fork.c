@@ -395,6 +395,20 @@ static void copy_task_fields(struct task_struct *t)
 	t->mempolicy = current->mempolicy;
 }
 
+/* A fork or vfork child keeps the alternate signal stack; a thread
+ * (CLONE_VM without CLONE_VFORK) starts without one, as on Linux: two
+ * threads on one stack would overwrite each other's frames. */
+static void copy_sigaltstack(struct task_struct *t, unsigned long flags)
+{
+	if ((flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM) {
+		sas_ss_reset(t);
+		return;
+	}
+	t->sas_ss_sp = current->sas_ss_sp;
+	t->sas_ss_size = current->sas_ss_size;
+	t->sas_ss_flags = current->sas_ss_flags;
+}
+
 /* CLONE_FS shares the cwd and umask; otherwise the child has a copy. */
 static int copy_fs(unsigned long flags, struct task_struct *t)
 {
@@ -576,6 +590,7 @@ static struct task_struct *copy_process(const struct kernel_clone_args *args)
 		return ERR_PTR(err);
 	}
 	copy_task_fields(t);
+	copy_sigaltstack(t, args->flags);
 	copy_user_regs(t, args);
 	if (args->flags & CLONE_CHILD_SETTID)
 		t->set_child_tid = args->child_tid;

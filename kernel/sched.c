@@ -8,6 +8,7 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/itimer.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
@@ -318,6 +319,7 @@ static void scheduler_tick(void)
 void update_process_times(bool user)
 {
 	account_process_tick(current, user);
+	itimer_tick(current, user);
 	scheduler_tick();
 }
 
@@ -524,7 +526,8 @@ static bool signal_work(const struct pt_regs *regs)
 {
 	long ret = (long)regs->rax;
 
-	if (signal_pending(current) || current->restore_sigmask)
+	if (signal_pending(current) || current->restore_sigmask ||
+	    current->itimer_sigs)
 		return true;
 	if (current->in_syscall && ret <= -ERESTARTSYS &&
 	    ret >= -ERESTART_RESTARTBLOCK)

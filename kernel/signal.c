@@ -3,6 +3,7 @@
  * the return to user mode: default action, stop, or the user's handler. */
 #include <asm/signal.h>
 #include <zpk/errno.h>
+#include <zpk/itimer.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
@@ -471,6 +472,8 @@ static int dequeue_signal(struct kernel_siginfo *info)
 	signr = __builtin_ctzll(ready) + 1;
 	*pending &= ~sigmask(signr);
 	*info = infos[signr - 1];
+	if (signr == SIGALRM && pending == &sig->shared_pending)
+		itimer_rearm_real(sig);
 	return signr;
 }
 
@@ -550,14 +553,21 @@ static void handle_signal(int sig, const struct k_sigaction *ka,
 	current->blocked |= ka->mask & ~UNBLOCKABLE;
 	if (!(ka->flags & SA_NODEFER))
 		current->blocked |= sigmask(sig) & ~UNBLOCKABLE;
+	/* The frame has it for sigreturn to put back (Linux's
+	 * signal_delivered). */
+	if (current->sas_ss_flags & SS_AUTODISARM)
+		sas_ss_reset(current);
 }
 
 bool do_signal(struct pt_regs *regs)
 {
 	struct kernel_siginfo info;
 	struct k_sigaction ka;
-	int sig = signal_pending(current) ? get_signal(&ka, &info) : 0;
+	int sig;
 
+	if (current->itimer_sigs)
+		itimer_send_signals();
+	sig = signal_pending(current) ? get_signal(&ka, &info) : 0;
 	if (sig) {
 		handle_signal(sig, &ka, &info, regs);
 		return true;
@@ -761,6 +771,92 @@ static long sys_restart_syscall(void)
 	return fn ? fn(rb) : -EINTR;
 }
 SYSCALL(__NR_restart_syscall, sys_restart_syscall);
+
+/* ---- the alternate signal stack ----------------------------------------- */
+
+/* Linux's __on_sig_stack: the stack grows down, so its top is on it. */
+bool __on_sig_stack(unsigned long sp)
+{
+	return sp > current->sas_ss_sp &&
+	       sp - current->sas_ss_sp <= current->sas_ss_size;
+}
+
+/* SS_AUTODISARM: a handler on it has disarmed it, so sp cannot be on
+ * it unless the program set it so; a stray sp near its end then does
+ * not stop delivery (Linux's reasoning). */
+bool on_sig_stack(unsigned long sp)
+{
+	if (current->sas_ss_flags & SS_AUTODISARM)
+		return false;
+	return __on_sig_stack(sp);
+}
+
+int sas_ss_flags(unsigned long sp)
+{
+	if (!current->sas_ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(sp) ? SS_ONSTACK : 0;
+}
+
+void sas_ss_reset(struct task_struct *t)
+{
+	t->sas_ss_sp = 0;
+	t->sas_ss_size = 0;
+	t->sas_ss_flags = SS_DISABLE;
+}
+
+/*
+ * Linux's do_sigaltstack: *oss gets the current one as seen from sp;
+ * ss, if not NULL, replaces it. 0, -EPERM (sp is on it), -EINVAL (a mode
+ * other than 0, SS_ONSTACK, SS_DISABLE), -ENOMEM (smaller than
+ * MINSIGSTKSZ). SS_ONSTACK sets it as 0 does.
+ */
+static int do_sigaltstack(const stack_t *ss, stack_t *oss, unsigned long sp)
+{
+	unsigned int mode;
+
+	if (oss) {
+		memset(oss, 0, sizeof(*oss));
+		oss->ss_sp = (void __user *)current->sas_ss_sp;
+		oss->ss_size = current->sas_ss_size;
+		oss->ss_flags = sas_ss_flags(sp) |
+				(current->sas_ss_flags & SS_FLAG_BITS);
+	}
+	if (!ss)
+		return 0;
+	if (on_sig_stack(sp))
+		return -EPERM;
+	mode = (unsigned int)ss->ss_flags & ~SS_FLAG_BITS;
+	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+		return -EINVAL;
+	if (mode != SS_DISABLE && ss->ss_size < MINSIGSTKSZ)
+		return -ENOMEM;
+	current->sas_ss_sp = mode == SS_DISABLE ? 0 : (unsigned long)ss->ss_sp;
+	current->sas_ss_size = mode == SS_DISABLE ? 0 : ss->ss_size;
+	current->sas_ss_flags = (unsigned int)ss->ss_flags;
+	return 0;
+}
+
+void restore_altstack(const stack_t *ss, unsigned long sp)
+{
+	(void)do_sigaltstack(ss, NULL, sp);
+}
+
+/* The new stack is set even when the old one cannot be copied out. */
+static long sys_sigaltstack(const stack_t __user *uss, stack_t __user *uoss)
+{
+	unsigned long sp = task_pt_regs(current)->rsp;
+	stack_t new, old;
+	int err;
+
+	if (uss && copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	err = do_sigaltstack(uss ? &new : NULL, uoss ? &old : NULL, sp);
+	if (!err && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		err = -EFAULT;
+	return err;
+}
+SYSCALL(__NR_sigaltstack, sys_sigaltstack);
 
 /* Process-directed: t's group; si_pid is the sender's process. */
 static int kill_one(struct task_struct *t, int sig)

@@ -4,6 +4,7 @@
 #include <zpk/errno.h>
 #include <zpk/loadavg.h>
 #include <zpk/fs.h>
+#include <zpk/kernel_stat.h>
 #include <zpk/memblock.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -444,6 +445,42 @@ static long sys_setrlimit(unsigned int res, const struct rlimit64 __user *new)
 }
 SYSCALL(__NR_setrlimit, sys_setrlimit);
 
+/* ---- times ------------------------------------------------------------ */
+
+/* Linux's struct tms: clock ticks (USER_HZ, 100 a second). */
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+static long ns_to_clock_t(u64 ns)
+{
+	return (long)(ns / (NSEC_PER_SEC / USER_HZ));
+}
+
+/*
+ * times(buf): the process's user and system time (every thread's, those
+ * gone too) and its reaped children's, if buf is not NULL; returns the
+ * ticks since an arbitrary point: Linux's jiffies, which start 300 s
+ * short of 2^32 (INITIAL_JIFFIES) so that wrap bugs show early.
+ */
+static long sys_times(struct tms __user *ubuf)
+{
+	struct signal_struct *sig = current->signal;
+	struct tms t;
+	u64 ut, st;
+
+	if (ubuf) {
+		thread_group_cputime(current, &ut, &st);
+		t = (struct tms){ ns_to_clock_t(ut), ns_to_clock_t(st),
+				  ns_to_clock_t(sig->cutime),
+				  ns_to_clock_t(sig->cstime) };
+		if (copy_to_user(ubuf, &t, sizeof(t)))
+			return -EFAULT;
+	}
+	return (long)(jiffies + (u32)(-300 * HZ)) * USER_HZ / HZ;
+}
+SYSCALL(__NR_times, sys_times);
+
 /* ---- usage ------------------------------------------------------------- */
 
 struct rusage {
@@ -470,24 +507,40 @@ static void group_faults(struct rusage *r)
 	}
 }
 
-/* RUSAGE_SELF is the process's (its threads'), RUSAGE_THREAD the caller's. */
+/* ns as a struct timeval's two longs. */
+static void ns_to_tv(long tv[2], u64 ns)
+{
+	tv[0] = (long)(ns / NSEC_PER_SEC);
+	tv[1] = (long)(ns % NSEC_PER_SEC / NSEC_PER_USEC);
+}
+
+/* RUSAGE_SELF is the process's (its threads'), RUSAGE_THREAD the caller's,
+ * RUSAGE_CHILDREN its reaped children's (and theirs). */
 static long sys_getrusage(int who, struct rusage __user *ru)
 {
 	struct signal_struct *sig = current->signal;
 	struct rusage r;
+	u64 ut, st;
 
 	memset(&r, 0, sizeof(r));
 	if (who == RUSAGE_SELF || who == RUSAGE_THREAD) {
-		if (who == RUSAGE_SELF)
+		if (who == RUSAGE_SELF) {
 			group_faults(&r);
-		else {
+			thread_group_cputime(current, &ut, &st);
+		} else {
 			r.ru_minflt = (long)current->min_flt;
 			r.ru_majflt = (long)current->maj_flt;
+			ut = current->utime;
+			st = current->stime;
 		}
+		ns_to_tv(r.ru_utime, ut);
+		ns_to_tv(r.ru_stime, st);
 		if (current->mm)
 			task_update_maxrss(current, current->mm);
 		r.ru_maxrss = (long)sig->maxrss_kb;
 	} else if (who == RUSAGE_CHILDREN) {
+		ns_to_tv(r.ru_utime, sig->cutime);
+		ns_to_tv(r.ru_stime, sig->cstime);
 		r.ru_minflt = (long)sig->cmin_flt;
 		r.ru_majflt = (long)sig->cmaj_flt;
 		r.ru_maxrss = (long)sig->cmaxrss_kb;

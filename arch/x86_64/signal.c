@@ -22,7 +22,7 @@ struct sigcontext {
 struct ucontext {
 	u64 uc_flags;
 	u64 uc_link;
-	struct { u64 ss_sp; int ss_flags; int pad; u64 ss_size; } uc_stack;
+	stack_t uc_stack;
 	struct sigcontext uc_mcontext;
 	sigset_t uc_sigmask;
 };
@@ -64,24 +64,49 @@ static void restore_sigcontext(struct pt_regs *r, const struct sigcontext *sc)
 	r->ss = __USER_DS;
 }
 
+/*
+ * Where the frame goes (Linux's get_sigframe): below the red zone of the
+ * interrupted stack, or from the top of the alternate stack for an
+ * SA_ONSTACK handler when the thread is not on it already; *fp is the
+ * FXSAVE area above it. 0 when the frame would not fit on the alternate
+ * stack it is on or enters: SIGSEGV, rather than a frame written below.
+ */
+static unsigned long get_sigframe(const struct k_sigaction *ka,
+				  const struct pt_regs *regs, unsigned long *fp)
+{
+	bool nested = on_sig_stack(regs->rsp), entering = false;
+	unsigned long sp = regs->rsp - 128, frame;
+
+	if ((ka->flags & SA_ONSTACK) && sas_ss_flags(sp) == 0) {
+		sp = current->sas_ss_sp + current->sas_ss_size;
+		entering = true;
+	}
+	/* FXSAVE area 64-byte aligned, then the frame so that the handler
+	 * starts as if called: (rsp + 8) % 16 == 0. */
+	*fp = (sp - sizeof(current->fpu)) & ~63UL;
+	frame = ((*fp - sizeof(struct rt_sigframe)) & ~15UL) - 8;
+	if ((nested || entering) && !__on_sig_stack(frame))
+		return 0;
+	return frame;
+}
+
 int setup_rt_frame(int sig, const struct k_sigaction *ka,
 		   const struct kernel_siginfo *info, struct pt_regs *regs)
 {
-	/* Below the red zone: FXSAVE area (64-byte aligned), then the frame
-	 * so that the handler starts as if called: (rsp + 8) % 16 == 0. */
-	unsigned long sp = regs->rsp - 128, fp, frame_addr;
+	unsigned long fp, frame_addr = get_sigframe(ka, regs, &fp);
 	struct rt_sigframe f;
 
-	if (!(ka->flags & SA_RESTORER))
-		return -EFAULT;		/* no way back from the handler */
-	fp = (sp - sizeof(current->fpu)) & ~63UL;
-	frame_addr = ((fp - sizeof(f)) & ~15UL) - 8;
+	if (!(ka->flags & SA_RESTORER) || !frame_addr)
+		return -EFAULT;		/* no way back, or no room */
 	memset(&f, 0, sizeof(f));
 	f.pretcode = (u64)ka->restorer;
 	save_sigcontext(&f.uc.uc_mcontext, regs);
 	f.uc.uc_mcontext.fpstate = fp;
 	f.uc.uc_mcontext.oldmask = sigmask_to_save();
 	f.uc.uc_sigmask = sigmask_to_save();
+	f.uc.uc_stack.ss_sp = (void __user *)current->sas_ss_sp;
+	f.uc.uc_stack.ss_flags = (int)current->sas_ss_flags;
+	f.uc.uc_stack.ss_size = current->sas_ss_size;
 	f.info = *info;
 	fpu_save_to(current);
 	if (copy_to_user((void __user *)fp, current->fpu, sizeof(current->fpu)) ||
@@ -100,7 +125,7 @@ int setup_rt_frame(int sig, const struct k_sigaction *ka,
 int restore_rt_frame(struct pt_regs *regs)
 {
 	/* The handler's ret popped pretcode: rsp is just past it. */
-	unsigned long frame_addr = regs->rsp - 8;
+	unsigned long sp = regs->rsp, frame_addr = sp - 8;
 	struct rt_sigframe f;
 
 	if (copy_from_user(&f, (void __user *)frame_addr, sizeof(f)))
@@ -117,6 +142,10 @@ int restore_rt_frame(struct pt_regs *regs)
 		fpu_restore_from(current->fpu);
 	}
 	restore_sigcontext(regs, &f.uc.uc_mcontext);
+	/* As from the frame's stack: Linux 6.18 keeps a stack that a
+	 * handler disarmed by SS_AUTODISARM set anew (user/tests/
+	 * sigaltstack.c). */
+	restore_altstack(&f.uc.uc_stack, sp);
 	current->blocked = f.uc.uc_sigmask &
 			   ~(sigmask(SIGKILL) | sigmask(SIGSTOP));
 	return 0;

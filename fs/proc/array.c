@@ -230,8 +230,10 @@ static void stat_task_part(struct seq_file *m, struct task_struct *t,
 		   t->mm ? 0 : PF_KTHREAD);
 	seq_printf(m, "%lu %lu %lu %lu ", s.min_flt, sig->cmin_flt,
 		   s.maj_flt, sig->cmaj_flt);
-	seq_printf(m, "%lu %lu 0 0 %d %d %d 0 %lu ", ns_to_clock_t(s.utime),
-		   ns_to_clock_t(s.stime), 20 + t->nice, t->nice,
+	seq_printf(m, "%lu %lu %lu %lu %d %d %d 0 %lu ",
+		   ns_to_clock_t(s.utime), ns_to_clock_t(s.stime),
+		   ns_to_clock_t(sig->cutime), ns_to_clock_t(sig->cstime),
+		   20 + t->nice, t->nice,
 		   sig->nr_threads, ns_to_clock_t(t->start_time));
 }
 

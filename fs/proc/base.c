@@ -583,7 +583,7 @@ void proc_root_init(void)
 	BUG_ON(ramfs_link(vfs_root, "proc", 4, proc_root));
 	iput(proc_root);	/* the name holds it */
 	BUG_ON(proc_mkdir("sys") || proc_mkdir("sys/vm") ||
-	       proc_mkdir("sys/kernel"));
+	       proc_mkdir("sys/kernel") || proc_mkdir("sys/fs"));
 	proc_meminfo_init();
 	proc_page_init();
 	BUG_ON(proc_symlink("mounts", "self/mounts"));

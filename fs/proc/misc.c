@@ -11,6 +11,7 @@
 #include <zpk/oom.h>
 #include <zpk/param.h>
 #include <zpk/pid.h>
+#include <zpk/pipe_fs_i.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
@@ -169,6 +170,38 @@ static ssize_t pid_max_write(struct task_struct *task, const char *buf,
 	(void)task;
 	if (proc_write_int(buf, n, pos, &v) || set_pid_max((long)v))
 		return -EINVAL;
+	return n;
+}
+
+static int pipe_max_size_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%u\n", pipe_max_size);
+	return 0;
+}
+
+/* Rounded as F_SETPIPE_SZ rounds, as an unsigned int (Linux's
+ * proc_dopipe_max_size: 2^32 is 0, a page): past 2^31 -EINVAL. */
+static ssize_t pipe_max_size_write(struct task_struct *task, const char *buf,
+				   size_t n, loff_t pos)
+{
+	unsigned long v;
+	unsigned int size;
+	char num[24];
+
+	(void)task;
+	if (pos || n == 0 || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, n);
+	num[n] = 0;
+	if (num[n - 1] == '\n')
+		num[n - 1] = 0;
+	if (kstrtoul(num, 10, &v))
+		return -EINVAL;
+	size = round_pipe_size((unsigned int)v);
+	if (!size)
+		return -EINVAL;
+	pipe_max_size = size;
 	return n;
 }
 
@@ -335,4 +368,6 @@ void proc_misc_init(void)
 	proc_create_int("sys/vm/max_map_count", 0644, &sysctl_max_map_count);
 	proc_create_int("sys/vm/oom_dump_tasks", 0644, &sysctl_oom_dump_tasks);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
+	proc_create("sys/fs/pipe-max-size", 0644, pipe_max_size_show,
+		    pipe_max_size_write);
 }

@@ -38,6 +38,7 @@
 #define __NR_nanosleep		35
 #define __NR_getitimer		36
 #define __NR_alarm		37
+#define __NR_setitimer		38
 #define __NR_getpid		39
 #define __NR_sendfile		40
 #define __NR_socket		41
@@ -83,6 +84,7 @@
 #define __NR_getrlimit		97
 #define __NR_getrusage		98
 #define __NR_sysinfo		99
+#define __NR_times		100
 #define __NR_getuid		102
 #define __NR_syslog		103
 #define __NR_getgid		104
@@ -126,6 +128,7 @@
 #define __NR_getdents64		217
 #define __NR_set_tid_address	218
 #define __NR_restart_syscall	219
+#define __NR_fadvise64		221
 #define __NR_clock_gettime	228
 #define __NR_clock_getres	229
 #define __NR_clock_nanosleep	230
@@ -134,6 +137,7 @@
 #define __NR_mbind		237
 #define __NR_set_mempolicy	238
 #define __NR_get_mempolicy	239
+#define __NR_waitid		247
 #define __NR_ioprio_set		251
 #define __NR_ioprio_get		252
 #define __NR_openat		257

@@ -79,6 +79,8 @@ struct super_block {
 	const char *s_options;		/* /proc/mounts' after the sizes */
 	struct inode *s_root;		/* where it is mounted */
 	unsigned long s_inodes;		/* inodes alive on it */
+	bool s_mgtime;			/* Linux 6.13's FS_MGTIME (tmpfs):
+					 * statx gives the times only if asked */
 };
 extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb,
 			  anon_inodefs_sb;
@@ -382,6 +384,11 @@ unsigned long ramfs_nr_pages(const struct inode *inode);
 unsigned long ramfs_cached_pages(void);
 /* Those of the files on sb only. */
 unsigned long ramfs_sb_pages(struct super_block *sb);
+
+/* statx's mount id of sb (fs/mount.c): its place in the mount table from
+ * 1 (the root, /dev, /proc); the kernel's internal mounts (pipes,
+ * anonymous inodes) share the next. */
+int sb_mnt_id(const struct super_block *sb);
 
 /* Open files (fs/open.c). Reads and writes at f_pos, checking the
  * access mode (-EBADF) as read(2)/write(2) do. */

@@ -28,6 +28,9 @@ extern unsigned long total_forks;	/* tasks made since boot */
  * interrupted user mode) or stime, and to this CPU's user, system or
  * idle time. */
 void account_process_tick(struct task_struct *p, bool user_tick);
+/* The user and system ns of p's whole process: its threads' and those of
+ * threads already released (Linux's thread_group_cputime). */
+void thread_group_cputime(struct task_struct *p, u64 *utime, u64 *stime);
 /* The ns of one kind every online CPU spent, added up. */
 u64 kcpustat_sum(int stat);
 /* schedule()'s switches to another task, every CPU's. */

@@ -21,12 +21,15 @@ struct pipe_buffer {
 	bool can_merge;
 };
 
-/* bufs[tail % 16 ...] hold the data, oldest first, nrbufs of them.
+/* bufs[tail % ring_size ...] hold the data, oldest first, nrbufs of
+ * them; ring_size is a power of two (16 until F_SETPIPE_SZ: Linux's
+ * ring_size and max_usage, which are equal without watch queues).
  * readers and writers count the open ends, r_counter and w_counter the
  * opens of each ever (a FIFO's open waits for the other side's); both
  * sides sleep on wait. */
 struct pipe_inode_info {
-	struct pipe_buffer bufs[PIPE_DEF_BUFFERS];
+	struct pipe_buffer *bufs;
+	unsigned int ring_size;
 	unsigned int tail, nrbufs;
 	struct page *tmp_page;		/* kept for the next write (Linux's):
 					 * a pipe in use holds one page */
@@ -38,8 +41,20 @@ struct pipe_inode_info {
 
 static inline bool pipe_full(const struct pipe_inode_info *pipe)
 {
-	return pipe->nrbufs == PIPE_DEF_BUFFERS;
+	return pipe->nrbufs >= pipe->ring_size;
 }
+
+/* /proc/sys/fs/pipe-max-size: what an unprivileged F_SETPIPE_SZ may ask
+ * for at most (Linux's pipe_max_size, 1 MiB). */
+extern unsigned int pipe_max_size;
+/* Linux's round_pipe_size: a page at least, else the power of two at or
+ * above size; 0 (invalid) past 2^31. */
+unsigned int round_pipe_size(unsigned int size);
+/* fcntl's F_SETPIPE_SZ and F_GETPIPE_SZ of f: the pipe's size in bytes,
+ * or -EBADF (not a pipe), -EINVAL, -EPERM, -EBUSY, -ENOMEM. */
+long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg);
+#define F_SETPIPE_SZ	1031
+#define F_GETPIPE_SZ	1032
 
 /* The pipe behind f, or NULL if f is not a pipe. */
 struct pipe_inode_info *get_pipe_info(struct file *f);

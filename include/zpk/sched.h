@@ -89,6 +89,18 @@ struct signal_struct {
 	short oom_score_adj;		/* -1000..1000; fork copies it */
 	unsigned long min_flt, maj_flt;	/* of released threads */
 	u64 utime, stime;		/* of released threads, ns */
+	u64 cutime, cstime;		/* of reaped children, ns */
+
+	/* The interval timers (kernel/itimer.c), under its itimer_lock. */
+	u64 it_real_expires;		/* ktime ns, while queued */
+	u64 it_real_last;		/* the last expiry: the interval's grid */
+	u64 it_real_incr;		/* ns; 0: it fires once */
+	bool it_real_queued;		/* on the tick's list */
+	bool it_real_fired;		/* SIGALRM still to send (kworker) */
+	struct list_head it_real_node, it_fired_node;
+	u8 it_cpu_armed;		/* bit 0 ITIMER_VIRTUAL, bit 1 _PROF */
+	s64 it_left[2];			/* their CPU ns to go */
+	u64 it_incr[2];			/* and their intervals */
 	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
 	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS */
 };
@@ -141,6 +153,10 @@ struct task_struct {
 	sigset_t saved_sigmask;		/* sigsuspend's, restored after */
 	bool restore_sigmask;
 	struct kernel_siginfo siginfo[_NSIG];	/* one queued per signal */
+	unsigned long sas_ss_sp;	/* sigaltstack: the alternate signal */
+	size_t sas_ss_size;		/* stack (size 0: none) and its */
+	unsigned int sas_ss_flags;	/* flags, as set (SS_*) */
+	sigset_t itimer_sigs;		/* SIGVTALRM, SIGPROF its ticks fired */
 	unsigned int jobctl;		/* JOBCTL_* */
 	bool in_syscall;		/* pt_regs hold a system call's result */
 	struct restart_block restart_block;

@@ -28,6 +28,8 @@
 #define SIGTTIN		21
 #define SIGTTOU		22
 #define SIGURG		23
+#define SIGVTALRM	26
+#define SIGPROF		27
 #define SIGWINCH	28
 #define _NSIG		64
 
@@ -42,6 +44,20 @@
 #define SA_RESTART	0x10000000
 #define SA_NODEFER	0x40000000
 #define SA_RESETHAND	0x80000000
+
+/* sigaltstack's ss_flags */
+#define SS_ONSTACK	1		/* the thread runs on it now */
+#define SS_DISABLE	2		/* there is none */
+#define SS_AUTODISARM	(1U << 31)	/* off while a handler runs on it */
+#define SS_FLAG_BITS	SS_AUTODISARM
+#define MINSIGSTKSZ	2048		/* x86's: smaller is -ENOMEM */
+
+/* stack_t, as sigaltstack and uc_stack hold it. */
+typedef struct {
+	void __user *ss_sp;
+	int ss_flags;
+	size_t ss_size;
+} stack_t;
 
 #define SIG_BLOCK	0
 #define SIG_UNBLOCK	1
@@ -132,6 +148,18 @@ int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize);
 /* The old mask back now, unless the call was interrupted: then after
  * the handler (its frame saved the old mask). */
 void restore_saved_sigmask_unless(bool interrupted);
+/* The alternate signal stack of current (Linux's sas_ss_flags): 0, or
+ * SS_ONSTACK if sp is on it, SS_DISABLE if there is none. */
+int sas_ss_flags(unsigned long sp);
+/* sp is on current's alternate stack, unless that is SS_AUTODISARM. */
+bool on_sig_stack(unsigned long sp);
+/* sp is on it, whatever its flags. */
+bool __on_sig_stack(unsigned long sp);
+/* None for t: what a new thread and a delivery with SS_AUTODISARM do. */
+void sas_ss_reset(struct task_struct *t);
+/* rt_sigreturn: the alternate stack back from the frame's uc_stack, as
+ * sigaltstack would set it from sp (errors are dropped, as Linux's). */
+void restore_altstack(const stack_t *ss, unsigned long sp);
 /* Every process of process group pgrp is in a session whose parents
  * are all in pgrp or outside the session (Linux's orphaned pgrp). */
 bool will_become_orphaned_pgrp(int pgrp, struct task_struct *ignored);

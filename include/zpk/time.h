@@ -7,6 +7,7 @@
 #include <zpk/types.h>
 
 #define HZ		100			/* timer interrupts per second */
+#define USER_HZ		100			/* clock_t's ticks per second */
 #define NSEC_PER_USEC	1000ULL
 #define NSEC_PER_MSEC	1000000ULL
 #define NSEC_PER_SEC	1000000000ULL
