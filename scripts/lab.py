@@ -6,6 +6,9 @@
   lab.py grade LAB [-t NAME ...]   run LAB's graded tests here, print Score;
                                    writes results.json (Gradescope's format)
   lab.py gradescope LAB [ZIP]      Gradescope's autograder zip for LAB
+  lab.py refresh [LAB ...]         rewrites labs/LAB/mutants against the
+                                   sources as they are now (after a change
+                                   near a block), or says which cannot be
   lab.py check [LAB ...]           CI: for each lab, the student tree holds
                                    no answer, its skeleton grades below the
                                    maximum without a hang, the tree with the
@@ -842,9 +845,97 @@ def gradescope(lab, zpath):
           % (zpath, lab))
 
 
+# ---- mutants kept current ------------------------------------------------
+
+def git_show(rev, rel):
+    r = subprocess.run(["git", "-C", TOP, "show", "%s:%s" % (rev, rel)],
+                       capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else None
+
+
+def diff_text(rel, old, new):
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a"), os.path.join(d, "b")
+        with open(a, "w") as f:
+            f.write(old)
+        with open(b, "w") as f:
+            f.write(new)
+        return subprocess.run(["diff", "-u", "--label", "a/" + rel,
+                               "--label", "b/" + rel, a, b],
+                              capture_output=True, text=True).stdout
+
+
+def mutated(patch, rel, base):
+    """base with patch's change to rel applied, or None."""
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
+        with open(os.path.join(d, rel), "w") as f:
+            f.write(base)
+        r = subprocess.run(["patch", "-s", "-F0", "-p1", "-d", d, "-i",
+                            patch], capture_output=True, text=True)
+        if r.returncode:
+            return None
+        with open(os.path.join(d, rel)) as f:
+            return f.read()
+
+
+def refresh_one(patch):
+    """Rewrites patch against the current sources: the change it made to
+    the files as they were when the patch was last committed, merged
+    into the files as they are (git merge-file). Returns a problem, or
+    "" (rewritten or already current)."""
+    with open(patch) as f:
+        text = f.read()
+    head = text.split("\n", 1)[0]
+    files = sorted(set(re.findall(r"^\+\+\+ b/(\S+)", text, re.M)))
+    rev = subprocess.run(["git", "-C", TOP, "log", "-1", "--format=%H",
+                          "--", os.path.relpath(patch, TOP)],
+                         capture_output=True, text=True).stdout.strip()
+    out = [head]
+    for rel in files:
+        with open(os.path.join(TOP, rel)) as f:
+            cur = f.read()
+        # Against the file as it is (exact context, any offset), else as
+        # it was when the patch was last committed.
+        old, bad = cur, mutated(patch, rel, cur)
+        if bad is None and rev and git_show(rev, rel) is not None:
+            old = git_show(rev, rel)
+            bad = mutated(patch, rel, old)
+        if bad is None:
+            return "does not apply to %s as it is or was" % rel
+        with tempfile.TemporaryDirectory() as d:
+            paths = [os.path.join(d, n) for n in ("cur", "old", "bad")]
+            for p, t in zip(paths, (cur, old, bad)):
+                with open(p, "w") as f:
+                    f.write(t)
+            r = subprocess.run(["git", "merge-file", "-p"] + paths,
+                               capture_output=True, text=True)
+        if r.returncode:
+            return "its change to %s conflicts with the source's" % rel
+        out.append(diff_text(rel, cur, r.stdout).rstrip("\n"))
+    new = "\n".join(out) + "\n"
+    if new != text:
+        with open(patch, "w") as f:
+            f.write(new)
+    return ""
+
+
+def refresh(names):
+    bad = 0
+    for lab in names or labs():
+        for patch, _, _ in mutants(lab):
+            why = refresh_one(patch)
+            if why:
+                bad += 1
+                print("%s: %s" % (os.path.relpath(patch, TOP), why))
+    print("refresh: %d mutant%s to rewrite by hand" % (bad, "" if bad == 1
+                                                      else "s"))
+    return 1 if bad else 0
+
+
 def main(argv):
     if not argv or argv[0] not in ("list", "make", "grade", "check",
-                                   "gradescope"):
+                                   "gradescope", "refresh"):
         sys.exit(__doc__)
     cmd, args = argv[0], argv[1:]
     if cmd == "list":
@@ -866,6 +957,8 @@ def main(argv):
         only = [a for a in args[1:] if a != "-t"]
         score, total, _ = grade(args[0], only=only)
         return 0 if score == total else 1
+    elif cmd == "refresh":
+        return refresh(args)
     else:
         return check(args)
     return 0
