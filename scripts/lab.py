@@ -683,10 +683,11 @@ def check_mutant(lab, dest, patch, task, solved):
             os.makedirs(os.path.dirname(os.path.join(tmp, rel)),
                         exist_ok=True)
             shutil.copy2(os.path.join(TOP, rel), os.path.join(tmp, rel))
-        r = subprocess.run(["patch", "-s", "-p1", "-d", tmp, "-i", patch],
-                           capture_output=True, text=True)
-        if r.returncode:
-            return None, "the patch does not apply: " + r.stdout + r.stderr
+        r = subprocess.run(["patch", "-s", "-F0", "-p1", "-d", tmp, "-i",
+                            patch], capture_output=True, text=True)
+        if r.returncode:	# fuzz could apply it in the wrong place
+            return None, ("the patch does not apply exactly (lab.py "
+                          "refresh): " + r.stdout + r.stderr)
         for rel in files:
             with open(os.path.join(dest, rel)) as f:
                 saved[rel] = f.read()
