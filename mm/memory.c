@@ -1152,11 +1152,14 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
  * fork's new mm, which no other CPU can reach. The parent's PTEs it
  * write-protected widen [*wp_start, *wp_end). 0 or -ENOMEM.
  */
-static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
-			  pte_t *src_pte, unsigned long addr,
-			  unsigned long end, unsigned long *wp_start,
-			  unsigned long *wp_end)
+static __maybe_unused int copy_pte_range(struct mm_struct *dst,
+					  struct vm_area_struct *vma,
+					  pte_t *src_pte, unsigned long addr,
+					  unsigned long end,
+					  unsigned long *wp_start,
+					  unsigned long *wp_end)
 {
+	/* LAB(cow-whole) BEGIN task 1: a table at a time, under its lock */
 	spinlock_t *ptl = pte_lockptr(src_pte);
 	pte_t *dst_pte = NULL;
 	long rss[NR_MM_COUNTERS] = { 0 };
@@ -1178,16 +1181,19 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 		ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte++);
 		if (ret < 0)
 			break;
-		/* LAB(cow-whole) BEGIN task 1: remember what to flush */
 		if (ret)
 			changed_range_add(wp_start, wp_end, addr);
-		/* LAB(cow-whole) END: (void)wp_start; (void)wp_end; */
 	}
 	ret = ret < 0 ? ret : 0;
 	spin_unlock(ptl);
 	add_mm_rss_vec(dst, rss);
 	count_vm_events(ZERO_PAGE_FORK_COPY, rss[MM_ZEROPAGES]);
 	return ret;
+	/* LAB(cow-whole) END:
+	 * (void)dst; (void)vma; (void)src_pte; (void)addr; (void)end;
+	 * (void)wp_start; (void)wp_end;
+	 * return -ENOSYS;
+	 */
 }
 
 /* One walk per PTE table on each side, then along both tables. The
@@ -1196,6 +1202,7 @@ static int copy_pte_range(struct mm_struct *dst, struct vm_area_struct *vma,
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma)
 {
+	/* LAB(cow-whole) BEGIN task 1: each table, then one flush */
 	unsigned long addr, next, end = vma->vm_end;
 	unsigned long wp_start = 0, wp_end = 0;
 	int ret = 0;
@@ -1209,9 +1216,31 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		ret = copy_pte_range(dst, vma, src_pte, addr, next, &wp_start,
 				     &wp_end);
 	}
-	/* LAB(cow-whole) BEGIN task 1: and flush the parent's TLB once */
 	if (wp_end)
 		flush_tlb_mm_range(src, wp_start, wp_end);
-	/* LAB(cow-whole) END */
 	return ret;
+	/* LAB(cow-whole) END:
+	 * unsigned long addr;
+	 *
+	 * for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
+	 *	long rss[NR_MM_COUNTERS] = { 0 };
+	 *	spinlock_t *ptl;
+	 *	pte_t *src_pte = pte_lookup_lock(src, addr, &ptl);
+	 *	pte_t *dst_pte;
+	 *	int ret = 0;
+	 *
+	 *	if (!src_pte)
+	 *		continue;
+	 *	if (!pte_none(*src_pte)) {
+	 *		dst_pte = pte_alloc_map(dst, addr);
+	 *		ret = dst_pte ? copy_one_pte(rss, vma, addr, src_pte,
+	 *					     dst_pte) : -ENOMEM;
+	 *	}
+	 *	pte_unmap_unlock(src_pte, ptl);
+	 *	add_mm_rss_vec(dst, rss);
+	 *	if (ret < 0)
+	 *		return ret;
+	 * }
+	 * return 0;
+	 */
 }
