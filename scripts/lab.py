@@ -897,11 +897,12 @@ def refresh_one(patch):
         with open(os.path.join(TOP, rel)) as f:
             cur = f.read()
         # Against the file as it is (exact context, any offset), else as
-        # it was when the patch was last committed.
+        # it was when the patch was last committed, or is in HEAD.
         old, bad = cur, mutated(patch, rel, cur)
-        if bad is None and rev and git_show(rev, rel) is not None:
-            old = git_show(rev, rel)
-            bad = mutated(patch, rel, old)
+        for base in (rev, "HEAD"):
+            if bad is None and base and git_show(base, rel) is not None:
+                old = git_show(base, rel)
+                bad = mutated(patch, rel, old)
         if bad is None:
             return "does not apply to %s as it is or was" % rel
         with tempfile.TemporaryDirectory() as d:
