@@ -526,21 +526,6 @@ def run_user(top, params, tests, limit=USER_TEST_TIMEOUT):
         t.ok = not fails
 
 
-def make_quietly(top, targets):
-    """make -s -j2 targets in top; once more if that fails, serially and
-    saying each command, since a build under load has been seen to fail
-    once in the initrd's recipe with no message (a tree that really does
-    not build fails both times, and the second stderr says where)."""
-    cmd = ["make", "-s", "-j2", "-C", top] + targets
-    r = subprocess.run(cmd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
-    if r.returncode:
-        r = subprocess.run(["make", "-C", top] + targets,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True)
-    return r
-
-
 def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
     groups = {}
     for t in tests:
@@ -550,7 +535,10 @@ def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
     if build:
         elfs = [KERNEL_ELF] + ([KTEST_ELF] if any(t.kind == "ktest"
                                                    for t in tests) else [])
-        r = make_quietly(top, elfs + ["initrd", "host-tests"])
+        r = subprocess.run(["make", "-s", "-j2", "-C", top] + elfs +
+                           ["initrd", "host-tests"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
         if r.returncode:
             sys.stderr.write(r.stderr)
             err = [l for l in r.stderr.split("\n") if "error" in l]
