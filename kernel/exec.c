@@ -506,12 +506,12 @@ static size_t fill_vector(const struct linux_binprm *b, unsigned long *v,
 
 	v[n++] = b->argc;
 	for (int i = 0; i < b->argc + b->envc; i++) {
-		if (i == b->argc)
-			v[n++] = 0;
 		v[n++] = str + (s - b->strings);
 		s += strlen(s) + 1;
+		if (i == b->argc - 1)
+			v[n++] = 0;	/* argv's NULL */
 	}
-	v[n++] = 0;
+	v[n++] = 0;			/* envp's, even when it is empty */
 #define AUX(k, val) do { v[n++] = (k); v[n++] = (val); } while (0)
 	AUX(AT_HWCAP, hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);
