@@ -1,5 +1,5 @@
 /* user/helpers/dynhello.c — built by the host's gcc, dynamically linked
- * with glibc (or -static-pie as static-pie-hello): prints its arguments and
+ * with glibc (and by musl as a static PIE, static-pie-hello): prints its arguments and
  * what the auxiliary vector says about how it was loaded, for
  * user/tests/exec_dynamic.c. */
 #include <elf.h>

@@ -1,7 +1,7 @@
 /* user/tests/exec_dynamic.c — execve of programs linked by the host's gcc
  * against glibc (tests/helpers/, built by user/Makefile): a dynamic one
  * (PT_INTERP: the kernel loads ld.so, AT_BASE, AT_PHDR and AT_ENTRY are
- * the program's), a static PIE, ld.so run by name with the program as
+ * the program's), a static PIE (musl's), ld.so run by name with the program as
  * its argument, and a `#!` script whose interpreter is dynamic. */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +80,7 @@ int main(void)
 	expect("dynamic glibc program",
 	       (char *[]){ dyn, "a", "b c", NULL },
 	       "hello: a b c|AT_BASE set|AT_ENTRY _start|AT_PHDR ok\n");
-	expect("glibc static PIE (ET_DYN, no PT_INTERP)",
+	expect("musl static PIE (ET_DYN, no PT_INTERP)",
 	       (char *[]){ pie, "x", NULL },
 	       "hello: x|AT_BASE 0|AT_ENTRY _start|AT_PHDR ok\n");
 	expect("ld.so run by name, the program its argument",
