@@ -3,7 +3,7 @@
  * argument whole, the script's path as given, then argv[1..]; scripts
  * naming scripts up to 5 rewrites (ELOOP past that); the 256-byte line
  * (a long argument is cut, a long name is ENOEXEC); ENOENT, EACCES,
- * ENOEXEC.  The interpreter is this test itself, run with ECHO set. */
+ * ETXTBSY, ENOEXEC.  The interpreter is this test itself, run with ECHO set. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -183,6 +183,7 @@ static void depth(void)
 static void errors(void)
 {
 	char line[512];
+	int fd;
 
 	script("es_missing", "#!/no/such/interpreter arg\n");
 	check("missing interpreter: ENOENT", tmp("es_missing"), "errno=%d", ENOENT);
@@ -195,6 +196,13 @@ static void errors(void)
 	make_file(tmp("es_self_noexec"), line, strlen(line), 0644);
 	check("script without x: EACCES", tmp("es_self_noexec"),
 	      "errno=%d", EACCES);
+	script("es_busy", "#!/bin/sh\n");
+	fd = open(tmp("es_busy"), O_WRONLY);
+	snprintf(line, sizeof(line), "#!%s\n", tmp("es_busy"));
+	script("es_busy_user", line);
+	check("interpreter open for writing: ETXTBSY", tmp("es_busy_user"),
+	      "errno=%d", ETXTBSY);
+	close(fd);
 	script("es_empty", "#!\n");
 	check("#! and no name: ENOEXEC", tmp("es_empty"), "errno=%d", ENOEXEC);
 	script("es_blank", "#!  \t \n");
@@ -238,7 +246,7 @@ static void long_line(void)
 static const char *const names[] = {
 	"es_plain", "es_arg", "es_nest", "c0", "c1", "c2", "c3", "c4", "c5",
 	"es_missing", "es_noexec", "es_interp_noexec", "es_self_noexec",
-	"es_empty", "es_blank", "es_text", "es_crlf", "es_la",
+	"es_busy", "es_busy_user", "es_empty", "es_blank", "es_text", "es_crlf", "es_la",
 	"es_lb", "es_ln",
 };
 
@@ -251,7 +259,7 @@ int main(int argc, char **argv)
 	pid = getpid();
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	tap_plan(17);
+	tap_plan(18);
 	arguments();
 	depth();
 	errors();
