@@ -4,6 +4,7 @@
 #include <asm/irqflags.h>
 #include <asm/tlbflush.h>
 #include <asm/processor.h>
+#include <zpk/binfmts.h>
 #include <zpk/elf.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
@@ -22,25 +23,12 @@
 #define ARG_MAX_ORDER	5		/* 128 KiB of argument strings */
 #define ARG_MAX		(PAGE_SIZE << ARG_MAX_ORDER)
 #define STACK_INIT	(128UL << 10)	/* Linux's stack_expand at exec */
-#define ELF_ET_DYN_BASE	0x555555554000UL	/* where static-pie goes */
+/* Linux's x86-64 ELF_ET_DYN_BASE, 2/3 of user space: where a PIE with an
+ * interpreter goes (page-aligned down), and a static PIE's brk (up). */
+#define ELF_ET_DYN_BASE	0x555555554aaaUL
 #define NR_AUXV		18
+#define MAX_REWRITES	5		/* scripts: Linux's exec_binprm depth */
 
-
-/* Everything execve gathers before the point of no return. */
-struct linux_binprm {
-	char *strings;			/* argv then envp strings, packed */
-	size_t len;
-	int argc, envc;
-	char *filename;
-	struct file *file;
-	Elf64_Ehdr eh;
-	Elf64_Phdr *phdr;
-	unsigned long bias;		/* load address of an ET_DYN */
-	unsigned long entry, phdr_addr;
-	unsigned long end_code, start_code, end_data, brk;
-	bool past_no_return;		/* the old program is gone */
-	bool denied_write;		/* file: deny_write_access held */
-};
 
 /* ---- arguments ------------------------------------------------------ */
 
@@ -88,13 +76,42 @@ static int copy_strings(struct linux_binprm *b, const char *const *argv,
 	return n;
 }
 
+void remove_arg_zero(struct linux_binprm *b)
+{
+	size_t n = strlen(b->strings) + 1;
+
+	memmove(b->strings, b->strings + n, b->len - n);
+	b->len -= n;
+	b->argc--;
+}
+
+int prepend_arg(struct linux_binprm *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	if (n > ARG_MAX - b->len)
+		return -E2BIG;
+	memmove(b->strings + n, b->strings, b->len);
+	memcpy(b->strings, s, n);
+	b->len += n;
+	b->argc++;
+	return 0;
+}
+
 /* ---- checks before the point of no return ---------------------------- */
 
-static int read_at(struct linux_binprm *b, void *buf, size_t n, loff_t pos)
+static int read_at(struct file *f, void *buf, size_t n, loff_t pos)
 {
-	ssize_t r = ramfs_read(b->file->f_inode, buf, n, pos);
+	ssize_t r = ramfs_read(f->f_inode, buf, n, pos);
 
 	return r == (ssize_t)n ? 0 : -ENOEXEC;	/* short: truncated file */
+}
+
+/* Linux's load_elf_phdrs: the table must fit in one page. */
+static bool phdrs_ok(const Elf64_Ehdr *eh)
+{
+	return eh->e_phentsize == sizeof(Elf64_Phdr) && eh->e_phnum &&
+	       eh->e_phnum * sizeof(Elf64_Phdr) <= PAGE_SIZE;
 }
 
 /* Linux's load_elf_binary checks: the magic, e_type, e_machine and the
@@ -108,39 +125,58 @@ static int check_elf_header(const Elf64_Ehdr *eh)
 		return -ENOEXEC;
 	if (eh->e_machine != EM_X86_64)
 		return -ENOEXEC;
-	/* Linux's load_elf_phdrs: the table must fit in one page. */
-	if (eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phnum == 0 ||
-	    eh->e_phnum * sizeof(Elf64_Phdr) > PAGE_SIZE)
-		return -ENOEXEC;
-	return 0;
+	return phdrs_ok(eh) ? 0 : -ENOEXEC;
 }
 
-static int open_exec(struct linux_binprm *b)
+/* The program headers of f into a new *phdr: 0 or -ENOEXEC, -ENOMEM. */
+static int read_phdrs(struct file *f, const Elf64_Ehdr *eh, Elf64_Phdr **phdr)
+{
+	size_t size = eh->e_phnum * sizeof(Elf64_Phdr);
+
+	*phdr = kmalloc(size, GFP_KERNEL);
+	if (!*phdr)
+		return -ENOMEM;
+	return read_at(f, *phdr, size, (loff_t)eh->e_phoff);
+}
+
+int open_exec(const char *path, struct file **filep)
 {
 	struct inode *inode;
-	int err = vfs_open_at(current_cwd(), b->filename, O_RDONLY, 0,
-			      &b->file);
+	struct file *f;
+	int err = vfs_open_at(current_cwd(), path, O_RDONLY, 0, &f);
 
 	if (err)
 		return err;
-	inode = b->file->f_inode;
+	inode = f->f_inode;
 	if (!S_ISREG(inode->i_mode) || !(inode->i_mode & 0111))
-		return -EACCES;
-	err = deny_write_access(b->file);	/* -ETXTBSY if being written */
-	if (!err)
-		b->denied_write = true;
-	return err;
+		err = -EACCES;
+	else
+		err = deny_write_access(f);	/* -ETXTBSY if being written */
+	if (err) {
+		fput(f);
+		return err;
+	}
+	*filep = f;
+	return 0;
+}
+
+void close_exec(struct file *file)
+{
+	allow_write_access(file);
+	fput(file);
 }
 
 /*
- * PT_INTERP, as far as Linux's load_elf_binary goes before it loads the
- * interpreter: a path of 2 to PATH_MAX bytes ending in its NUL (else
- * -ENOEXEC) that must name a file (else the lookup's errno, -ENOENT).
- * zpk runs static programs only: a real interpreter is -ENOEXEC.
+ * The interpreter PT_INTERP names, checked as Linux's load_elf_binary
+ * does before the point of no return: a path of 2 to PATH_MAX bytes
+ * ending in its NUL (else -ENOEXEC), a file open_exec accepts (-ENOENT,
+ * -EACCES, -ETXTBSY), a whole ELF header (-EIO if the file is shorter);
+ * ELF magic, EM_X86_64 and a readable program header table, else
+ * -ELIBBAD. Its e_type and segments are looked at only when it is
+ * loaded, past the point of no return.
  */
-static int check_interp(struct linux_binprm *b, const Elf64_Phdr *ph)
+static int open_interp(struct linux_binprm *b, const Elf64_Phdr *ph)
 {
-	struct inode *inode;
 	char *path;
 	int err;
 
@@ -149,45 +185,72 @@ static int check_interp(struct linux_binprm *b, const Elf64_Phdr *ph)
 	path = kmalloc(ph->p_filesz, GFP_KERNEL);
 	if (!path)
 		return -ENOMEM;
-	err = read_at(b, path, ph->p_filesz, (loff_t)ph->p_offset);
+	err = read_at(b->file, path, ph->p_filesz, (loff_t)ph->p_offset);
 	if (!err && path[ph->p_filesz - 1])
 		err = -ENOEXEC;
 	if (!err)
-		err = vfs_lookup(current_cwd(), path, &inode);
-	if (!err) {
-		pr_info("zpk: %s: dynamically linked programs are not supported (link with -static)\n",
-			b->filename);
-		err = -ENOEXEC;
-	}
+		err = open_exec(path, &b->interpreter);
 	kfree(path);
-	return err;
+	if (err)
+		return err;
+	if (read_at(b->interpreter, &b->ieh, sizeof(b->ieh), 0))
+		return -EIO;
+	if (memcmp(b->ieh.e_ident, "\177ELF", 4) ||
+	    b->ieh.e_machine != EM_X86_64 || !phdrs_ok(&b->ieh))
+		return -ELIBBAD;
+	err = read_phdrs(b->interpreter, &b->ieh, &b->iphdr);
+	return err == -ENOEXEC ? -ELIBBAD : err;
 }
 
-static int prepare_binprm(struct linux_binprm *b)
+/* An ELF program in b->buf: its headers, and its interpreter's. */
+static int prepare_elf(struct linux_binprm *b)
 {
-	size_t size;
-	int err = open_exec(b);
+	int err;
 
-	if (err)
-		return err;
-	err = read_at(b, &b->eh, sizeof(b->eh), 0);
+	memcpy(&b->eh, b->buf, sizeof(b->eh));
+	err = check_elf_header(&b->eh);
 	if (!err)
-		err = check_elf_header(&b->eh);
-	if (err)
-		return err;
-	size = b->eh.e_phnum * sizeof(Elf64_Phdr);
-	b->phdr = kmalloc(size, GFP_KERNEL);
-	if (!b->phdr)
-		return -ENOMEM;
-	err = read_at(b, b->phdr, size, (loff_t)b->eh.e_phoff);
+		err = read_phdrs(b->file, &b->eh, &b->phdr);
 	if (err)
 		return err;
 	for (int i = 0; i < b->eh.e_phnum; i++)
 		if (b->phdr[i].p_type == PT_INTERP)
-			return check_interp(b, &b->phdr[i]);
-	if (b->eh.e_type == ET_DYN)
-		b->bias = ELF_ET_DYN_BASE;
+			return open_interp(b, &b->phdr[i]);
 	return 0;
+}
+
+/* The first BINPRM_BUF_SIZE bytes of b->file, zeros past its end. */
+static int read_buf(struct linux_binprm *b)
+{
+	ssize_t r = ramfs_read(b->file->f_inode, b->buf, BINPRM_BUF_SIZE, 0);
+
+	if (r < 0)
+		return (int)r;
+	memset(b->buf + r, 0, BINPRM_BUF_SIZE - r);
+	return 0;
+}
+
+/*
+ * Opens the program and finds what runs it (Linux's exec_binprm loop):
+ * a `#!` script hands over to its interpreter, which may be a script in
+ * turn, up to MAX_REWRITES times (-ELOOP past that); the end of the chain
+ * must be an ELF program (-ENOEXEC).
+ */
+static int prepare_binprm(struct linux_binprm *b)
+{
+	int err = open_exec(b->filename, &b->file);
+
+	b->interp = b->filename;
+	for (int depth = 0; !err; depth++) {
+		if (depth > MAX_REWRITES)
+			return -ELOOP;
+		err = read_buf(b);
+		if (!err)
+			err = load_script(b);
+		if (err == -ENOEXEC)
+			return prepare_elf(b);
+	}
+	return err;
 }
 
 /* ---- past the point of no return --------------------------------------- */
@@ -218,10 +281,11 @@ static unsigned long elf_prot(u32 p_flags)
 
 /* The file part of a segment maps the file; the rest (.bss) is anonymous,
  * and the file page it shares with the data is cleared past p_filesz. */
-static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
+static int elf_load(struct file *file, const Elf64_Phdr *ph,
+		    unsigned long bias)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned long vaddr = ph->p_vaddr + b->bias, prot = elf_prot(ph->p_flags);
+	unsigned long vaddr = ph->p_vaddr + bias, prot = elf_prot(ph->p_flags);
 	unsigned long start = vaddr & PAGE_MASK, file_end, mem_end;
 	long r;
 
@@ -233,7 +297,7 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 	mem_end = vaddr + ph->p_memsz;
 	if (ph->p_filesz) {
 		r = vm_mmap(mm, start, PAGE_ALIGN(file_end) - start, prot,
-			    MAP_PRIVATE | MAP_FIXED, b->file,
+			    MAP_PRIVATE | MAP_FIXED, file,
 			    ph->p_offset >> PAGE_SHIFT);
 		if (IS_ERR_VALUE(r))
 			return (int)r;
@@ -252,17 +316,64 @@ static int load_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
 		if (IS_ERR_VALUE(r))
 			return (int)r;
 	}
+	return 0;
+}
+
+/* The program's code, data and brk, for mm's start_code ... brk. */
+static void note_segment(struct linux_binprm *b, const Elf64_Phdr *ph)
+{
+	unsigned long vaddr = ph->p_vaddr + b->bias;
+	unsigned long file_end = vaddr + ph->p_filesz;
+
 	if (ph->p_flags & PF_X) {
-		if (!b->start_code || start < b->start_code)
-			b->start_code = start;
+		if (!b->start_code || (vaddr & PAGE_MASK) < b->start_code)
+			b->start_code = vaddr & PAGE_MASK;
 		if (file_end > b->end_code)
 			b->end_code = file_end;
 	}
 	if (file_end > b->end_data)
 		b->end_data = file_end;
-	if (mem_end > b->brk)
-		b->brk = mem_end;
-	return 0;
+	if (vaddr + ph->p_memsz > b->brk)
+		b->brk = vaddr + ph->p_memsz;
+}
+
+/* The first PT_LOAD's p_vaddr, page-aligned down, in *lo; returns the
+ * bytes from there to the end of the last (Linux's total_mapping_size),
+ * 0 if there is no PT_LOAD or the span is out of user space. */
+static unsigned long elf_span(const Elf64_Phdr *ph, int n, unsigned long *lo)
+{
+	unsigned long hi = 0;
+	bool first = true;
+
+	*lo = 0;
+	for (int i = 0; i < n; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (ph[i].p_vaddr >= TASK_SIZE ||
+		    ph[i].p_memsz > TASK_SIZE - ph[i].p_vaddr)
+			return 0;
+		if (first)
+			*lo = ph[i].p_vaddr & PAGE_MASK;
+		first = false;
+		hi = max(hi, ph[i].p_vaddr + ph[i].p_memsz);
+	}
+	return hi > *lo ? PAGE_ALIGN(hi) - *lo : 0;
+}
+
+/* The bias that puts an ET_DYN's segments where mmap(NULL, span) would:
+ * top-down below mmap_base, as Linux places an interpreter or a static
+ * PIE. -EINVAL without segments, -ENOMEM without room. */
+static long elf_free_bias(const Elf64_Phdr *ph, int n)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long lo, len = elf_span(ph, n, &lo), addr;
+
+	if (!len)
+		return -EINVAL;
+	mmap_write_lock(mm);
+	addr = get_unmapped_area(mm, 0, len, 0);
+	mmap_write_unlock(mm);
+	return IS_ERR_VALUE(addr) ? (long)addr : (long)(addr - lo);
 }
 
 /* Where the program headers are in memory, for AT_PHDR. */
@@ -283,25 +394,87 @@ static unsigned long find_phdr_addr(const struct linux_binprm *b)
 	return 0;
 }
 
-static int load_elf_binary(struct linux_binprm *b)
+/*
+ * The interpreter (Linux's load_elf_interp): ET_EXEC at its addresses,
+ * ET_DYN wherever mmap finds room (AT_BASE); execution starts at its
+ * entry. Its own PT_INTERP is not looked at. -errno (the caller is past
+ * the point of no return) for another e_type or a segment that cannot
+ * be mapped.
+ */
+static int load_elf_interp(struct linux_binprm *b)
 {
-	struct mm_struct *mm = current->mm;
+	long bias = 0;
 	int err;
 
-	for (int i = 0; i < b->eh.e_phnum; i++) {
-		if (b->phdr[i].p_type != PT_LOAD)
+	if (b->ieh.e_type != ET_EXEC && b->ieh.e_type != ET_DYN)
+		return -ENOEXEC;
+	if (b->ieh.e_type == ET_DYN)
+		bias = elf_free_bias(b->iphdr, b->ieh.e_phnum);
+	if (IS_ERR_VALUE(bias))
+		return (int)bias;
+	for (int i = 0; i < b->ieh.e_phnum; i++) {
+		if (b->iphdr[i].p_type != PT_LOAD)
 			continue;
-		err = load_segment(b, &b->phdr[i]);
+		err = elf_load(b->interpreter, &b->iphdr[i], bias);
 		if (err)
 			return err;
 	}
-	b->entry = b->eh.e_entry + b->bias;
+	b->interp_base = bias;
+	b->start_ip = b->ieh.e_entry + bias;
+	return 0;
+}
+
+/*
+ * Where an ET_DYN goes, as Linux 6.x: with an interpreter at
+ * ELF_ET_DYN_BASE; without one (a static PIE, or ld.so run by name)
+ * where mmap finds room, its brk at ELF_ET_DYN_BASE. Not randomised.
+ */
+static int elf_bias(struct linux_binprm *b)
+{
+	unsigned long lo;
+	long bias;
+
+	if (b->eh.e_type != ET_DYN)
+		return 0;
+	if (b->interpreter) {
+		elf_span(b->phdr, b->eh.e_phnum, &lo);
+		b->bias = (ELF_ET_DYN_BASE - lo) & PAGE_MASK;
+		return 0;
+	}
+	bias = elf_free_bias(b->phdr, b->eh.e_phnum);
+	if (IS_ERR_VALUE(bias))
+		return (int)bias;
+	b->bias = bias;
+	return 0;
+}
+
+static int load_elf_binary(struct linux_binprm *b)
+{
+	struct mm_struct *mm = current->mm;
+	int err = elf_bias(b);
+
+	for (int i = 0; !err && i < b->eh.e_phnum; i++) {
+		if (b->phdr[i].p_type != PT_LOAD)
+			continue;
+		err = elf_load(b->file, &b->phdr[i], b->bias);
+		note_segment(b, &b->phdr[i]);
+	}
+	if (err)
+		return err;
+	b->entry = b->start_ip = b->eh.e_entry + b->bias;
 	b->phdr_addr = find_phdr_addr(b);
+	if (b->interpreter) {
+		err = load_elf_interp(b);
+		if (err)
+			return err;
+	}
 	mm->start_code = b->start_code;
 	mm->end_code = b->end_code;
 	mm->start_data = b->end_code;
 	mm->end_data = b->end_data;
 	mm->start_brk = mm->brk = PAGE_ALIGN(b->brk);
+	if (b->eh.e_type == ET_DYN && !b->interpreter)
+		mm->start_brk = mm->brk = PAGE_ALIGN(ELF_ET_DYN_BASE);
 	return 0;
 }
 
@@ -333,12 +506,12 @@ static size_t fill_vector(const struct linux_binprm *b, unsigned long *v,
 
 	v[n++] = b->argc;
 	for (int i = 0; i < b->argc + b->envc; i++) {
-		if (i == b->argc)
-			v[n++] = 0;
 		v[n++] = str + (s - b->strings);
 		s += strlen(s) + 1;
+		if (i == b->argc - 1)
+			v[n++] = 0;	/* argv's NULL */
 	}
-	v[n++] = 0;
+	v[n++] = 0;			/* envp's, even when it is empty */
 #define AUX(k, val) do { v[n++] = (k); v[n++] = (val); } while (0)
 	AUX(AT_HWCAP, hwcap());
 	AUX(AT_PAGESZ, PAGE_SIZE);
@@ -346,7 +519,7 @@ static size_t fill_vector(const struct linux_binprm *b, unsigned long *v,
 	AUX(AT_PHDR, b->phdr_addr);
 	AUX(AT_PHENT, sizeof(Elf64_Phdr));
 	AUX(AT_PHNUM, b->eh.e_phnum);
-	AUX(AT_BASE, 0);
+	AUX(AT_BASE, b->interp_base);
 	AUX(AT_FLAGS, 0);
 	AUX(AT_ENTRY, b->entry);
 	AUX(AT_UID, 0);
@@ -556,17 +729,19 @@ static int exec_binprm(struct linux_binprm *b)
 	if (!err)
 		err = setup_stack(b, &sp);
 	if (!err)
-		start_thread(task_pt_regs(current), b->entry, sp);
+		start_thread(task_pt_regs(current), b->start_ip, sp);
 	return err;
 }
 
 static void free_binprm(struct linux_binprm *b)
 {
-	if (b->denied_write)
-		allow_write_access(b->file);
 	if (b->file)
-		fput(b->file);
+		close_exec(b->file);
+	if (b->interpreter)
+		close_exec(b->interpreter);
 	kfree(b->phdr);
+	kfree(b->iphdr);
+	kfree(b->interp_buf);
 	kfree(b->filename);
 	if (b->strings)
 		free_pages((unsigned long)b->strings, ARG_MAX_ORDER);
@@ -595,6 +770,13 @@ static int do_execve(const char *filename, const char *const *argv,
 	err = b.argc = copy_strings(&b, argv, user);
 	if (err < 0)
 		goto out;
+	if (b.argc == 0) {
+		/* Linux (5.18 on) runs no program with argc 0: argv[0] is "". */
+		err = copy_string(&b, "", false);
+		if (err)
+			goto out;
+		b.argc = 1;
+	}
 	err = b.envc = copy_strings(&b, envp, user);
 	if (err < 0)
 		goto out;

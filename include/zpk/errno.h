@@ -39,6 +39,7 @@
 #define ENOTEMPTY	39
 #define ELOOP		40
 #define EOVERFLOW	75
+#define ELIBBAD		80
 #define ENOTSOCK	88
 #define EMSGSIZE	90
 #define EPROTONOSUPPORT	93

@@ -211,6 +211,95 @@ static void interp_huge(struct img *m, size_t *len, int *mode)
 	m->p[1].p_filesz = 1 << 20;
 }
 
+/* The interpreter cases: the program names INTERP, which the case writes
+ * as interp (interp_len bytes, interp_mode). */
+#define INTERP "/tmp/bad_interp"
+static struct img interp;
+static size_t interp_len;
+static int interp_mode;
+
+static void with_bad_interp(struct img *m, size_t *len, int *mode)
+{
+	with_interp(m, len, mode, INTERP, sizeof(INTERP));
+	valid(&interp, &interp_len, &interp_mode);
+	/* an ET_EXEC interpreter lies at its own addresses: not the
+	 * program's */
+	interp.p[0].p_vaddr = interp.p[0].p_paddr = 2 * BASE;
+	interp.e.e_entry = 2 * BASE + offsetof(struct img, code);
+}
+
+static void interp_exec(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+}
+
+/* ET_DYN at 0, placed by the kernel; its own PT_INTERP (a path without
+ * a NUL) is not looked at. */
+static void interp_dyn(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp.e.e_type = ET_DYN;
+	interp.p[0].p_vaddr = interp.p[0].p_paddr = 0;
+	interp.e.e_entry = offsetof(struct img, code);
+	interp.e.e_phnum = 2;
+	interp.p[1].p_type = PT_INTERP;
+	interp.p[1].p_offset = 0;
+	interp.p[1].p_filesz = 4;
+}
+
+static void interp_text(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	/* longer than an ELF header, which is read first */
+	strcpy((char *)&interp,
+	       "#!/bin/sh\n# an interpreter that is a shell script,\n"
+	       "# not an ELF program\n");
+	interp_len = strlen((char *)&interp);
+}
+
+static void interp_short(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp_len = 40;
+}
+
+static void interp_aarch64(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp.e.e_machine = EM_AARCH64;
+}
+
+static void interp_phentsize(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp.e.e_phentsize = 40;
+}
+
+static void interp_half_phdr(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp_len = sizeof(Elf64_Ehdr) + 20;
+}
+
+static void interp_rel(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp.e.e_type = ET_REL;
+}
+
+static void interp_noexec(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp_mode = 0644;
+}
+
+static void interp_no_load(struct img *m, size_t *len, int *mode)
+{
+	with_bad_interp(m, len, mode);
+	interp.e.e_type = ET_DYN;
+	interp.p[0].p_type = PT_NOTE;
+}
+
 static void entry_kernel(struct img *m, size_t *len, int *mode)
 {
 	valid(m, len, mode);
@@ -298,6 +387,24 @@ static const struct elf_case cases[] = {
 	{ "PT_INTERP naming no file", interp_missing, FAILS, ENOENT, 0 },
 	{ "PT_INTERP without a NUL", interp_no_nul, FAILS, ENOEXEC, 0 },
 	{ "PT_INTERP of 1 MiB", interp_huge, FAILS, ENOEXEC, 0 },
+	{ "interpreter ET_EXEC: runs it", interp_exec, RUNS, 42, 0 },
+	{ "interpreter ET_DYN with its own PT_INTERP: runs it", interp_dyn,
+	  RUNS, 42, 0 },
+	{ "interpreter is a script (ELIBBAD)", interp_text, FAILS, ELIBBAD, 0 },
+	{ "interpreter shorter than an ELF header", interp_short, FAILS, EIO,
+	  0 },
+	{ "interpreter for EM_AARCH64 (ELIBBAD)", interp_aarch64, FAILS,
+	  ELIBBAD, 0 },
+	{ "interpreter with e_phentsize 40 (ELIBBAD)", interp_phentsize,
+	  FAILS, ELIBBAD, 0 },
+	{ "interpreter ends inside its program header (ELIBBAD)",
+	  interp_half_phdr, FAILS, ELIBBAD, 0 },
+	{ "interpreter without execute permission", interp_noexec, FAILS,
+	  EACCES, 0 },
+	/* its e_type and segments: past the point of no return */
+	{ "interpreter ET_REL", interp_rel, KILLED, SIGSEGV, 0 },
+	{ "interpreter ET_DYN without PT_LOAD", interp_no_load, KILLED,
+	  SIGSEGV, 0 },
 	/* Linux looks at e_machine, not e_ident's class */
 	{ "ELFCLASS32 with EM_X86_64", class32, RUNS, 42, 0 },
 	{ "e_phoff near 2^64", phoff_huge, FAILS, ENOEXEC, 0 },
@@ -354,6 +461,16 @@ int main(void)
 			continue;
 		}
 		close(fd);
+		unlink(INTERP);
+		if (interp_len) {
+			fd = open(INTERP, O_CREAT | O_WRONLY | O_TRUNC,
+				  interp_mode);
+			if (fd < 0 || write(fd, &interp, interp_len) !=
+				      (ssize_t)interp_len)
+				tap_note("cannot write %s", INTERP);
+			close(fd);
+			interp_len = 0;
+		}
 		pid = fork();
 		if (pid == 0) {
 			execve(path, argv, envp);
@@ -379,5 +496,6 @@ int main(void)
 		       ok ? "" : outcome(cases[i].how, cases[i].val));
 	}
 	unlink(path);
+	unlink(INTERP);
 	tap_done();
 }
