@@ -28,11 +28,15 @@ static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
 /* Every CPU's local timer interrupt, at HZ; user: it came from user
  * mode. One CPU keeps jiffies (Linux's tick_do_timer_cpu): CPU 0, which
- * never goes offline. */
+ * never goes offline. A tick or more may be lost (a virtual CPU the host
+ * did not run): jiffies then catch up with the TSC's clock, as Linux's
+ * tick_do_update_jiffies64 does, so that times() and the clocks agree. */
 void tick_handle_periodic(bool user)
 {
 	if (smp_processor_id() == 0) {
-		jiffies++;
+		u64 due = ktime_get_ns() / TICK_NSEC;
+
+		jiffies = due > jiffies + 1 ? due : jiffies + 1;
 		calc_global_load_tick();
 	}
 	update_process_times(user);
