@@ -57,6 +57,7 @@
 #define __NR_kill		62
 #define __NR_uname		63
 #define __NR_fcntl		72
+#define __NR_flock		73
 #define __NR_fsync		74
 #define __NR_fdatasync		75
 #define __NR_truncate		76

@@ -61,6 +61,8 @@ typedef s64 loff_t;
 #define POLLRDHUP	0x2000
 
 struct file;
+struct file_lock_context;
+struct files_struct;
 struct inode;
 struct page;
 struct poll_table;
@@ -184,6 +186,7 @@ struct inode {
 	 * up through these); NULL for other files (d_path searches them).
 	 * Once unlinked while in use: the path it had (fs/ramfs.c). */
 	struct dentry *i_dentry;
+	struct file_lock_context *i_flctx;	/* its locks (fs/locks.c) */
 };
 
 struct file {
@@ -307,6 +310,24 @@ bool walk_inode_mappings(struct inode *inode,
 #define F_SEAL_WRITE		0x0008	/* no write, no shared mapping */
 #define F_SEAL_FUTURE_WRITE	0x0010	/* ... but the mappings made before */
 #define F_SEAL_EXEC		0x0020	/* the exec bits stay */
+
+/* Advisory locks (fs/locks.c), Linux's values. */
+#define F_GETLK			5
+#define F_SETLK			6
+#define F_SETLKW		7
+#define F_OFD_GETLK		36
+#define F_OFD_SETLK		37
+#define F_OFD_SETLKW		38
+#define F_RDLCK			0
+#define F_WRLCK			1
+#define F_UNLCK			2
+/* fcntl's F_*LK* commands on f, which is fd: 0 or -errno. */
+long fcntl_lock(int fd, struct file *f, unsigned int cmd, unsigned long arg);
+/* Every close of f by files drops files' POSIX locks on f's inode;
+ * f's last fput its OFD and flock locks; evict frees the inode's. */
+void locks_remove_posix(struct file *f, struct files_struct *files);
+void locks_remove_file(struct file *f);
+void locks_free_lock_context(struct inode *inode);
 
 /* mm/memfd.c: fcntl's F_ADD_SEALS and F_GET_SEALS. What each seal
  * forbids is checked where that is done: ramfs's write, truncate and
