@@ -43,6 +43,8 @@ void fput(struct file *f)
 		return;
 	lock_kernel();
 	locks_remove_file(f);
+	if (f->f_ep)
+		eventpoll_release_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_mode & FMODE_WRITER)

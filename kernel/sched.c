@@ -373,8 +373,12 @@ void wake_up(struct wait_queue_head *wq)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(e, &wq->head, entry)
-		wake_up_process(e->task);
+	list_for_each_entry(e, &wq->head, entry) {
+		if (e->func)
+			e->func(e);
+		else
+			wake_up_process(e->task);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 

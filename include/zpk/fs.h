@@ -60,6 +60,7 @@ typedef s64 loff_t;
 #define POLLWRNORM	0x0100
 #define POLLRDHUP	0x2000
 
+struct epitem;
 struct file;
 struct file_lock_context;
 struct files_struct;
@@ -199,6 +200,7 @@ struct file {
 					 * munmap drops a mapping's without
 					 * the big kernel lock */
 	void *private_data;
+	struct epitem *f_ep;		/* epoll items watching it (Linux's) */
 };
 
 #define FMODE_WRITER	0x1	/* holds a get_write_access on f_inode */
@@ -477,10 +479,25 @@ void tty_init(void);
 /* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
 void userfaultfd_init(void);
 
-/* f's poll operation puts the poller on wq, one of f's (fs/select.c),
- * holding f until the poll ends; pt NULL: a pass that does not sleep. */
-void poll_wait(struct file *f, struct wait_queue_head *wq,
-	       struct poll_table *pt);
+/* What a file's poll operation is given (Linux's poll_table): qproc
+ * puts the poller on one of f's wait queues, poll(2)'s (fs/select.c)
+ * holding f until the poll ends, epoll's (fs/eventpoll.c) a callback. */
+struct poll_table {
+	void (*qproc)(struct file *f, struct wait_queue_head *wq,
+		      struct poll_table *pt);
+};
+
+/* f's poll operation calls it on each wait queue that tells of a change
+ * of its events; pt NULL: a pass that does not sleep. */
+static inline void poll_wait(struct file *f, struct wait_queue_head *wq,
+			     struct poll_table *pt)
+{
+	if (pt && pt->qproc)
+		pt->qproc(f, wq, pt);
+}
+
+/* A file's last fput: the epoll items watching it go (fs/eventpoll.c). */
+void eventpoll_release_file(struct file *f);
 
 /* A new file of fops with priv as its private_data, on a new inode of
  * anon_inodefs named name ("[pidfd]"; Linux's anon_inode_getfile, whose

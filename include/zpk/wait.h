@@ -12,9 +12,13 @@ struct wait_queue_head {
 };
 
 struct task_struct;
+/* A waiter: a task to wake, or (func set) a callback that wake_up calls
+ * instead, with wq's lock held and maybe from an interrupt handler
+ * (Linux's wait_queue_func_t; epoll's ep_poll_callback). */
 struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
+	void (*func)(struct wait_queue_entry *e);
 };
 
 #define WAIT_QUEUE_HEAD_INIT(name) {					\
@@ -26,7 +30,8 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 	INIT_LIST_HEAD(&wq->head);
 }
 
-/* Wake every task sleeping on wq (they re-check their conditions). */
+/* Wake every task sleeping on wq (they re-check their conditions), and
+ * call each entry's func. */
 void wake_up(struct wait_queue_head *wq);
 
 /*
