@@ -88,9 +88,11 @@ static bool is_file_epoll(const struct file *f)
  * A wake-up of one of the item's wait queues (Linux's ep_poll_callback):
  * with that queue's lock held, maybe in an interrupt. The item goes on
  * the ready list, unless disabled by EPOLLONESHOT, and epoll_wait's
- * sleepers and the epoll file's pollers are woken.
+ * sleepers and the epoll file's pollers are woken. POLLFREE: the queue
+ * goes too (a sighand's signalfd_wqh, under the big kernel lock, as
+ * every ep_free_item), so the item then forgets it.
  */
-static void ep_poll_callback(struct wait_queue_entry *wait)
+static void ep_poll_callback(struct wait_queue_entry *wait, unsigned int key)
 {
 	struct eppoll_entry *pwq = container_of(wait, struct eppoll_entry,
 						wait);
@@ -99,15 +101,19 @@ static void ep_poll_callback(struct wait_queue_entry *wait)
 	unsigned long flags;
 
 	spin_lock_irqsave(&ep->lock, flags);
-	if (!(epi->event.events & ~EP_PRIVATE_BITS)) {
+	if (epi->event.events & ~EP_PRIVATE_BITS) {
+		if (list_empty(&epi->rdllink))
+			list_add_tail(&epi->rdllink, &ep->rdllist);
 		spin_unlock_irqrestore(&ep->lock, flags);
-		return;
+		wake_up(&ep->wq);
+		wake_up(&ep->poll_wait);
+	} else {
+		spin_unlock_irqrestore(&ep->lock, flags);
 	}
-	if (list_empty(&epi->rdllink))
-		list_add_tail(&epi->rdllink, &ep->rdllist);
-	spin_unlock_irqrestore(&ep->lock, flags);
-	wake_up(&ep->wq);
-	wake_up(&ep->poll_wait);
+	if (key & POLLFREE) {		/* a signalfd's sighand is going */
+		list_del_init(&wait->entry);
+		pwq->whead = NULL;
+	}
 }
 
 /* ep_insert's qproc: the item joins wq with ep_poll_callback. */
@@ -168,9 +174,11 @@ static void ep_free_item(struct epitem *epi)
 	unsigned long flags;
 
 	list_for_each_entry_safe(pwq, n, &epi->pwqlist, llink) {
-		spin_lock_irqsave(&pwq->whead->lock, flags);
-		list_del(&pwq->wait.entry);
-		spin_unlock_irqrestore(&pwq->whead->lock, flags);
+		if (pwq->whead) {	/* NULL: freed meanwhile (POLLFREE) */
+			spin_lock_irqsave(&pwq->whead->lock, flags);
+			list_del(&pwq->wait.entry);
+			spin_unlock_irqrestore(&pwq->whead->lock, flags);
+		}
 		kfree(pwq);
 	}
 	spin_lock_irqsave(&epi->ep->lock, flags);
