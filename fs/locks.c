@@ -388,28 +388,46 @@ static int flock_lock_inode(struct file_lock_context *ctx,
 	return 0;
 }
 
+/* A context with no lock and no sleeper goes at once: zpk's inodes of
+ * the initrd and /dev live for ever, and so would it (Linux keeps it
+ * until the inode goes; nothing tells the two apart but memory). */
+static void locks_put_lock_context(struct inode *inode)
+{
+	struct file_lock_context *ctx = inode->i_flctx;
+
+	if (ctx && list_empty(&ctx->flc_posix) &&
+	    list_empty(&ctx->flc_flock) && list_empty(&ctx->flc_wait.head)) {
+		kfree(ctx);
+		inode->i_flctx = NULL;
+	}
+}
+
 /*
  * Takes (or drops) the lock request on f's inode, sleeping while
  * another's blocks it if FL_SLEEP (Linux's do_lock_file_wait). A classic
  * POSIX sleeper goes on blocked_list meanwhile, for the deadlock
- * detection. Returns 0, -EAGAIN, -EDEADLK, -ENOLCK, -ENOMEM, or
- * -ERESTARTSYS if a signal ends the wait.
+ * detection. The context is looked up again after each allocation (which
+ * may sleep): one without locks or sleepers may have gone meanwhile.
+ * Returns 0, -EAGAIN, -EDEADLK, -ENOLCK, -ENOMEM, or -ERESTARTSYS if a
+ * signal ends the wait.
  */
 static int locks_lock_file_wait(struct file *f, struct file_lock *request)
 {
-	struct file_lock_context *ctx = locks_get_lock_context(f->f_inode);
+	struct inode *inode = f->f_inode;
 	struct file_lock *new_fl, *new_fl2, *blocker = NULL;
+	struct file_lock_context *ctx;
 	int error;
 
-	if (!ctx)
-		return -ENOMEM;
 	for (;;) {
-		struct lock_waiter w = { .ctx = ctx, .owner = request->fl_owner };
+		struct lock_waiter w = { .owner = request->fl_owner };
 
 		/* Before the look, not after: kzalloc may sleep. */
 		new_fl = locks_alloc_lock();
 		new_fl2 = locks_alloc_lock();
-		if (request->fl_flags & FL_FLOCK)
+		ctx = locks_get_lock_context(inode);
+		if (!ctx)
+			error = -ENOMEM;
+		else if (request->fl_flags & FL_FLOCK)
 			error = flock_lock_inode(ctx, request, &new_fl);
 		else
 			error = posix_lock_inode(ctx, request, &new_fl,
@@ -417,7 +435,8 @@ static int locks_lock_file_wait(struct file *f, struct file_lock *request)
 		kfree(new_fl);
 		kfree(new_fl2);
 		if (error != FILE_LOCK_DEFERRED)
-			return error;
+			break;
+		w.ctx = ctx;
 		INIT_LIST_HEAD(&w.list);
 		if ((request->fl_flags & FL_POSIX) &&
 		    !(blocker->fl_flags & FL_OFDLCK)) {
@@ -427,8 +446,10 @@ static int locks_lock_file_wait(struct file *f, struct file_lock *request)
 		error = sleep_on(&ctx->flc_wait);
 		list_del(&w.list);
 		if (error)
-			return error;
+			break;
 	}
+	locks_put_lock_context(inode);
+	return error;
 }
 
 /* Removes the POSIX locks on inode whose owner is owner: every close of
@@ -449,6 +470,7 @@ static void posix_remove_owner(struct inode *inode, void *owner)
 void locks_remove_posix(struct file *f, struct files_struct *files)
 {
 	posix_remove_owner(f->f_inode, files);
+	locks_put_lock_context(f->f_inode);
 }
 
 /* The last reference to f is going: its OFD and flock locks go. */
@@ -463,6 +485,7 @@ void locks_remove_file(struct file *f)
 	list_for_each_entry_safe(fl, n, &ctx->flc_flock, fl_list)
 		if (fl->fl_file == f)
 			locks_delete_lock_ctx(ctx, fl);
+	locks_put_lock_context(f->f_inode);
 }
 
 /* ---- fcntl(2) ------------------------------------------------------ */
