@@ -1,5 +1,6 @@
 /* fs/fcntl.c — calls on descriptors themselves: dup, dup2, dup3,
- * fcntl (F_DUPFD, FD_CLOEXEC, status flags) and ioctl. */
+ * fcntl (F_DUPFD, FD_CLOEXEC, status flags; record locks are
+ * fs/locks.c's) and ioctl. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/pipe_fs_i.h>
@@ -102,6 +103,14 @@ static long sys_fcntl(int fd, int cmd, unsigned long arg)
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		r = pipe_fcntl(f, cmd, (unsigned int)arg);
+		break;
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+	case F_OFD_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+		r = fcntl_lock(fd, f, cmd, arg);
 		break;
 	case F_ADD_SEALS:
 	case F_GET_SEALS:

@@ -42,6 +42,9 @@ void fput(struct file *f)
 	if (!atomic_dec_and_test(&f->f_count))
 		return;
 	lock_kernel();
+	locks_remove_file(f);
+	if (f->f_ep)
+		eventpoll_release_file(f);
 	if (f->f_op && f->f_op->release)
 		f->f_op->release(f);
 	if (f->f_mode & FMODE_WRITER)
@@ -91,6 +94,7 @@ static void close_slot(struct files_struct *files, int fd)
 
 	files->fd[fd] = NULL;
 	files->close_on_exec &= ~(1ULL << fd);
+	locks_remove_posix(f, files);	/* any close drops them (POSIX) */
 	fput(f);
 }
 

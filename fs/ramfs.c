@@ -79,6 +79,7 @@ static void free_pages_from(struct inode *inode, unsigned long first)
 static void evict(struct inode *inode)
 {
 	BUG_ON(!list_empty(&inode->i_children));
+	locks_free_lock_context(inode);
 	if (inode->i_op && inode->i_op->evict) {
 		inode->i_op->evict(inode);
 		return;

@@ -26,30 +26,32 @@ struct poll_table_entry {
 	struct wait_queue_entry wait;	/* on *wait_address, its lock's */
 	struct wait_queue_head *wait_address;
 	struct file *filp;
-	struct list_head list;		/* in poll_table.entries */
+	struct list_head list;		/* in poll_wqueues.entries */
 };
 
 /* The wait queues of one poll (Linux's poll_wqueues); error: an entry
  * could not be had, so the poll cannot sleep on every queue. */
-struct poll_table {
+struct poll_wqueues {
+	struct poll_table pt;
 	struct list_head entries;
 	int error;
 };
 
-void poll_wait(struct file *f, struct wait_queue_head *wq,
-	       struct poll_table *pt)
+/* poll(2)'s qproc (Linux's __pollwait): current goes on wq. */
+static void __pollwait(struct file *f, struct wait_queue_head *wq,
+		       struct poll_table *_pt)
 {
+	struct poll_wqueues *pt = container_of(_pt, struct poll_wqueues, pt);
 	struct poll_table_entry *e;
 	unsigned long flags;
 
-	if (!pt)
-		return;
 	e = kmalloc(sizeof(*e), GFP_KERNEL);
 	if (!e) {
 		pt->error = -ENOMEM;
 		return;
 	}
 	e->wait.task = current;
+	e->wait.func = NULL;
 	e->wait_address = wq;
 	e->filp = get_file(f);
 	spin_lock_irqsave(&wq->lock, flags);	/* wakers walk it */
@@ -59,7 +61,7 @@ void poll_wait(struct file *f, struct wait_queue_head *wq,
 }
 
 /* Takes the poller off every wait queue (Linux's poll_freewait). */
-static void poll_freewait(struct poll_table *pt)
+static void poll_freewait(struct poll_wqueues *pt)
 {
 	struct poll_table_entry *e, *n;
 	unsigned long flags;
@@ -104,8 +106,9 @@ static short do_pollfd(const struct pollfd *p, struct poll_table *pt)
  */
 static long do_poll(struct pollfd *fds, unsigned int nfds, u64 end)
 {
-	struct poll_table table = { LIST_HEAD_INIT(table.entries), 0 };
-	struct poll_table *pt = ktime_get_ns() < end ? &table : NULL;
+	struct poll_wqueues table = { { __pollwait },
+				      LIST_HEAD_INIT(table.entries), 0 };
+	struct poll_table *pt = ktime_get_ns() < end ? &table.pt : NULL;
 	long count;
 
 	for (;;) {

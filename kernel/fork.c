@@ -236,7 +236,10 @@ struct mm_struct *dup_mm(struct mm_struct *oldmm)
 
 /* pid 0's shared parts; a kernel thread copies them (Linux's
  * init/init_task.c). */
-struct sighand_struct init_sighand = { .count = 1 };
+struct sighand_struct init_sighand = {
+	.count = 1,
+	.signalfd_wqh = WAIT_QUEUE_HEAD_INIT(init_sighand.signalfd_wqh),
+};
 struct signal_struct init_signals = {
 	.sigcnt = 1, .live = 1, .nr_threads = 1,
 	.thread_head = LIST_HEAD_INIT(init_signals.thread_head),
@@ -292,8 +295,12 @@ void put_signal_struct(struct signal_struct *sig)
 void put_sighand(struct sighand_struct *sh)
 {
 	BUG_ON(sh->count <= 0);
-	if (--sh->count == 0)
-		kfree(sh);
+	if (--sh->count)
+		return;
+	/* epoll items of signalfds that watched it (Linux's
+	 * signalfd_cleanup) */
+	wake_up_pollfree(&sh->signalfd_wqh);
+	kfree(sh);
 }
 
 void put_fs_struct(struct fs_struct *fs)
@@ -451,6 +458,7 @@ static struct sighand_struct *dup_sighand(const struct sighand_struct *sh)
 	if (copy) {
 		*copy = *sh;
 		copy->count = 1;
+		init_waitqueue_head(&copy->signalfd_wqh);
 	}
 	return copy;
 }

@@ -375,8 +375,25 @@ void wake_up(struct wait_queue_head *wq)
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(e, &wq->head, entry)
-		wake_up_process(e->task);
+	list_for_each_entry(e, &wq->head, entry) {
+		if (e->func)
+			e->func(e, 0);
+		else
+			wake_up_process(e->task);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wake_up_pollfree(struct wait_queue_head *wq)
+{
+	struct wait_queue_entry *e, *n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each_entry_safe(e, n, &wq->head, entry) {
+		BUG_ON(!e->func);
+		e->func(e, POLLFREE);
+	}
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 

@@ -243,6 +243,9 @@ static int __send_signal(int sig, const struct kernel_siginfo *info,
 		return -EINVAL;
 	if (!t->pid || !t->sighand || !prepare_signal(sig, t))
 		return 0;
+	/* signalfd's readers, whether or not sig is blocked (Linux's
+	 * signalfd_notify) */
+	wake_up(&t->sighand->signalfd_wqh);
 	if (shared ? queue_sig(&signal->shared_pending, signal->shared_info,
 			       sig, info)
 		   : queue_sig(&t->pending, t->siginfo, sig, info))
@@ -452,20 +455,20 @@ void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent)
 
 /* ---- delivery ---------------------------------------------------------- */
 
-/* The lowest pending unblocked signal, the thread's own first, then its
+/* The lowest pending signal of mask, the thread's own first, then its
  * group's; taken off its set. 0 if none. */
-static int dequeue_signal(struct kernel_siginfo *info)
+int dequeue_signal_mask(sigset_t mask, struct kernel_siginfo *info)
 {
 	struct signal_struct *sig = current->signal;
 	sigset_t *pending = &current->pending;
 	struct kernel_siginfo *infos = current->siginfo;
-	sigset_t ready = *pending & ~current->blocked;
+	sigset_t ready = *pending & mask;
 	int signr;
 
 	if (!ready) {
 		pending = &sig->shared_pending;
 		infos = sig->shared_info;
-		ready = *pending & ~current->blocked;
+		ready = *pending & mask;
 	}
 	if (!ready)
 		return 0;
@@ -475,6 +478,12 @@ static int dequeue_signal(struct kernel_siginfo *info)
 	if (signr == SIGALRM && pending == &sig->shared_pending)
 		itimer_rearm_real(sig);
 	return signr;
+}
+
+/* The lowest pending unblocked signal. */
+static int dequeue_signal(struct kernel_siginfo *info)
+{
+	return dequeue_signal_mask(~current->blocked, info);
 }
 
 /* The default action of signr, which current dequeued: nothing, a stop,

@@ -411,7 +411,7 @@ def check_syscalls(files):
     for f in files:
         if f.endswith(".c") and not os.path.basename(f).startswith("ktest_") \
                 and "/tests/" not in "/" + f and f.split("/")[0] in \
-                ("arch", "kernel", "mm", "fs", "net", "lib"):
+                ("arch", "kernel", "mm", "fs", "ipc", "net", "lib"):
             with open(os.path.join(ROOT, f)) as fh:
                 have.update(re.findall(r"^SYSCALL\w*\(__NR_(\w+)", fh.read(),
                                        re.M))

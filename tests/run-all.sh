@@ -121,7 +121,8 @@ ktests() {
 t_start=$(date +%s.%N)
 # Longest first, so that the short ones fill in beside them.
 user_parts="init runner-special runner-refcount runner-off smp4 smp4-zero
-zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox"
+zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox
+sqlite"
 job user-runner-special bash tests/qemu/user.sh runner-special
 job user-runner-refcount bash tests/qemu/user.sh runner-refcount
 job user-runner-off bash tests/qemu/user.sh runner-off

@@ -11,6 +11,7 @@
 #include <zpk/sched.h>
 #include <zpk/string.h>
 #include <zpk/time.h>
+#include <zpk/timer.h>
 
 #define PIT_TICK_RATE	1193182		/* Hz, the PIT's input clock */
 #define PIT_CH2		0x42
@@ -27,10 +28,11 @@ static u64 ns_mult;		/* ns per cycle, << 32 */
 static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
 /* Every CPU's local timer interrupt, at HZ; user: it came from user
- * mode. One CPU keeps jiffies (Linux's tick_do_timer_cpu): CPU 0, which
- * never goes offline. A tick or more may be lost (a virtual CPU the host
- * did not run): jiffies then catch up with the TSC's clock, as Linux's
- * tick_do_update_jiffies64 does, so that times() and the clocks agree. */
+ * mode. One CPU keeps jiffies (Linux's tick_do_timer_cpu) and runs the
+ * kernel timers: CPU 0, which never goes offline. A tick or more may be
+ * lost (a virtual CPU the host did not run): jiffies then catch up with
+ * the TSC's clock, as Linux's tick_do_update_jiffies64 does, so that
+ * times() and the clocks agree. */
 void tick_handle_periodic(bool user)
 {
 	if (smp_processor_id() == 0) {
@@ -38,6 +40,7 @@ void tick_handle_periodic(bool user)
 
 		jiffies = due > jiffies + 1 ? due : jiffies + 1;
 		calc_global_load_tick();
+		run_timers();
 	}
 	update_process_times(user);
 }

@@ -589,4 +589,5 @@ void proc_root_init(void)
 	BUG_ON(proc_symlink("mounts", "self/mounts"));
 	proc_misc_init();
 	proc_stat_init();
+	proc_sysvipc_init();
 }

@@ -32,6 +32,9 @@
 #define __NR_msync		26
 #define __NR_mincore		27
 #define __NR_madvise		28
+#define __NR_shmget		29
+#define __NR_shmat		30
+#define __NR_shmctl		31
 #define __NR_dup		32
 #define __NR_dup2		33
 #define __NR_pause		34
@@ -57,7 +60,9 @@
 #define __NR_wait4		61
 #define __NR_kill		62
 #define __NR_uname		63
+#define __NR_shmdt		67
 #define __NR_fcntl		72
+#define __NR_flock		73
 #define __NR_fsync		74
 #define __NR_fdatasync		75
 #define __NR_truncate		76
@@ -125,6 +130,7 @@
 #define __NR_futex		202
 #define __NR_sched_setaffinity	203
 #define __NR_sched_getaffinity	204
+#define __NR_epoll_create	213
 #define __NR_getdents64		217
 #define __NR_set_tid_address	218
 #define __NR_restart_syscall	219
@@ -133,6 +139,8 @@
 #define __NR_clock_getres	229
 #define __NR_clock_nanosleep	230
 #define __NR_exit_group		231
+#define __NR_epoll_wait		232
+#define __NR_epoll_ctl		233
 #define __NR_tgkill		234
 #define __NR_mbind		237
 #define __NR_set_mempolicy	238
@@ -158,7 +166,16 @@
 #define __NR_get_robust_list	274
 #define __NR_vmsplice		278
 #define __NR_utimensat		280
+#define __NR_epoll_pwait	281
+#define __NR_signalfd		282
+#define __NR_timerfd_create	283
+#define __NR_eventfd		284
 #define __NR_fallocate		285
+#define __NR_timerfd_settime	286
+#define __NR_timerfd_gettime	287
+#define __NR_signalfd4		289
+#define __NR_eventfd2		290
+#define __NR_epoll_create1	291
 #define __NR_dup3		292
 #define __NR_pipe2		293
 #define __NR_prlimit64		302
@@ -176,6 +193,7 @@
 #define __NR_pidfd_open		434
 #define __NR_clone3		435
 #define __NR_faccessat2		439
+#define __NR_epoll_pwait2	441
 #define __NR_process_mrelease	448
 #define NR_syscalls		512
 

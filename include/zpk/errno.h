@@ -34,7 +34,9 @@
 #define EROFS		30
 #define EPIPE		32
 #define ERANGE		34
+#define EDEADLK		35
 #define ENAMETOOLONG	36
+#define ENOLCK		37
 #define ENOSYS		38
 #define ENOTEMPTY	39
 #define ELOOP		40

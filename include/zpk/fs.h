@@ -60,7 +60,10 @@ typedef s64 loff_t;
 #define POLLWRNORM	0x0100
 #define POLLRDHUP	0x2000
 
+struct epitem;
 struct file;
+struct file_lock_context;
+struct files_struct;
 struct inode;
 struct page;
 struct poll_table;
@@ -186,6 +189,7 @@ struct inode {
 	 * up through these); NULL for other files (d_path searches them).
 	 * Once unlinked while in use: the path it had (fs/ramfs.c). */
 	struct dentry *i_dentry;
+	struct file_lock_context *i_flctx;	/* its locks (fs/locks.c) */
 };
 
 struct file {
@@ -198,6 +202,7 @@ struct file {
 					 * munmap drops a mapping's without
 					 * the big kernel lock */
 	void *private_data;
+	struct epitem *f_ep;		/* epoll items watching it (Linux's) */
 };
 
 #define FMODE_WRITER	0x1	/* holds a get_write_access on f_inode */
@@ -309,6 +314,24 @@ bool walk_inode_mappings(struct inode *inode,
 #define F_SEAL_WRITE		0x0008	/* no write, no shared mapping */
 #define F_SEAL_FUTURE_WRITE	0x0010	/* ... but the mappings made before */
 #define F_SEAL_EXEC		0x0020	/* the exec bits stay */
+
+/* Advisory locks (fs/locks.c), Linux's values. */
+#define F_GETLK			5
+#define F_SETLK			6
+#define F_SETLKW		7
+#define F_OFD_GETLK		36
+#define F_OFD_SETLK		37
+#define F_OFD_SETLKW		38
+#define F_RDLCK			0
+#define F_WRLCK			1
+#define F_UNLCK			2
+/* fcntl's F_*LK* commands on f, which is fd: 0 or -errno. */
+long fcntl_lock(int fd, struct file *f, unsigned int cmd, unsigned long arg);
+/* Every close of f by files drops files' POSIX locks on f's inode;
+ * f's last fput its OFD and flock locks; evict frees the inode's. */
+void locks_remove_posix(struct file *f, struct files_struct *files);
+void locks_remove_file(struct file *f);
+void locks_free_lock_context(struct inode *inode);
 
 /* mm/memfd.c: fcntl's F_ADD_SEALS and F_GET_SEALS. What each seal
  * forbids is checked where that is done: ramfs's write, truncate and
@@ -463,10 +486,25 @@ void tty_init(void);
 /* /dev/userfaultfd (fs/userfaultfd.c), made at boot. */
 void userfaultfd_init(void);
 
-/* f's poll operation puts the poller on wq, one of f's (fs/select.c),
- * holding f until the poll ends; pt NULL: a pass that does not sleep. */
-void poll_wait(struct file *f, struct wait_queue_head *wq,
-	       struct poll_table *pt);
+/* What a file's poll operation is given (Linux's poll_table): qproc
+ * puts the poller on one of f's wait queues, poll(2)'s (fs/select.c)
+ * holding f until the poll ends, epoll's (fs/eventpoll.c) a callback. */
+struct poll_table {
+	void (*qproc)(struct file *f, struct wait_queue_head *wq,
+		      struct poll_table *pt);
+};
+
+/* f's poll operation calls it on each wait queue that tells of a change
+ * of its events; pt NULL: a pass that does not sleep. */
+static inline void poll_wait(struct file *f, struct wait_queue_head *wq,
+			     struct poll_table *pt)
+{
+	if (pt && pt->qproc)
+		pt->qproc(f, wq, pt);
+}
+
+/* A file's last fput: the epoll items watching it go (fs/eventpoll.c). */
+void eventpoll_release_file(struct file *f);
 
 /* A new file of fops with priv as its private_data, on a new inode of
  * anon_inodefs named name ("[pidfd]"; Linux's anon_inode_getfile, whose

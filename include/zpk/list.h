@@ -80,6 +80,28 @@ static inline void list_replace(struct list_head *old, struct list_head *n)
 	n->prev->next = n;
 }
 
+/* list's entries go to the front of head (Linux's list_splice); list
+ * is left as it was, list_splice_init empties it. */
+static inline void list_splice(const struct list_head *list,
+			       struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev;
+
+	if (list_empty(list))
+		return;
+	first->prev = head;
+	last->next = head->next;
+	head->next->prev = last;
+	head->next = first;
+}
+
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	list_splice(list, head);
+	INIT_LIST_HEAD(list);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_last_entry(head, type, member) \
 	list_entry((head)->prev, type, member)

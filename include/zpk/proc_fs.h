@@ -78,6 +78,8 @@ int proc_create_int(const char *path, u32 mode, int *data);
 int proc_write_int(const char *buf, size_t n, loff_t pos, unsigned long *v);
 /* A directory /proc/PATH; 0 or -errno as mkdir. */
 int proc_mkdir(const char *path);
+/* /proc/sysvipc (ipc/shm.c). */
+void proc_sysvipc_init(void);
 /* A symbolic link /proc/PATH whose text is target (Linux's
  * proc_symlink); 0 or -errno as symlink. */
 int proc_symlink(const char *path, const char *target);

@@ -57,6 +57,9 @@ struct restart_block {
 struct sighand_struct {
 	int count;			/* tasks sharing it */
 	struct k_sigaction action[_NSIG];
+	/* signalfd's readers and pollers: every signal queued for these
+	 * tasks wakes them (fs/signalfd.c) */
+	struct wait_queue_head signalfd_wqh;
 };
 
 /*

@@ -123,6 +123,9 @@ int send_sig_thread(struct task_struct *t, int sig,
 /* sig to every process of process group pgrp: 0, or -ESRCH if there is
  * none (Linux's kill_pgrp); sig 0 only asks whether there is one. */
 int kill_pgrp(int pgrp, int sig, const struct kernel_siginfo *info);
+/* Takes current's lowest pending signal of mask (its own, then its
+ * group's) into *info: the signal, or 0 if none (signalfd's read). */
+int dequeue_signal_mask(sigset_t mask, struct kernel_siginfo *info);
 /* A fault in user mode: SIGSEGV/SIGBUS with si_addr, to current. */
 void force_sig_fault(int sig, int code, unsigned long addr);
 /* A fatal signal the kernel sends current (out of memory): even init's

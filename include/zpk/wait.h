@@ -12,10 +12,16 @@ struct wait_queue_head {
 };
 
 struct task_struct;
+/* A waiter: a task to wake, or (func set) a callback that wake_up calls
+ * instead, with wq's lock held and maybe from an interrupt handler
+ * (Linux's wait_queue_func_t; epoll's ep_poll_callback). key is 0, or
+ * POLLFREE: the queue is about to be freed, and the entry must leave. */
 struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
+	void (*func)(struct wait_queue_entry *e, unsigned int key);
 };
+#define POLLFREE	0x4000	/* Linux's: the queue itself goes */
 
 #define WAIT_QUEUE_HEAD_INIT(name) {					\
 	.lock = __SPIN_LOCK_UNLOCKED(name.lock),			\
@@ -26,8 +32,12 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 	INIT_LIST_HEAD(&wq->head);
 }
 
-/* Wake every task sleeping on wq (they re-check their conditions). */
+/* Wake every task sleeping on wq (they re-check their conditions), and
+ * call each entry's func. */
 void wake_up(struct wait_queue_head *wq);
+/* The queue is going (Linux's wake_up_pollfree): each func is called
+ * with POLLFREE and takes its entry off; no task may be left on it. */
+void wake_up_pollfree(struct wait_queue_head *wq);
 
 /*
  * Sleep once on wq: returns after a wake_up, or at once if a signal is

@@ -37,6 +37,28 @@ void unmap_mapping_range(struct inode *inode, loff_t holebegin)
 	(void)inode, (void)holebegin;
 }
 
+/* No process takes a lock or an epoll item here (fs/locks.c and
+ * fs/eventpoll.c sleep and signal): nothing to drop. */
+void locks_remove_posix(struct file *f, struct files_struct *files)
+{
+	(void)f, (void)files;
+}
+
+void locks_remove_file(struct file *f)
+{
+	(void)f;
+}
+
+void locks_free_lock_context(struct inode *inode)
+{
+	(void)inode;
+}
+
+void eventpoll_release_file(struct file *f)
+{
+	(void)f;
+}
+
 /* No scheduler here: descriptor calls use the boot table. */
 struct files_struct *current_files(void)
 {

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
 PARTS="init runner-special runner-refcount runner-off smp4 smp4-zero
-zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox"
+zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox
+sqlite"
 
 part_init() {
 log=$LOGDIR/user-true.log
@@ -322,6 +323,35 @@ while IFS= read -r name; do
 			head -8 | tr '\n' '|')"
 done < <(sed -n 's/^== //p' "$host")
 expect_not_in "$log" "busybox: no system call zpk lacks" "not implemented"
+}
+
+# Debian's own sqlite3 (dynamically linked with glibc), if this host has
+# it, run through its interpreter with the libraries ldd names: a
+# database in /tmp takes POSIX record locks (F_SETLK, F_GETLK), then a
+# WAL file maps its -shm index; the output must be the host's.
+part_sqlite() {
+local log=$LOGDIR/user-sqlite.log host=$LOGDIR/sqlite-host.out dir lib
+local sql=tests/qemu/sqlite/locks.sql adds=()
+local prog=${SQLITE3:-/usr/bin/sqlite3}
+if ! [ -x "$prog" ] || ! ldd "$prog" >/dev/null 2>&1; then
+	tap "sqlite: the host has no dynamically linked sqlite3 # SKIP" 1
+	return
+fi
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sqltest.XXXXXX")
+"$prog" -init "$sql" "$dir/t.db" .quit >"$host" 2>&1
+rm -rf "$dir"
+for lib in $(ldd "$prog" | grep -o '/[^ ]*'); do
+	adds+=(--add "$lib:$lib")
+done
+scripts/zpk-run --timeout 180 "${adds[@]}" --add "$prog:$prog" \
+	--add "$sql:/tmp/locks.sql" /lib64/ld-linux-x86-64.so.2 "$prog" \
+	-init /tmp/locks.sql /tmp/t.db .quit 2>&1 | tr -d '\r' >"$log"
+tap "sqlite: Debian's sqlite3 on a /tmp database answers as on the host" \
+	"$(grep -v -e '^zpk' -e '^-- Loading' "$log" | cmp -s - "$host" && echo 1)" \
+	"zpk: $(head -5 "$log" | tr '\n' '|') host: $(head -5 "$host" |
+		tr '\n' '|')"
+expect_not_in "$log" "sqlite: no disk I/O error" "disk I/O error"
+expect_not_in "$log" "sqlite: no system call zpk lacks" "not implemented"
 }
 
 for part in ${*:-$PARTS}; do

@@ -145,6 +145,19 @@ const struct call_desc call_table[] = {
 	{ SYS_rseq, "rseq", "plgx" },
 	{ SYS_clone3, "clone3", "pl" },
 	{ SYS_faccessat2, "faccessat2", "fsgg" },
+	{ SYS_epoll_create1, "epoll_create1", "g" },
+	{ SYS_epoll_ctl, "epoll_ctl", "fcfp" },
+	{ SYS_epoll_wait, "epoll_wait", "fpcc" },
+	{ SYS_epoll_pwait, "epoll_pwait", "fpccpl" },
+	{ SYS_eventfd2, "eventfd2", "cg" },
+	{ SYS_timerfd_create, "timerfd_create", "cg" },
+	{ SYS_timerfd_settime, "timerfd_settime", "fgpp" },
+	{ SYS_timerfd_gettime, "timerfd_gettime", "fp" },
+	{ SYS_signalfd4, "signalfd4", "fplg" },
+	{ SYS_shmget, "shmget", "xlg" },
+	{ SYS_shmat, "shmat", "cag" },
+	{ SYS_shmdt, "shmdt", "a" },
+	{ SYS_shmctl, "shmctl", "ccp" },
 };
 const int nr_call_table = sizeof(call_table) / sizeof(call_table[0]);
 

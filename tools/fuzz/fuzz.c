@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -417,9 +418,54 @@ static void save_settings(void)
 /* After each child: its names gone, the settings back, and (zpk) every
  * mm and page swept by mm_verify, whose complaint under mm_verify=exit
  * stops the kernel with the child's number the last line before it. */
+/* System V shared memory outlives its maker, as on Linux: every segment
+ * a child left goes (the runner makes none), a buffer's worth of them
+ * a pass, until a pass removes none. Static buffer, as above. */
+static void remove_shm_segments(void)
+{
+	static char buf[16384];
+	int found = 1;
+
+	/* a removed one still mapped stays listed: a bound on the passes */
+	for (int pass = 0; found && pass < 64; pass++) {
+		int fd = open("/proc/sysvipc/shm", O_RDONLY);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		char *p;
+
+		if (fd >= 0)
+			close(fd);
+		buf[n > 0 ? n : 0] = 0;
+		found = 0;
+		for (p = strchr(buf, '\n'); p && p[1];
+		     p = strchr(p + 1, '\n')) {
+			int key, id;
+
+			if (sscanf(p + 1, "%d %d", &key, &id) == 2 &&
+			    syscall(SYS_shmctl, id, 0 /* IPC_RMID */, NULL) == 0)
+				found = 1;
+		}
+	}
+}
+
+/* A flock or OFD lock belongs to the open file: one a child took through
+ * a descriptor it inherited from the runner (the console, LOG_FD) stays
+ * until the runner lets it go, as on Linux. */
+static void unlock_runner_files(void)
+{
+	struct flock unlock = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+	static const int mine[] = { 0, 1, 2, LOG_FD };
+
+	for (unsigned i = 0; i < sizeof(mine) / sizeof(mine[0]); i++) {
+		flock(mine[i], LOCK_UN);
+		fcntl(mine[i], F_OFD_SETLK, &unlock);
+	}
+}
+
 static void restore_world(void)
 {
 	remove_new_names();
+	remove_shm_segments();
+	unlock_runner_files();
 	write_setting("/proc/sys/vm/zero_page", zero_page);
 	write_setting("/proc/sys/kernel/pid_max", pid_max);
 	write_setting("/proc/sys/vm/mm_verify", "1");

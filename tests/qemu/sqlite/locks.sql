@@ -1,0 +1,11 @@
+create table t(a);
+insert into t values(42);
+select a*2 from t;
+begin exclusive;
+insert into t values(7);
+commit;
+select count(*), sum(a) from t;
+pragma journal_mode=wal;
+insert into t values(1);
+select count(*), sum(a) from t;
+pragma integrity_check;
