@@ -221,7 +221,7 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
  */
 bool mmap_populates(struct mm_struct *mm, unsigned long flags)
 {
-	/* LAB(demand-paging) BEGIN task 1: a page waits for its first touch */
+	/* LAB(demand-paging) BEGIN task 4: a page waits for its first touch */
 	return (flags & (MAP_POPULATE | MAP_LOCKED)) ||
 	       (mm->def_flags & VM_LOCKED);
 	/* LAB(demand-paging) END: (void)mm; (void)flags; return true; */

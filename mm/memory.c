@@ -806,7 +806,7 @@ static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 						  unsigned long address,
 						  pte_t *pte, unsigned int flags)
 {
-	/* LAB(demand-paging) BEGIN task 3: what the PTE's state calls for */
+	/* LAB(demand-paging) BEGIN task 2: what the PTE's state calls for */
 	pte_t entry = *pte;
 
 	if (pte_none(entry))
@@ -853,7 +853,7 @@ static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 						   unsigned long address,
 						   unsigned int flags)
 {
-	/* LAB(demand-paging) BEGIN task 3: down to the PTE, locked */
+	/* LAB(demand-paging) BEGIN task 2: down to the PTE, locked */
 	spinlock_t *ptl;
 	pte_t *pte;
 	vm_fault_t ret = VM_FAULT_OOM;
@@ -887,7 +887,7 @@ static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags)
 {
-	/* LAB(demand-paging) BEGIN task 3: is it allowed? then fault */
+	/* LAB(demand-paging) BEGIN task 2: is it allowed? then fault */
 	count_vm_event(PGFAULT);
 	if (!vma || address < vma->vm_start || address >= vma->vm_end)
 		return VM_FAULT_SIGSEGV;

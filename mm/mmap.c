@@ -805,7 +805,7 @@ set_brk:
 
 int expand_stack(struct vm_area_struct *vma, unsigned long address)
 {
-	/* LAB(demand-paging) BEGIN task 4: grow the stack down to address */
+	/* LAB(demand-paging) BEGIN task 3: grow the stack down to address */
 	/* LAB(faults) BEGIN task 1: grow the stack down to address */
 	struct vm_area_struct *prev = vma_prev(vma->vm_mm, vma);
 	unsigned long start = address & PAGE_MASK, grow;

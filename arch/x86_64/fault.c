@@ -18,7 +18,7 @@
 static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 			    int sig)
 {
-	/* LAB(demand-paging) BEGIN task 2: Linux's segfault line */
+	/* LAB(demand-paging) BEGIN task 1: Linux's segfault line */
 	/* LAB(faults) BEGIN task 2: Linux's segfault line */
 	if (current->sighand->action[sig - 1].handler != SIG_DFL)
 		return;
@@ -100,7 +100,7 @@ static __maybe_unused void userfault_retry(struct pt_regs *regs)
  * the access was (Linux's do_user_addr_fault sets them the same way). */
 static __maybe_unused unsigned int fault_flags(const struct pt_regs *regs)
 {
-	/* LAB(demand-paging) BEGIN task 2: the error code as FAULT_FLAG_* */
+	/* LAB(demand-paging) BEGIN task 1: the error code as FAULT_FLAG_* */
 	unsigned int flags = 0;
 
 	if (regs->error_code & X86_PF_WRITE)
@@ -124,7 +124,7 @@ static __maybe_unused unsigned int fault_flags(const struct pt_regs *regs)
 static __maybe_unused struct vm_area_struct *
 lock_mm_and_find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	/* LAB(demand-paging) BEGIN task 4: find the VMA; a stack grows to it */
+	/* LAB(demand-paging) BEGIN task 3: find the VMA; a stack grows to it */
 	struct vm_area_struct *vma;
 
 	mmap_read_lock(mm);
@@ -156,7 +156,7 @@ static __maybe_unused vm_fault_t mm_fault(struct mm_struct *mm,
 					  unsigned long addr,
 					  unsigned int flags, int *code)
 {
-	/* LAB(demand-paging) BEGIN task 2: the fault, under the mmap_lock */
+	/* LAB(demand-paging) BEGIN task 1: the fault, under the mmap_lock */
 	struct vm_area_struct *vma;
 	vm_fault_t ret;
 
@@ -194,7 +194,7 @@ static __maybe_unused bool in_uaccess(const struct pt_regs *regs)
 void do_page_fault(struct pt_regs *regs)
 {
 	unsigned long addr = read_cr2();
-	/* LAB(demand-paging) BEGIN task 2: from the trap to handle_mm_fault */
+	/* LAB(demand-paging) BEGIN task 1: from the trap to handle_mm_fault */
 	struct mm_struct *mm = current->mm;
 	vm_fault_t ret;
 	int code;
