@@ -137,13 +137,14 @@ static bool table_populate(struct mm_struct *mm, u64 *entry)
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
  * address past the hole, so range loops skip empty tables whole. The
- * fault path inlines it (__walk_pte): there the call and the unused
- * arguments cost as much as a level of the walk; the range loops call it
- * (walk_pte), as inlined it costs their per-PTE loops registers.
+ * fault path inlines it (__walk_pte; a real frame in the debug build):
+ * there the call and the unused arguments cost as much as a level of the
+ * walk; the range loops call it (walk_pte), as inlined it costs their
+ * per-PTE loops registers.
  */
-static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
-					 unsigned long addr, bool alloc,
-					 unsigned long *next)
+static __fault_inline pte_t *__walk_pte(struct mm_struct *mm,
+					unsigned long addr, bool alloc,
+					unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
@@ -385,7 +386,7 @@ static void page_remove_rmap(struct page *page)
 }
 
 /* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static inline __maybe_unused bool is_zero_pte(pte_t pte)
+static __fault_inline __maybe_unused bool is_zero_pte(pte_t pte)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
 	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
@@ -393,8 +394,8 @@ static inline __maybe_unused bool is_zero_pte(pte_t pte)
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
-					       pte_t entry)
+static __fault_inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
+						       pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
 	inc_mm_counter(mm, MM_ZEROPAGES);
@@ -410,8 +411,8 @@ static inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static inline __maybe_unused void zero_pte_remove(struct mm_struct *mm,
-						  pte_t entry)
+static __fault_inline __maybe_unused void
+zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
 	dec_mm_counter(mm, MM_ZEROPAGES);

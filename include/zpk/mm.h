@@ -177,11 +177,11 @@ void put_page(struct page *page);
  * mm_verify (every mm). Never hold one while taking another, but as fork
  * and mm_verify do (older mm first), nor while calling mmput.
  */
-static inline void mmap_read_lock(struct mm_struct *mm)
+static __fault_inline void mmap_read_lock(struct mm_struct *mm)
 {
 	down_read(&mm->mmap_lock);
 }
-static inline void mmap_read_unlock(struct mm_struct *mm)
+static __fault_inline void mmap_read_unlock(struct mm_struct *mm)
 {
 	up_read(&mm->mmap_lock);
 }
