@@ -175,7 +175,12 @@ void put_page(struct page *page);
  * whatever changes the VMAs (mmap, munmap, mprotect, brk, madvise's
  * flags, mlock), fork (both mms), exec's mappings, exit_mmap, and
  * mm_verify (every mm). Never hold one while taking another, but as fork
- * and mm_verify do (older mm first), nor while calling mmput.
+ * and mm_verify do (older mm first), nor while calling mmput. It nests
+ * inside the big kernel lock (which a sleeper lets go) and mmlist_lock;
+ * a PTE lock, the page_table_lock and the allocator's locks nest inside
+ * it, and a fault takes the big kernel lock inside it for a file VMA
+ * (safe: the big kernel lock is never held across a sleep). Nobody may
+ * sleep for a userfaultfd's reader while holding it (docs/smp.md).
  */
 static __fault_inline void mmap_read_lock(struct mm_struct *mm)
 {

@@ -51,7 +51,13 @@ struct page {
 			unsigned long index;
 		};
 		/* PG_pgtable at the PTE level: the lock of the PTEs in this
-		 * page (Linux's split PTE lock, page->ptl). */
+		 * page (Linux's split PTE lock, page->ptl): their values, and
+		 * the pages, counters and rmap they stand for while a fault,
+		 * zap, mprotect, fork or gup changes or follows one. Taken
+		 * inside the mmap_lock (and the big kernel lock), one table's
+		 * at a time (fork: the parent's; the child's is private);
+		 * mm->page_table_lock, a slab cache's lock and zone_lock nest
+		 * inside it. docs/smp.md. */
 		spinlock_t ptl;
 	};
 };
@@ -131,9 +137,14 @@ struct vm_area_struct {
  */
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
-	struct rw_semaphore mmap_lock;	/* the VMAs: readers or one writer */
+	/* The VMAs, their tree and list, and the layout (brk, stack):
+	 * readers or one writer; zpk/mm.h says who takes it and how. */
+	struct rw_semaphore mmap_lock;
 	/* Protects filling an empty pgd/pud/pmd entry (a new page table),
-	 * and nr_ptes (Linux's mm->page_table_lock). */
+	 * and nr_ptes (Linux's mm->page_table_lock). Taken only by
+	 * table_populate (mm/memory.c), inside the mmap_lock and maybe a
+	 * PTE lock of another mm (fork); nothing but the allocator's locks
+	 * nests inside it. */
 	spinlock_t page_table_lock;
 	struct list_head mmlist;	/* on the list of all mms (mm_verify) */
 	/* The CPUs that have pgd loaded (running one of its tasks, or
