@@ -648,19 +648,26 @@ vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
 	return do_anonymous_page(vma, address, pte, FAULT_FLAG_UFFD_FILL);
 }
 
-/* The page-cache page behind address in a file VMA, or NULL past EOF.
- * Called by do_fault under its locks (the big kernel lock for the page
- * cache). */
-static struct page *file_page(struct vm_area_struct *vma,
-			      unsigned long address)
+/* The page behind address in a file VMA, from its vm_ops->fault (Linux's
+ * __do_fault), in *pagep; under do_fault's locks. 0 or VM_FAULT_*. */
+static vm_fault_t __do_fault(struct vm_area_struct *vma,
+			     unsigned long address, unsigned int flags,
+			     struct page **pagep)
 {
-	struct inode *inode = vma->vm_file->f_inode;
-	unsigned long pgoff = vma->vm_pgoff +
-			      ((address - vma->vm_start) >> PAGE_SHIFT);
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = address & PAGE_MASK,
+		.pgoff = vma->vm_pgoff +
+			 ((address - vma->vm_start) >> PAGE_SHIFT),
+		.flags = flags,
+	};
+	vm_fault_t ret;
 
-	if (pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
-		return NULL;	/* SIGBUS beyond the last page, as Linux */
-	return inode_get_page(inode, pgoff);
+	if (!vma->vm_ops || !vma->vm_ops->fault)
+		return VM_FAULT_SIGBUS;
+	ret = vma->vm_ops->fault(&vmf);
+	*pagep = vmf.page;
+	return ret;
 }
 
 /* A write to a private file mapping: a private copy (Linux's
@@ -686,13 +693,14 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 }
 
 /*
- * First touch of a file page (Linux's do_fault): a read maps the page
- * cache's page itself, read-only unless the mapping is shared; a write
- * to a private mapping copies it. Called by handle_pte_fault and
+ * First touch of a file page (Linux's do_fault): the VMA's
+ * vm_ops->fault finds it; a read maps the page cache's page itself,
+ * read-only unless the mapping is shared; a write to a private mapping
+ * copies it. Called by handle_pte_fault and
  * handle_pte_marker with mm's mmap_lock (for reading), the big kernel
  * lock (the page cache has no lock of its own) and the none PTE's lock
- * held, all still held on return. Returns 0, VM_FAULT_SIGBUS past EOF,
- * VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR (shmem_userfault).
+ * held, all still held on return. Returns 0, ->fault's VM_FAULT_SIGBUS
+ * (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR (shmem_userfault).
  */
 static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 			   pte_t *pte, unsigned int flags)
@@ -704,9 +712,9 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 
 	if (ret)
 		return ret;
-	page = file_page(vma, address);
-	if (!page)
-		return VM_FAULT_SIGBUS;
+	ret = __do_fault(vma, address, flags, &page);
+	if (ret)
+		return ret;
 	if ((flags & FAULT_FLAG_WRITE) && !shared)
 		return do_cow_fault(vma, address, pte, page);
 	page_add_file_rmap(page);

@@ -21,7 +21,6 @@
 /* UFFDIO_ZEROPAGE's read: the userfaultfd's reader fills the page. */
 #define FAULT_FLAG_UFFD_FILL	0x40000
 
-typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040

@@ -283,6 +283,14 @@ long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		 unsigned long vm_flags, struct file *file, unsigned long pgoff,
 		 const struct mempolicy *pol);
+/* For an f_op->mmap, on the new VMA (mmap_region's locks): vma becomes
+ * private anonymous memory, its file's reference dropped (Linux's
+ * vma_set_anonymous, which keeps the file). */
+void vma_set_anonymous(struct vm_area_struct *vma);
+/* For an f_op->mmap, on the new VMA: vma becomes a mapping of a fresh
+ * shmem file of its size, in place of its file (Linux's
+ * shmem_zero_setup): shared anonymous memory. 0 or -ENOMEM. */
+int shmem_zero_setup(struct vm_area_struct *vma);
 /*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned

@@ -110,11 +110,44 @@ struct file;
 struct userfaultfd_ctx;
 
 /* One contiguous range of a process's address space with one protection. */
+/* A fault's answer: 0 (the access may run again) or VM_FAULT_* bits
+ * (zpk/memory.h). */
+typedef unsigned int vm_fault_t;
+
+/* A fault on a VMA with vm_ops, as its ->fault sees it (Linux's). */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address;		/* page-aligned */
+	unsigned long pgoff;		/* in vma->vm_file, in pages */
+	unsigned int flags;		/* FAULT_FLAG_* */
+	struct page *page;		/* ->fault's answer */
+};
+
+/*
+ * What a VMA's memory is, beyond anonymous (Linux's
+ * vm_operations_struct): its file's f_op->mmap sets vma->vm_ops. NULL
+ * for private anonymous memory, which the fault core serves itself.
+ */
+struct vm_operations_struct {
+	/* The page at vmf->pgoff in vmf->page, with no reference taken
+	 * (the page cache's keeps it: the mapping takes its own). Called by
+	 * do_fault with mm's mmap_lock for reading, the big kernel lock and
+	 * the PTE's lock held, all still held on return: it must not
+	 * sleep. 0, or VM_FAULT_SIGBUS (beyond EOF) or VM_FAULT_OOM. */
+	vm_fault_t (*fault)(struct vm_fault *vmf);
+	/* Optional: the VMA goes (munmap, exit), called by remove_vma with
+	 * mm's mmap_lock held for writing, before its file's reference is
+	 * dropped. */
+	void (*close)(struct vm_area_struct *vma);
+};
+
 struct vm_area_struct {
 	unsigned long vm_start, vm_end;	/* [vm_start, vm_end) */
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
 	struct file *vm_file;		/* NULL for anonymous memory */
+	/* Set by vm_file's f_op->mmap; NULL iff vm_file is. */
+	const struct vm_operations_struct *vm_ops;
 	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
