@@ -24,11 +24,17 @@ GRUB_MKRESCUE ?= grub-mkrescue
 B	:= build
 VERSION	:= 0.1
 # The normal build and the benchmark run at OPT. make debug, make gdb and
-# the gdb tests use a second build in $(B)/debug at DEBUG_OPT, where the
-# fault path's functions are real frames (not the __always_inline ones,
-# nor the headers' static inline helpers) and most arguments print.
+# the gdb tests use a second build in $(B)/debug at DEBUG_OPT and
+# DEBUG_FRAMES, where every function of the fault path is a real frame
+# (__fault_inline, zpk/compiler.h, is noinline there) and most arguments
+# print. The fault path's own files (FRAME_SRCS) are built there at
+# FRAME_OPT, -O0: at -Og an argument a function no longer needs leaves
+# its frame, and a backtrace shows it <optimized out>.
 OPT	?= -O2
 DEBUG_OPT ?= -Og
+DEBUG_FRAMES := -DCONFIG_DEBUG_FRAMES
+FRAME_SRCS := arch/x86_64/fault.c mm/memory.c mm/gup.c
+FRAME_OPT ?=
 DEBUG_ELF := $(B)/debug/zpk.elf
 
 # Quiet build lines ("  CC  file") unless V=1.
@@ -73,7 +79,8 @@ $(KOBJS) $(KTEST_OBJS): Makefile
 $(B)/k/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC      $<)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(if $(filter $<,$(FRAME_SRCS)),$(FRAME_OPT)) \
+		-c $< -o $@
 
 $(B)/k/%.o: %.asm
 	@mkdir -p $(dir $@)
@@ -132,7 +139,8 @@ run: deps $(B)/zpk.iso initrd
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.
 $(DEBUG_ELF): FORCE
-	$(Q)$(MAKE) -s B=$(B)/debug OPT="$(DEBUG_OPT)" $(DEBUG_ELF)
+	$(Q)$(MAKE) -s B=$(B)/debug OPT="$(DEBUG_OPT) $(DEBUG_FRAMES)" \
+		FRAME_OPT=-O0 $(DEBUG_ELF)
 
 # QEMU halted at the first instruction with a gdb stub on :1234.  It ends
 # well only if zpk powers off with 0 (init exited 0): a panic, or QEMU

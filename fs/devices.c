@@ -5,6 +5,7 @@
 #include <zpk/console.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/pipe_fs_i.h>
 #include <zpk/random.h>
 #include <zpk/string.h>
 
@@ -56,6 +57,7 @@ static const struct file_operations zero_fops = {
 	.read = zero_read,
 	.read_user = zero_read_user,
 	.write = null_write,
+	.mmap = mmap_zero,
 };
 
 static const struct file_operations random_fops = {
@@ -131,6 +133,7 @@ void vfs_init(void)
 
 	if (vfs_root)
 		return;
+	pipe_init();
 	vfs_root = ramfs_new_inode(&rootfs_sb, S_IFDIR | 0755);
 	BUG_ON(!vfs_root);
 	rootfs_sb.s_root = vfs_root;

@@ -4,6 +4,7 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
+#include <zpk/mm_verify.h>
 #include <zpk/pipe_fs_i.h>
 #include <zpk/sched.h>
 #include <zpk/signal.h>
@@ -415,7 +416,10 @@ long pipe_fcntl(struct file *f, unsigned int cmd, unsigned int arg)
 	return (long)p->ring_size * PAGE_SIZE;
 }
 
-void pipe_tally_pages(int delta)
+/* Adds delta to _refcount of every page the pipes hold a reference to
+ * (mm_verify's ref holder: it counts them out, as it counts out
+ * mappings). Big kernel lock held: the pipes' lock. */
+static void pipe_tally_pages(int delta)
 {
 	struct pipe_inode_info *p;
 
@@ -423,6 +427,17 @@ void pipe_tally_pages(int delta)
 		for (unsigned int i = 0; i < p->nrbufs; i++)
 			if (!PageZero(pipe_buf(p, i)->page))
 				page_ref_add(pipe_buf(p, i)->page, delta);
+}
+
+static struct mm_verify_ref_holder pipe_ref_holder = {
+	.name = "pipes",
+	.tally_pages = pipe_tally_pages,
+	.list = LIST_HEAD_INIT(pipe_ref_holder.list),
+};
+
+void pipe_init(void)
+{
+	mm_verify_add_ref_holder(&pipe_ref_holder);
 }
 
 int create_pipe(struct file **rd, struct file **wr, unsigned int flags)

@@ -2,6 +2,7 @@
  * dentries, regular files whose data lives in whole pages (i_pages). */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
@@ -641,9 +642,41 @@ static const struct inode_operations ramfs_symlink_iops = {
 	.readlink = symlink_readlink,
 };
 
+/*
+ * A fault in a mapping of a ramfs file (a file of the initrd or /tmp, a
+ * memfd, shared anonymous memory's shmem file): the page cache's page,
+ * allocated zeroed on demand (Linux's filemap_fault, shmem_fault). The
+ * vm_operations ->fault contract (zpk/mm_types.h): under the big kernel
+ * lock, the page cache's. SIGBUS beyond the last page of the file, as
+ * Linux, or if no page can be had.
+ */
+static vm_fault_t ramfs_fault(struct vm_fault *vmf)
+{
+	struct inode *inode = vmf->vma->vm_file->f_inode;
+
+	if (vmf->pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	vmf->page = inode_get_page(inode, vmf->pgoff);
+	return vmf->page ? 0 : VM_FAULT_SIGBUS;
+}
+
+static const struct vm_operations_struct ramfs_vm_ops = {
+	.fault = ramfs_fault,
+};
+
+/* f_op->mmap of a regular ramfs file: its pages come from ramfs_fault
+ * (Linux's generic_file_mmap). The access checks are do_mmap's. */
+static int ramfs_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	vma->vm_ops = &ramfs_vm_ops;
+	return 0;
+}
+
 const struct file_operations ramfs_file_ops = {
 	.read = file_read,
 	.write = file_write,
+	.mmap = ramfs_mmap,
 };
 
 const struct file_operations ramfs_dir_ops = {

@@ -56,3 +56,18 @@ ssize_t zero_read_user(struct file *f, char __user *buf, size_t n,
 		return -EFAULT;
 	return (ssize_t)(n - left);
 }
+
+/*
+ * f_op->mmap of /dev/zero (Linux's mmap_zero): a private mapping is
+ * anonymous memory, the /dev/zero file dropped from it (zpk's VMAs of
+ * anonymous memory have none); a shared one is a fresh shmem file's, so
+ * that fork shares its pages. f_op->mmap's contract (zpk/fs.h).
+ */
+int mmap_zero(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f;
+	if (vma->vm_flags & VM_SHARED)
+		return shmem_zero_setup(vma);
+	vma_set_anonymous(vma);
+	return 0;
+}

@@ -16,7 +16,8 @@
  * page an exclusive anonymous one (Linux's can_follow_write_pte): the
  * write then lands in our copy, never in the zero page, a file's page or
  * one a fork child shares. Where the VMA tracks soft-dirty, the PTE must
- * be soft-dirty too, or the write would go unseen.
+ * be soft-dirty too, or the write would go unseen. Called by follow_pte
+ * under the PTE's lock (and mm's mmap_lock).
  */
 static bool can_follow_write_pte(pte_t pte, struct page *page,
 				 struct vm_area_struct *vma, unsigned int flags)
@@ -34,7 +35,10 @@ static bool can_follow_write_pte(pte_t pte, struct page *page,
 	 */
 }
 
-/* follow_page's decision for one PTE, under its lock. */
+/* follow_page's decision for one PTE: called with the PTE's lock and
+ * mm's mmap_lock (for reading) held, both still held on return, so a
+ * FOLL_GET reference is taken before the page can be unmapped. Returns
+ * the page, or NULL if a fault must come first. */
 static struct page *follow_pte(struct vm_area_struct *vma,
 			       unsigned long address, pte_t pte,
 			       unsigned int flags)
@@ -74,6 +78,8 @@ static struct page *follow_pte(struct vm_area_struct *vma,
  * several CPUs faulting, the count alone cannot tell put_user_page
  * afterwards whether one was taken). The PTE's lock is held while the
  * reference is taken, so the page cannot be unmapped and freed between.
+ * Called by get_one_page with mm's mmap_lock held for reading, held on
+ * return; the PTE's lock is taken and dropped here.
  */
 struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 			 unsigned int flags)
@@ -90,7 +96,9 @@ struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 }
 
 /* Releases a page from get_user_pages. The zero page's own reference
- * keeps it from ever reaching the allocator: its count just drops. */
+ * keeps it from ever reaching the allocator: its count just drops. No
+ * lock needed (atomic counts); callers drop their references before the
+ * mmap_lock (mm_verify counts them). */
 void put_user_page(struct page *page)
 {
 	if (PageZero(page)) {
@@ -101,6 +109,8 @@ void put_user_page(struct page *page)
 	put_page(page);
 }
 
+/* The FOLL_* of a get_user_pages as handle_mm_fault's FAULT_FLAG_*:
+ * always FAULT_FLAG_REMOTE (not the CPU's access). No lock. */
 static unsigned int fault_flags_of(unsigned int flags)
 {
 	unsigned int ff = FAULT_FLAG_REMOTE;
@@ -119,7 +129,8 @@ static unsigned int fault_flags_of(unsigned int flags)
  * mm's mmap_lock given up, as a user fault's does, since the victim it
  * waits for may need that lock to exit (mm_verify=exit takes every mm's).
  * -EAGAIN: fault again from the VMA, which may be gone; -ENOMEM: nothing
- * to kill, or current is the one dying.
+ * to kill, or current is the one dying. Called by get_one_page with the
+ * mmap_lock held for reading, and returns with it held again.
  */
 static int gup_out_of_memory(struct mm_struct *mm)
 {
@@ -136,7 +147,9 @@ static int gup_out_of_memory(struct mm_struct *mm)
  * mmap_lock was given up meanwhile (a userfaultfd's reader resolved the
  * fault while we slept, or the OOM killer ran): vma may be gone, look it
  * up again; -EINTR: a fatal signal came first (Linux's gup: any other
- * waits until the call is done, see handle_userfault). */
+ * waits until the call is done, see handle_userfault). Called by
+ * get_user_pages with mm's mmap_lock held for reading, held on return
+ * (given up and retaken meanwhile after -EAGAIN); no other lock. */
 static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 			unsigned int flags, struct page **page)
 {
@@ -162,7 +175,11 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 	BUGF("get_user_pages: %#lx still not followable after faults", addr);
 }
 
-/* Called with mm's mmap_lock held for reading (gup.h). */
+/* zpk/gup.h. Called with mm's mmap_lock held for reading, held on return
+ * (a userfault or the OOM killer may give it up meanwhile: the VMA is
+ * looked up again), and no spinlock: a fault may sleep. Called by
+ * populate_vma_page_range, access_remote_vm, vmsplice, madvise, read's
+ * writeable check and get_mempolicy. */
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages)
 {
@@ -196,7 +213,9 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 }
 
 /* Faults in [start, end) of vma as mlock and MAP_POPULATE do: for write
- * in a private writable mapping (real pages), else for read. */
+ * in a private writable mapping (real pages), else for read. Called by
+ * mm_populate with mm's mmap_lock held for reading (get_user_pages'
+ * contract). 0, -ENOMEM if short, or get_user_pages' errno. */
 int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 			    unsigned long end)
 {
@@ -218,6 +237,8 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
  * Does a new mapping get its pages at once (mm_populate), rather than each
  * at its first touch? Only if asked: MAP_POPULATE, MAP_LOCKED, or
  * mlockall(MCL_FUTURE) (mm->def_flags), as Linux's do_mmap decides.
+ * Called by mmap, mremap and brk after they let the mmap_lock go: it
+ * reads one word of mm (def_flags), which only mlockall changes.
  */
 bool mmap_populates(struct mm_struct *mm, unsigned long flags)
 {
@@ -227,9 +248,10 @@ bool mmap_populates(struct mm_struct *mm, unsigned long flags)
 	/* LAB(demand-paging) END: (void)mm; (void)flags; return true; */
 }
 
-/* Takes mm's mmap_lock for reading itself (Linux's __mm_populate); vma
+/* Takes mm's mmap_lock for reading itself (Linux's __mm_populate): the
+ * caller holds none (mmap and mlock call it after dropping theirs). vma
  * may be gone after each populate_vma_page_range (a userfault sleeps, the
- * lock dropped): the walk goes on from the address. */
+ * lock dropped): the walk goes on from the address. 0 or an errno. */
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end = start + len, s, e;
@@ -252,6 +274,8 @@ int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len)
  * time through get_user_pages (Linux's access_remote_vm): writes use
  * FOLL_WRITE, so zero pages and COW-shared pages get private copies
  * first. Returns the bytes copied (short at the first failing page).
+ * Takes mm's mmap_lock for reading itself: the caller (/proc/PID/mem,
+ * process_vm_*) holds no mmap_lock, nor a spinlock.
  */
 long access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf,
 		      size_t len, unsigned int flags)

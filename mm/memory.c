@@ -20,7 +20,12 @@
 
 /* ---- page-table pages ---------------------------------------------- */
 
-/* A zeroed table; its page's ptl is the lock of the entries in it. */
+/*
+ * A zeroed table page, or NULL if out of memory; its page's ptl is the
+ * lock of the entries in it once it is a PTE table. No lock held or
+ * taken but the allocator's: the page is no one's until table_populate
+ * (under mm's page_table_lock) or pgd_alloc puts it in. Called by both.
+ */
 static void *pgtable_alloc(void)
 {
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
@@ -33,6 +38,9 @@ static void *pgtable_alloc(void)
 	return page_address(page);
 }
 
+/* A table page back to the allocator: one free_pgtables took out of a
+ * dead tree, or one table_populate lost a race with. No CPU can reach
+ * it, so no lock. */
 static void pgtable_free(void *table)
 {
 	struct page *page = virt_to_page(table);
@@ -42,6 +50,8 @@ static void pgtable_free(void *table)
 	__free_page(page);
 }
 
+/* zpk/memory.h. Called by mm_alloc (kernel/fork.c) for a new mm no other
+ * CPU can reach yet: no lock held or taken. */
 pgd_t *pgd_alloc(struct mm_struct *mm)
 {
 	pgd_t *pgd = pgtable_alloc();
@@ -60,6 +70,13 @@ static void *table_of(u64 entry)
 	return __va(entry & PTE_PFN_MASK);
 }
 
+/*
+ * zpk/memory.h. Called by exit_mmap (kernel/fork.c) after the zap and
+ * the flush of every CPU that may still walk the tables, with mm's
+ * mmap_lock held for writing (as Linux's free_pgtables), so mm_verify
+ * sees the tables whole or gone. No PTE lock nor page_table_lock is
+ * taken: no task uses mm any more. mm->pgd is NULL after.
+ */
 void free_pgtables(struct mm_struct *mm)
 {
 	pgd_t *pgd = mm->pgd;
@@ -113,7 +130,10 @@ static spinlock_t *pte_lockptr(pte_t *pte)
  * An empty pgd, pud or pmd entry gets a new table (Linux's __pte_alloc
  * and friends): allocated first, then put in under mm's page_table_lock,
  * unless another CPU filled the entry meanwhile (then ours goes back).
- * false if out of memory.
+ * false if out of memory. Called by __walk_pte with mm's mmap_lock held
+ * (or mm private to the caller: fork's child, exec's new mm) and maybe a
+ * PTE lock of another mm (fork's copy_pte_range holds the parent's):
+ * the page_table_lock nests inside PTE locks, and is held only here.
  */
 static bool table_populate(struct mm_struct *mm, u64 *entry)
 {
@@ -136,14 +156,19 @@ static bool table_populate(struct mm_struct *mm, u64 *entry)
 /*
  * The one walk. Returns the PTE for addr, allocating missing tables if
  * alloc. When it returns NULL without alloc, *next (if given) is the first
- * address past the hole, so range loops skip empty tables whole. The
- * fault path inlines it (__walk_pte): there the call and the unused
- * arguments cost as much as a level of the walk; the range loops call it
- * (walk_pte), as inlined it costs their per-PTE loops registers.
+ * address past the hole, so range loops skip empty tables whole. Called
+ * with mm's mmap_lock held (or mm private to the caller), no PTE lock of
+ * mm's own (a new table takes the page_table_lock: table_populate), and
+ * returns with the same held; the PTE it returns is not locked
+ * (pte_lock). Called by __handle_mm_fault and walk_pte. The
+ * fault path inlines it (__walk_pte; a real frame in the debug build):
+ * there the call and the unused arguments cost as much as a level of the
+ * walk; the range loops call it (walk_pte), as inlined it costs their
+ * per-PTE loops registers.
  */
-static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
-					 unsigned long addr, bool alloc,
-					 unsigned long *next)
+static __fault_inline pte_t *__walk_pte(struct mm_struct *mm,
+					unsigned long addr, bool alloc,
+					unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
@@ -183,6 +208,9 @@ static __always_inline pte_t *__walk_pte(struct mm_struct *mm,
 	return pte_offset_kernel(pmd, addr);
 }
 
+/* __walk_pte called (same contract): fork's copy_page_range, the range
+ * walk, and through pte_alloc_map and pte_lookup gup, mremap, userfaultfd
+ * and flush_zero_pte. */
 static pte_t *walk_pte(struct mm_struct *mm, unsigned long addr, bool alloc,
 		       unsigned long *next)
 {
@@ -199,6 +227,7 @@ static unsigned long pte_table_end(unsigned long addr, unsigned long end)
 	return boundary - 1 < end - 1 ? boundary : end;
 }
 
+/* zpk/memory.h; walk_pte's contract: mmap_lock held, PTE not locked. */
 pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr)
 {
 	return walk_pte(mm, addr, true, NULL);
@@ -209,7 +238,9 @@ pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr)
 	return walk_pte(mm, addr, false, NULL);
 }
 
-/* pte (if any) with its table's lock taken, in *ptlp. */
+/* pte (if any) with its table's lock taken, in *ptlp: the caller holds
+ * mm's mmap_lock and no PTE lock, and on return pte's too (NULL: none
+ * taken). Called by __handle_mm_fault and the _lock walks below. */
 static pte_t *pte_lock(pte_t *pte, spinlock_t **ptlp)
 {
 	if (pte) {
@@ -219,6 +250,8 @@ static pte_t *pte_lock(pte_t *pte, spinlock_t **ptlp)
 	return pte;
 }
 
+/* zpk/memory.h: mmap_lock held on entry and on return, and the PTE's
+ * lock too on return unless NULL. */
 pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
 			  spinlock_t **ptlp)
 {
@@ -231,6 +264,8 @@ pte_t *pte_lookup_lock(struct mm_struct *mm, unsigned long addr,
 	return pte_lock(pte_lookup(mm, addr), ptlp);
 }
 
+/* Drops the lock pte_lock took (Linux's: also unmaps a highmem PTE
+ * table, which x86-64 has not). */
 void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
 {
 	(void)pte;
@@ -273,6 +308,9 @@ static __always_inline int __walk_page_range(struct mm_struct *mm,
 	return ret;
 }
 
+/* __walk_page_range called (same contract): mprotect's change_protection,
+ * /proc's smaps, clear_refs and pagemap, mincore, mbind's strict check,
+ * mremap's move, mm_verify. */
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv)
 {
@@ -310,6 +348,10 @@ pgprot_t vm_get_page_prot(unsigned long vm_flags)
 	return protection_map[vm_flags & (VM_READ | VM_WRITE | VM_EXEC)];
 }
 
+/* zpk/memory.h. Reads only the PTE value it is given: no lock needed for
+ * the answer, but the page is safe to use only while the PTE's lock (or
+ * a reference) keeps it mapped. Called by the fault, zap, fork, gup,
+ * /proc and mm_verify. */
 struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 			    pte_t pte)
 {
@@ -385,7 +427,7 @@ static void page_remove_rmap(struct page *page)
 }
 
 /* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static inline __maybe_unused bool is_zero_pte(pte_t pte)
+static __fault_inline __maybe_unused bool is_zero_pte(pte_t pte)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
 	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
@@ -393,8 +435,8 @@ static inline __maybe_unused bool is_zero_pte(pte_t pte)
 }
 
 /* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
-					       pte_t entry)
+static __fault_inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
+						       pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
 	inc_mm_counter(mm, MM_ZEROPAGES);
@@ -410,8 +452,8 @@ static inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
 }
 
 /* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static inline __maybe_unused void zero_pte_remove(struct mm_struct *mm,
-						  pte_t entry)
+static __fault_inline __maybe_unused void
+zero_pte_remove(struct mm_struct *mm, pte_t entry)
 {
 	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
 	dec_mm_counter(mm, MM_ZEROPAGES);
@@ -447,6 +489,8 @@ static inline __maybe_unused void zero_pte_count(long rss[NR_MM_COUNTERS],
  * FOLL_NOZERO's first step (KAMEZAWA's get_user_pages_nozero, "ZERO PAGE
  * again" RFC 4/4, linux-mm, July 2009): clears the zero-page PTE at addr,
  * if that is what is there, so that the next fault maps a real page.
+ * Called by get_user_pages (FOLL_NOZERO) with mm's mmap_lock held for
+ * reading; takes and drops the PTE's lock. true if it cleared one.
  */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 {
@@ -475,6 +519,8 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
  * 2.6.23's read_zero() trick (zeromap_page_range): replaces whatever
  * [start, end) of a private anonymous VMA maps by refcounted zero-page
  * PTEs, as if the pages had never been written. Returns 0 or -ENOMEM.
+ * Called by /dev/zero's read (fs/zero.c) with mm's mmap_lock held for
+ * reading; takes and drops each PTE table's lock.
  */
 int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
 		       unsigned long end)
@@ -530,6 +576,8 @@ static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
  * A read of untouched private anonymous memory maps the zero page read-
  * only (Linux's do_anonymous_page zero-page branch): special marks the
  * PTE so that vm_normal_page skips it; refcount takes a reference.
+ * Called by do_anonymous_page with mm's mmap_lock (for reading) and the
+ * none PTE's lock held, both still held on return. Returns 0.
  */
 static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 				  unsigned long address, pte_t *pte)
@@ -550,10 +598,17 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
 /* LAB(zero-page) END */
 /* LAB(zero-page-whole) END */
 
-/* First touch of a private anonymous page: the zero page for a read
+/*
+ * First touch of a private anonymous page: the zero page for a read
  * (unless zero_page=off), else a zeroed page of its own. In a range a
  * userfaultfd registered for missing pages, its reader supplies the page
- * instead (FAULT_FLAG_UFFD_FILL: the reader's UFFDIO_ZEROPAGE). */
+ * instead (FAULT_FLAG_UFFD_FILL: the reader's UFFDIO_ZEROPAGE). Called
+ * by handle_pte_fault (and mfill_zeropage_pte) with mm's mmap_lock and
+ * the none PTE's lock held, both still held on return (Linux's takes the
+ * PTE lock itself, after allocating; zpk's allocations never sleep).
+ * Returns 0, VM_FAULT_OOM, or VM_FAULT_UFFD_MISSING (the caller hands it
+ * to handle_userfault once the PTE lock is dropped).
+ */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 				    unsigned long address, pte_t *pte,
 				    unsigned int flags)
@@ -585,26 +640,40 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 	return 0;
 }
 
+/* UFFDIO_ZEROPAGE's fill (mm/userfaultfd.c), with the mmap_lock for
+ * reading and the none PTE's lock held: do_anonymous_page's contract. */
 vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
 			      pte_t *pte)
 {
 	return do_anonymous_page(vma, address, pte, FAULT_FLAG_UFFD_FILL);
 }
 
-/* The page-cache page behind address in a file VMA, or NULL past EOF. */
-static struct page *file_page(struct vm_area_struct *vma,
-			      unsigned long address)
+/* The page behind address in a file VMA, from its vm_ops->fault (Linux's
+ * __do_fault), in *pagep; under do_fault's locks. 0 or VM_FAULT_*. */
+static vm_fault_t __do_fault(struct vm_area_struct *vma,
+			     unsigned long address, unsigned int flags,
+			     struct page **pagep)
 {
-	struct inode *inode = vma->vm_file->f_inode;
-	unsigned long pgoff = vma->vm_pgoff +
-			      ((address - vma->vm_start) >> PAGE_SHIFT);
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = address & PAGE_MASK,
+		.pgoff = vma->vm_pgoff +
+			 ((address - vma->vm_start) >> PAGE_SHIFT),
+		.flags = flags,
+	};
+	vm_fault_t ret;
 
-	if (pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
-		return NULL;	/* SIGBUS beyond the last page, as Linux */
-	return inode_get_page(inode, pgoff);
+	if (!vma->vm_ops || !vma->vm_ops->fault)
+		return VM_FAULT_SIGBUS;
+	ret = vma->vm_ops->fault(&vmf);
+	*pagep = vmf.page;
+	return ret;
 }
 
-/* A write to a private file mapping: a private copy (do_cow_fault). */
+/* A write to a private file mapping: a private copy (Linux's
+ * do_cow_fault). Called by do_fault with mm's mmap_lock, the big kernel
+ * lock and the none PTE's lock held, all still held on return. Returns 0
+ * or VM_FAULT_OOM. */
 static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 			       unsigned long address, pte_t *pte,
 			       struct page *page)
@@ -624,9 +693,14 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 }
 
 /*
- * First touch of a file page (Linux's do_fault): a read maps the page
- * cache's page itself, read-only unless the mapping is shared; a write
- * to a private mapping copies it.
+ * First touch of a file page (Linux's do_fault): the VMA's
+ * vm_ops->fault finds it; a read maps the page cache's page itself,
+ * read-only unless the mapping is shared; a write to a private mapping
+ * copies it. Called by handle_pte_fault and
+ * handle_pte_marker with mm's mmap_lock (for reading), the big kernel
+ * lock (the page cache has no lock of its own) and the none PTE's lock
+ * held, all still held on return. Returns 0, ->fault's VM_FAULT_SIGBUS
+ * (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR (shmem_userfault).
  */
 static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 			   pte_t *pte, unsigned int flags)
@@ -638,9 +712,9 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 
 	if (ret)
 		return ret;
-	page = file_page(vma, address);
-	if (!page)
-		return VM_FAULT_SIGBUS;
+	ret = __do_fault(vma, address, flags, &page);
+	if (ret)
+		return ret;
 	if ((flags & FAULT_FLAG_WRITE) && !shared)
 		return do_cow_fault(vma, address, pte, page);
 	page_add_file_rmap(page);
@@ -656,7 +730,9 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 	return 0;
 }
 
-/* A write fault that may use the page it hit: make the PTE writable. */
+/* A write fault that may use the page it hit: make the PTE writable
+ * (Linux's wp_page_reuse). Called by do_wp_page with mm's mmap_lock and
+ * the PTE's lock held, both still held on return. Returns 0. */
 static vm_fault_t wp_page_reuse(struct vm_area_struct *vma, pte_t *pte,
 				pte_t orig)
 {
@@ -693,7 +769,8 @@ static bool wp_can_reuse_anon_page(struct page *page)
  * on entry and on return: a new page in place of orig, zeroed if orig
  * maps the zero page, else a copy of its page; dirty, and writable if the
  * VMA is. The old PTE is flushed before old can go (ptep_clear_flush), as
- * another CPU may still write through it. Returns 0 or VM_FAULT_OOM.
+ * another CPU may still write through it. Called by do_wp_page, with
+ * mm's mmap_lock held for reading too. Returns 0 or VM_FAULT_OOM.
  */
 static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
 			       unsigned long address, pte_t *pte, pte_t orig,
@@ -750,7 +827,9 @@ static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
  * its reader's to resolve. A shared mapping writes its page itself. An
  * anonymous page no one else holds (wp_can_reuse_anon_page): reuse it.
  * Otherwise (shared after fork, a file page, the zero page) a private
- * copy, wp_page_copy. Returns 0 or VM_FAULT_*.
+ * copy, wp_page_copy. Called by handle_pte_fault, with mm's mmap_lock
+ * held for reading too (and the big kernel lock for a file VMA). Returns
+ * 0, VM_FAULT_OOM or VM_FAULT_UFFD_WP.
  */
 static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
 					    unsigned long address, pte_t *pte)
@@ -777,7 +856,10 @@ static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
  * A none PTE of shmem that remembers a userfaultfd write protection (a
  * uffd-wp marker, left by a zap): the page faults in as from none, and
  * comes back protected (Linux's handle_pte_marker). A marker outside a
- * uffd-wp VMA has nothing left to remember: it just goes.
+ * uffd-wp VMA has nothing left to remember: it just goes. Called by
+ * handle_pte_fault with its locks (mmap_lock for reading, the big kernel
+ * lock for a file VMA, the PTE's lock), all still held on return.
+ * Returns do_fault's answer, or 0.
  */
 static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
 						   unsigned long address,
@@ -800,7 +882,9 @@ static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
  * reading) on entry and on return (Linux's handle_pte_fault). A none PTE
  * is a first touch: anonymous or file; a present one that a write hit
  * read-only is a COW (do_wp_page); a present one the access may use was
- * a stale TLB entry. Returns 0 or VM_FAULT_*.
+ * a stale TLB entry. Called by __handle_mm_fault, which also holds the
+ * big kernel lock for a file VMA. Returns 0 or VM_FAULT_* (a
+ * VM_FAULT_UFFD_* is its caller's to hand to handle_userfault).
  */
 static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 						  unsigned long address,
@@ -848,6 +932,10 @@ static __maybe_unused unsigned long userfault_reason(vm_fault_t ret)
  * it. A file mapping's fault also holds the big kernel lock: the page
  * cache has no lock of its own (docs/smp.md). A fault for a userfaultfd's
  * reader goes to handle_userfault after both are dropped: it sleeps.
+ * Called by handle_mm_fault with mm's mmap_lock held for reading; it is
+ * still held on return, but after a userfault (VM_FAULT_RETRY), which
+ * gave it up. The PTE lock and the big kernel lock are taken and dropped
+ * here. Returns 0 or VM_FAULT_* (OOM if a table could not be allocated).
  */
 static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 						   unsigned long address,
@@ -942,8 +1030,9 @@ static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
 	return pte_marker_uffd_wp(entry);
 }
 
-/* Clears one PTE and gives back what it held (a walk_page_range fn): the
- * counters and rmap at once, the page itself after the gather's flush. */
+/* Clears one PTE and gives back what it held (a walk_page_range fn, so
+ * under the PTE's lock and the mmap_lock): the counters and rmap at
+ * once, the page itself after the gather's flush. Returns 0. */
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
@@ -969,6 +1058,9 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	return 0;
 }
 
+/* The zap of [start, end): under mm's mmap_lock (for reading or
+ * writing, as the caller), each PTE table's lock taken in turn; the
+ * counters are added before it returns, while the mmap_lock is held. */
 static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 			  struct vm_area_struct *vma, unsigned long start,
 			  unsigned long end)
@@ -980,8 +1072,10 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 	count_vm_events(ZERO_PAGE_UNMAP, -zd.rss[MM_ZEROPAGES]);
 }
 
-/* MADV_DONTNEED, /dev/zero's zeromap: a zap of its own, flushed and its
- * pages freed before it returns (Linux's zap_page_range_single). */
+/* MADV_DONTNEED, /dev/zero's zeromap, truncate, the OOM reaper: a zap
+ * of its own, flushed and its pages freed before it returns (Linux's
+ * zap_page_range_single). mm's mmap_lock held for reading on entry and
+ * on return; PTE locks taken and dropped. */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
@@ -992,6 +1086,8 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 	tlb_finish_mmu(&tlb);
 }
 
+/* munmap's and exit's zap (mm/mmap.c), into the caller's gather, with
+ * mm's mmap_lock held for writing on entry and on return. */
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end)
 {
@@ -1058,7 +1154,9 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 
 /* Rewrites the present PTEs of [start, end) for newflags, then flushes
  * the ones it changed with one flush_tlb_mm_range (Linux's
- * change_protection_range: flush_tlb_range if any page changed). */
+ * change_protection_range: flush_tlb_range if any page changed). Called
+ * by mprotect (mmap_lock for writing) and UFFDIO_WRITEPROTECT (for
+ * reading), held on return; PTE locks taken and dropped. */
 void change_protection(struct mm_struct *mm, unsigned long start,
 		       unsigned long end, unsigned long newflags,
 		       unsigned int cp_flags)
@@ -1077,8 +1175,9 @@ void change_protection(struct mm_struct *mm, unsigned long start,
 /* fork: one PTE into the child, counted in the child's rss[]. A private
  * writable page becomes read-only in both (the next write COWs); a normal
  * page gets a reference and a mapping more; a zero PTE is copied as it
- * is. Returns 1 if it write-protected the parent's PTE, which the caller
- * must flush, else 0. (The labs' stub copies each anonymous page at once,
+ * is. Called by copy_pte_range under the parent's PTE lock. Returns 1
+ * if it write-protected the parent's PTE, which the caller must flush,
+ * else 0. (The labs' stub copies each anonymous page at once,
  * as xv6's uvmcopy does, and may return -ENOMEM.) */
 static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 			unsigned long addr, pte_t *src_pte, pte_t *dst_pte)
@@ -1198,7 +1297,9 @@ static __maybe_unused int copy_pte_range(struct mm_struct *dst,
 
 /* One walk per PTE table on each side, then along both tables. The
  * parent's PTEs it write-protected are flushed once, as one range, on
- * the way out (Linux flushes all of oldmm at the end of dup_mmap). */
+ * the way out (Linux flushes all of oldmm at the end of dup_mmap).
+ * Called by fork's dup_mmap with both mms' mmap_locks held for writing
+ * (the parent's first), held on return. 0 or -ENOMEM. */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma)
 {

@@ -8,7 +8,6 @@
 #include <zpk/mm_verify.h>
 #include <zpk/mman.h>
 #include <zpk/param.h>
-#include <zpk/pipe_fs_i.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/slab.h>
@@ -225,15 +224,35 @@ static void check_page_refs(struct mm_verify_report *r, struct page *page)
 		       pfn, page_count(page), maps);
 }
 
+/* The registered holders of references without a mapping (zpk/mm_verify.h);
+ * added to at init, read under the big kernel lock. */
+static LIST_HEAD(ref_holders);
+
+void mm_verify_add_ref_holder(struct mm_verify_ref_holder *h)
+{
+	if (list_empty(&h->list))
+		list_add_tail(&h->list, &ref_holders);
+}
+
+/* Each holder's references counted in (+1) or out (-1) of _refcount. Big
+ * kernel lock held. */
+static void tally_holders(int delta)
+{
+	struct mm_verify_ref_holder *h;
+
+	list_for_each_entry(h, &ref_holders, list)
+		h->tally_pages(delta);
+}
+
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r)
 {
 	int errors = r->errors;
 	unsigned long pfn;
 
-	lock_kernel();		/* the pipes' references (vmsplice) hold */
+	lock_kernel();		/* the holders' references hold */
 	tally(mms, n, -1);
-	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
+	tally_holders(-1);	/* vmsplice: references held by pipes */
 	for (pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
@@ -244,7 +263,7 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 	tally(mms, n, +1);
 	for (pfn = 0; pfn < max_pfn; pfn++)
 		check_page_refs(r, pfn_to_page(pfn));
-	pipe_tally_pages(+1);
+	tally_holders(+1);
 	unlock_kernel();
 	return r->errors - errors;
 }
@@ -308,10 +327,10 @@ int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r)
 	tally(&mm, 1, -1);
 	walk_page_range(mm, 0, TASK_SIZE, mapcount_below_own, r);
 	tally(&mm, 1, +1);
-	lock_kernel();		/* the pipes' references (vmsplice) hold */
-	pipe_tally_pages(-1);	/* vmsplice: references held by pipes */
+	lock_kernel();		/* the holders' references hold */
+	tally_holders(-1);	/* vmsplice: references held by pipes */
 	walk_page_range(mm, 0, TASK_SIZE, refs_cover_maps, r);
-	pipe_tally_pages(+1);
+	tally_holders(+1);
 	unlock_kernel();
 	check_page_refs(r, pfn_to_page(zero_pfn));
 	return r->errors - errors;

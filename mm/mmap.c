@@ -185,6 +185,8 @@ static void remove_vma(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 	if (mm->mmap_cache == vma)
 		mm->mmap_cache = NULL;
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
 	if (vma->vm_file)
 		fput(vma->vm_file);
 	kmem_cache_free(vm_area_cachep, vma);
@@ -407,8 +409,8 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 	if (!pol)
 		pol = &default_policy;
 	find_vma_prev(mm, addr, &prev);
-	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
 	if (vma_merge(mm, prev, addr, end, vm_flags, file, pgoff, pol)) {
+		vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
 		kmem_cache_free(vm_area_cachep, vma);
 		return addr;
 	}
@@ -418,10 +420,34 @@ long mmap_region(struct mm_struct *mm, unsigned long addr,
 	vma->vm_policy = *pol;
 	vma->vm_pgoff = pgoff;
 	vma->vm_file = file ? get_file(file) : NULL;
+	vma->vm_ops = NULL;
 	vma->vm_mm = mm;
 	vma->vm_userfaultfd_ctx = NULL;
+	/* What the memory is: its file's say (Linux's call_mmap), or a
+	 * shmem file's for shared anonymous memory. */
+	if (file)
+		err = file->f_op->mmap(file, vma);
+	else if (vm_flags & VM_SHARED)
+		err = shmem_zero_setup(vma);
+	if (err) {
+		if (vma->vm_file)
+			fput(vma->vm_file);
+		kmem_cache_free(vm_area_cachep, vma);
+		return err;
+	}
+	vm_stat_account(mm, vm_flags, len >> PAGE_SHIFT);
 	vma_link(mm, vma);
 	return addr;
+}
+
+void vma_set_anonymous(struct vm_area_struct *vma)
+{
+	if (vma->vm_file)
+		fput(vma->vm_file);
+	vma->vm_file = NULL;
+	vma->vm_ops = NULL;
+	/* as do_mmap numbers private anonymous memory, to merge */
+	vma->vm_pgoff = vma->vm_start >> PAGE_SHIFT;
 }
 
 /* A file open for reading only (or on the read-only initrd). */
@@ -448,23 +474,25 @@ static int seal_check_mmap(struct inode *inode, unsigned long *vm_flags)
 	return 0;
 }
 
-/* MAP_SHARED|MAP_ANONYMOUS: a mapping of a fresh shmem file, as Linux's
- * shmem_zero_setup, so that fork shares the pages and not copies. */
-static long mmap_shared_anon(struct mm_struct *mm, unsigned long addr,
-			     unsigned long len, unsigned long vm_flags)
+/* MAP_SHARED|MAP_ANONYMOUS and shared /dev/zero: a mapping of a fresh
+ * shmem file, so that fork shares the pages and not copies. */
+int shmem_zero_setup(struct vm_area_struct *vma)
 {
+	unsigned long len = vma->vm_end - vma->vm_start;
 	struct file *file;
-	long ret;
 
 	/* Linux's shmem_acct_size */
-	if (!(vm_flags & VM_NORESERVE) && !vm_enough_memory(len >> PAGE_SHIFT))
+	if (!(vma->vm_flags & VM_NORESERVE) &&
+	    !vm_enough_memory(len >> PAGE_SHIFT))
 		return -ENOMEM;
 	file = shmem_file_setup("dev/zero", len);
 	if (!file)
 		return -ENOMEM;
-	ret = mmap_region(mm, addr, len, vm_flags, file, 0, NULL);
-	fput(file);		/* the VMA holds its own reference */
-	return ret;
+	if (vma->vm_file)
+		fput(vma->vm_file);
+	vma->vm_file = file;	/* shmem_file_setup's reference */
+	vma->vm_pgoff = 0;
+	return file->f_op->mmap(file, vma);
 }
 
 long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
@@ -512,6 +540,12 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	default:
 		return -EINVAL;	/* neither, both, or an unknown type */
 	}
+	/* Linux's order: a file not open for reading, then one that cannot
+	 * be mapped at all (no f_op->mmap: pipes, /proc, a userfaultfd). */
+	if (file && (file->f_flags & O_ACCMODE) == O_WRONLY)
+		return -EACCES;
+	if (file && !file->f_op->mmap)
+		return -ENODEV;
 	if (file && seal_check_mmap(file->f_inode, &vm_flags))
 		return -EPERM;
 	if (flags & MAP_GROWSDOWN)
@@ -537,8 +571,6 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	 * continue each other and merge; known once addr is. */
 	if (!file && !(vm_flags & VM_SHARED))
 		pgoff = addr >> PAGE_SHIFT;
-	if (!file && (vm_flags & VM_SHARED))
-		return mmap_shared_anon(mm, addr, len, vm_flags);
 	return mmap_region(mm, addr, len, vm_flags, file, pgoff, NULL);
 }
 

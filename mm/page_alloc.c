@@ -26,7 +26,10 @@ struct free_area {
 };
 static struct free_area free_area[MAX_ORDER];
 /* Protects free_area: every list and block (Linux's zone->lock). No
- * interrupt handler allocates or frees, so interrupts may stay on. */
+ * interrupt handler allocates or frees, so interrupts may stay on. The
+ * innermost mm lock: taken under PTE locks and the page_table_lock (a
+ * fault allocates under them: zpk's allocations never sleep), it takes
+ * none itself. */
 static DEFINE_SPINLOCK(zone_lock);
 
 /*

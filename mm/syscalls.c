@@ -28,36 +28,9 @@ long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	return ret;
 }
 
-/* The file behind fd as mmap may map it, in *filep (NULL: /dev/zero,
- * anonymous after all, *flags says so), or -errno. Big kernel lock. */
-static long mmap_file(int fd, unsigned long *flags, struct file **filep)
-{
-	struct file *file = fget(fd);
-
-	*filep = NULL;
-	if (!file)
-		return -EBADF;
-	/* /dev/zero maps anonymous memory, private or shared, as on Linux. */
-	if (S_ISCHR(file->f_inode->i_mode) &&
-	    file->f_inode->i_rdev == MKDEV(1, 5)) {
-		fput(file);
-		*flags |= MAP_ANONYMOUS;
-		return 0;
-	}
-	if (file->f_op != &ramfs_file_ops) {
-		fput(file);	/* pipes, /proc: no pages to map */
-		return -ENODEV;
-	}
-	if ((file->f_flags & O_ACCMODE) == O_WRONLY) {
-		fput(file);
-		return -EACCES;
-	}
-	*filep = file;
-	return 0;
-}
-
 /* A shared or file mapping goes through the VFS (a shmem file, the
- * file's page cache, i_writecount): it holds the big kernel lock. */
+ * file's page cache, i_writecount, the file's f_op->mmap, which do_mmap
+ * calls): it holds the big kernel lock. */
 static long sys_mmap(unsigned long addr, unsigned long len,
 		     unsigned long prot, unsigned long flags, int fd,
 		     unsigned long off)
@@ -71,8 +44,8 @@ static long sys_mmap(unsigned long addr, unsigned long len,
 		return -EINVAL;
 	if (vfs)
 		lock_kernel();
-	if (!(flags & MAP_ANONYMOUS))
-		ret = mmap_file(fd, &flags, &file);
+	if (!(flags & MAP_ANONYMOUS) && !(file = fget(fd)))
+		ret = -EBADF;
 	if (!ret) {
 		mmap_write_lock(mm);
 		ret = do_mmap(mm, addr, len, prot, flags, file,

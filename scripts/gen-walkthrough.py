@@ -28,7 +28,10 @@ def render(log):
             out.append("(gdb) " + cmd)
         elif started and line.strip() and not re.match(
                 r"(Temporary|Hardware assisted) breakpoint \d+ at ", line):
-            out.append(line.rstrip())
+            # A helper of a header has a copy per file: "breakpoint 7.5"
+            # names the copy, which moves when another file starts using it.
+            out.append(re.sub(r"^(Temporary breakpoint \d+)\.\d+,", r"\1,",
+                              line.rstrip()))
     return "\n".join("    " + l for l in out) + "\n"
 
 

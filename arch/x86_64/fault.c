@@ -14,7 +14,8 @@
 #include <zpk/smp_lock.h>
 #include <zpk/zero_page.h>
 
-/* Linux's show_signal_msg: one line per unhandled fatal fault. */
+/* Linux's show_signal_msg: one line per unhandled fatal fault. Called by
+ * bad_area under the big kernel lock (current's sighand). */
 static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 			    int sig)
 {
@@ -31,7 +32,8 @@ static void show_signal_msg(struct pt_regs *regs, unsigned long addr,
 }
 
 /* A write that reached the zero page: name it before the oops, since the
- * generic report says only "protection violation". */
+ * generic report says only "protection violation". Called by
+ * kernel_fault, whatever locks the faulting code held: it takes none. */
 static void check_zero_page_write(struct pt_regs *regs, unsigned long addr)
 {
 	unsigned long pfn;
@@ -45,7 +47,9 @@ static void check_zero_page_write(struct pt_regs *regs, unsigned long addr)
 }
 
 /* A fault the kernel made: on a user pointer in uaccess it resumes at the
- * fixup (-EFAULT); anything else is a kernel bug. */
+ * fixup (-EFAULT); anything else is a kernel bug (die does not return).
+ * Called with no mmap_lock held (mm_fault dropped it), but whatever
+ * locks the faulting code held: it takes none. */
 static void kernel_fault(struct pt_regs *regs)
 {
 	if (fixup_exception(regs))
@@ -54,7 +58,9 @@ static void kernel_fault(struct pt_regs *regs)
 	die(regs);
 }
 
-/* The signal for a bad user access; signals are the big kernel lock's. */
+/* The signal for a bad user access; signals are the big kernel lock's,
+ * taken here. Called by do_page_fault with no mmap_lock held (a fault
+ * from uaccess goes to kernel_fault instead). */
 static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
 		     int code)
 {
@@ -75,6 +81,7 @@ static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
  * fault with nothing left to kill (current is init or at oom_score_adj
  * -1000) is retried after the others have run, as Linux's
  * pagefault_out_of_memory retries: init is never killed for memory.
+ * Called by do_page_fault with no mmap_lock held; takes no lock.
  */
 static __maybe_unused void mm_fault_oom(struct pt_regs *regs)
 {
@@ -89,6 +96,8 @@ static __maybe_unused void mm_fault_oom(struct pt_regs *regs)
  * A userfaultfd's reader resolved the fault (or a signal came first):
  * the access runs again, faulting anew if it must. A uaccess interrupted
  * by a fatal signal gives -EFAULT, as Linux's fault_signal_pending.
+ * Called by do_page_fault, with no mmap_lock held (handle_userfault gave
+ * it up).
  */
 static __maybe_unused void userfault_retry(struct pt_regs *regs)
 {
@@ -97,7 +106,8 @@ static __maybe_unused void userfault_retry(struct pt_regs *regs)
 }
 
 /* The fault as handle_mm_fault's FAULT_FLAG_*: what the error code says
- * the access was (Linux's do_user_addr_fault sets them the same way). */
+ * the access was (Linux's do_user_addr_fault sets them the same way).
+ * Called by do_page_fault; no lock. */
 static __maybe_unused unsigned int fault_flags(const struct pt_regs *regs)
 {
 	/* LAB(demand-paging) BEGIN task 1: the error code as FAULT_FLAG_* */
@@ -119,7 +129,8 @@ static __maybe_unused unsigned int fault_flags(const struct pt_regs *regs)
  * retaken for writing meanwhile (Linux's lock_mm_and_find_vma), and the
  * VMA looked up again after (it may have changed while the lock was
  * free). A VMA above addr, or none, is returned as found: the fault
- * fails in handle_mm_fault.
+ * fails in handle_mm_fault. Called by mm_fault with no mmap_lock held;
+ * returns with it held for reading, whatever the answer.
  */
 static __maybe_unused struct vm_area_struct *
 lock_mm_and_find_vma(struct mm_struct *mm, unsigned long addr)
@@ -150,7 +161,10 @@ lock_mm_and_find_vma(struct mm_struct *mm, unsigned long addr)
  * it up while it sleeps, and answers VM_FAULT_RETRY). If memory ran out,
  * the lock goes while the OOM killer runs (it may reap another mm), and
  * the fault is tried again while that frees some. *code: SEGV_ACCERR if
- * a VMA covers addr, else SEGV_MAPERR.
+ * a VMA covers addr, else SEGV_MAPERR. Called by do_page_fault with no
+ * mmap_lock held, and none held on return: it takes mm's for reading
+ * (lock_mm_and_find_vma) and lets it go. Returns handle_mm_fault's
+ * answer: 0 or VM_FAULT_*.
  */
 static __maybe_unused vm_fault_t mm_fault(struct mm_struct *mm,
 					  unsigned long addr,
@@ -179,7 +193,8 @@ static __maybe_unused vm_fault_t mm_fault(struct mm_struct *mm,
 
 /* The kernel may touch user memory only in uaccess: at an instruction of
  * the exception table, with EFLAGS.AC set if SMAP is on. Anywhere else a
- * fault on a user address is a kernel bug, with or without SMAP. */
+ * fault on a user address is a kernel bug, with or without SMAP. No
+ * lock: reads regs and the exception table. */
 static __maybe_unused bool in_uaccess(const struct pt_regs *regs)
 {
 	return search_exception_tables(regs->rip) &&
@@ -187,9 +202,16 @@ static __maybe_unused bool in_uaccess(const struct pt_regs *regs)
 }
 
 /*
- * CR2 is read first, with interrupts still off (another fault would
- * change it); then interrupts are on again if the faulting code had them
- * on, since the fault may sleep (the mmap_lock).
+ * The page-fault exception (vector 14), called by do_trap with
+ * interrupts off, whatever the faulting code held: nothing from user
+ * mode; from a uaccess, no spinlock and no mmap_lock of current's mm
+ * (the fault takes it: down_read's might_sleep catches a spinlock held).
+ * CR2 is read first,
+ * with interrupts still off (another fault would change it); then
+ * interrupts are on again if the faulting code had them on, since the
+ * fault may sleep (the mmap_lock). Returns with no lock of its own held:
+ * the access runs again, or a signal is pending, or the kernel resumes
+ * at a fixup.
  */
 void do_page_fault(struct pt_regs *regs)
 {

@@ -7,6 +7,17 @@
 #ifndef __always_inline	/* the host tests' libc has its own */
 #define __always_inline	inline __attribute__((always_inline))
 #endif
+/*
+ * A fault-path helper: inlined in the -O2 build, where a call costs as
+ * much as the helper; a real frame in the debug build (make debug, the
+ * gdb tests: the Makefile's DEBUG_FRAMES), so that a backtrace through a
+ * fault shows each function of it with its arguments.
+ */
+#ifdef CONFIG_DEBUG_FRAMES
+#define __fault_inline	__attribute__((noinline, unused))
+#else
+#define __fault_inline	__always_inline
+#endif
 #define __section(s)	__attribute__((section(s)))
 #define __aligned(n)	__attribute__((aligned(n)))
 #define __packed	__attribute__((packed))

@@ -94,6 +94,8 @@ extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb,
 #define ST_NOEXEC	0x0008
 #define ST_RELATIME	0x1000
 
+struct vm_area_struct;
+
 struct file_operations {
 	/* buf is a KERNEL buffer: the syscall layer copies to/from user. */
 	ssize_t (*read)(struct file *f, char *buf, size_t n, loff_t *pos);
@@ -120,6 +122,12 @@ struct file_operations {
 	 * open fails); /proc binds its files to their process here. */
 	int (*open)(struct file *f);
 	void (*release)(struct file *f);
+	/* Optional (Linux's): sets up vma, a new mapping of f: its vm_ops,
+	 * or another backing (/dev/zero: anonymous memory, or a shmem
+	 * file). Without it mmap fails with ENODEV (pipes, /proc, a tty, a
+	 * userfaultfd). Called by mmap_region with mm's mmap_lock held for
+	 * writing, before the VMA is linked; 0 or -errno (no mapping). */
+	int (*mmap)(struct file *f, struct vm_area_struct *vma);
 };
 
 /*
@@ -473,9 +481,10 @@ const struct file_operations *chrdev_fops(u32 rdev);
 void vfs_init(void);
 int initrd_unpack(const void *cpio, size_t len);
 
-/* /dev/zero's read_user (fs/zero.c). */
+/* /dev/zero's read_user and mmap (fs/zero.c). */
 ssize_t zero_read_user(struct file *f, char __user *buf, size_t n,
 		       loff_t *pos);
+int mmap_zero(struct file *f, struct vm_area_struct *vma);
 
 /* Console input from the serial interrupt (fs/tty.c): queued for the
  * line discipline, which the kworker runs. */

@@ -21,7 +21,6 @@
 /* UFFDIO_ZEROPAGE's read: the userfaultfd's reader fills the page. */
 #define FAULT_FLAG_UFFD_FILL	0x40000
 
-typedef unsigned int vm_fault_t;
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
 #define VM_FAULT_SIGSEGV	0x0040
@@ -79,7 +78,7 @@ static inline bool access_error(const struct vm_area_struct *vma,
 /* Resident pages, as Linux counts them: not MM_ZEROPAGES, so a special
  * zero-page PTE is not RSS; a refcounted one (zero_page=refcount) is, in
  * MM_FILEPAGES, as 2.6.23 counted it. */
-static inline unsigned long get_mm_rss(const struct mm_struct *mm)
+static __fault_inline unsigned long get_mm_rss(const struct mm_struct *mm)
 {
 	return atomic_long_read(&mm->rss_stat[MM_FILEPAGES]) +
 	       atomic_long_read(&mm->rss_stat[MM_ANONPAGES]) +
@@ -88,7 +87,7 @@ static inline unsigned long get_mm_rss(const struct mm_struct *mm)
 
 /* The peak only grows: a compare-and-swap, so that two CPUs that saw
  * different sums leave the larger. */
-static inline void update_hiwater_rss(struct mm_struct *mm)
+static __fault_inline void update_hiwater_rss(struct mm_struct *mm)
 {
 	unsigned long rss = get_mm_rss(mm);
 	unsigned long old = READ_ONCE(mm->hiwater_rss);
@@ -116,8 +115,8 @@ static inline unsigned long get_mm_counter(const struct mm_struct *mm,
 	return v < 0 ? 0 : (unsigned long)v;
 }
 
-static inline void add_mm_counter(struct mm_struct *mm, int member,
-				  long value)
+static __fault_inline void add_mm_counter(struct mm_struct *mm, int member,
+					  long value)
 {
 	/* LAB(rss) BEGIN task 1: move the counter, and the high-water mark */
 	atomic_long_add(value, &mm->rss_stat[member]);
@@ -141,12 +140,12 @@ static inline void add_mm_rss_vec(struct mm_struct *mm,
 			add_mm_counter(mm, i, rss[i]);
 }
 
-static inline void inc_mm_counter(struct mm_struct *mm, int member)
+static __fault_inline void inc_mm_counter(struct mm_struct *mm, int member)
 {
 	add_mm_counter(mm, member, 1);
 }
 
-static inline void dec_mm_counter(struct mm_struct *mm, int member)
+static __fault_inline void dec_mm_counter(struct mm_struct *mm, int member)
 {
 	add_mm_counter(mm, member, -1);
 }

@@ -175,13 +175,18 @@ void put_page(struct page *page);
  * whatever changes the VMAs (mmap, munmap, mprotect, brk, madvise's
  * flags, mlock), fork (both mms), exec's mappings, exit_mmap, and
  * mm_verify (every mm). Never hold one while taking another, but as fork
- * and mm_verify do (older mm first), nor while calling mmput.
+ * and mm_verify do (older mm first), nor while calling mmput. It nests
+ * inside the big kernel lock (which a sleeper lets go) and mmlist_lock;
+ * a PTE lock, the page_table_lock and the allocator's locks nest inside
+ * it, and a fault takes the big kernel lock inside it for a file VMA
+ * (safe: the big kernel lock is never held across a sleep). Nobody may
+ * sleep for a userfaultfd's reader while holding it (docs/smp.md).
  */
-static inline void mmap_read_lock(struct mm_struct *mm)
+static __fault_inline void mmap_read_lock(struct mm_struct *mm)
 {
 	down_read(&mm->mmap_lock);
 }
-static inline void mmap_read_unlock(struct mm_struct *mm)
+static __fault_inline void mmap_read_unlock(struct mm_struct *mm)
 {
 	up_read(&mm->mmap_lock);
 }
@@ -278,6 +283,14 @@ long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		 unsigned long vm_flags, struct file *file, unsigned long pgoff,
 		 const struct mempolicy *pol);
+/* For an f_op->mmap, on the new VMA (mmap_region's locks): vma becomes
+ * private anonymous memory, its file's reference dropped (Linux's
+ * vma_set_anonymous, which keeps the file). */
+void vma_set_anonymous(struct vm_area_struct *vma);
+/* For an f_op->mmap, on the new VMA: vma becomes a mapping of a fresh
+ * shmem file of its size, in place of its file (Linux's
+ * shmem_zero_setup): shared anonymous memory. 0 or -ENOMEM. */
+int shmem_zero_setup(struct vm_area_struct *vma);
 /*
  * munmap(2): unmaps whatever lies in [start, start + len), splitting VMAs
  * that straddle the ends. 0 (also for a hole), -EINVAL for an unaligned

@@ -51,7 +51,13 @@ struct page {
 			unsigned long index;
 		};
 		/* PG_pgtable at the PTE level: the lock of the PTEs in this
-		 * page (Linux's split PTE lock, page->ptl). */
+		 * page (Linux's split PTE lock, page->ptl): their values, and
+		 * the pages, counters and rmap they stand for while a fault,
+		 * zap, mprotect, fork or gup changes or follows one. Taken
+		 * inside the mmap_lock (and the big kernel lock), one table's
+		 * at a time (fork: the parent's; the child's is private);
+		 * mm->page_table_lock, a slab cache's lock and zone_lock nest
+		 * inside it. docs/smp.md. */
 		spinlock_t ptl;
 	};
 };
@@ -104,11 +110,44 @@ struct file;
 struct userfaultfd_ctx;
 
 /* One contiguous range of a process's address space with one protection. */
+/* A fault's answer: 0 (the access may run again) or VM_FAULT_* bits
+ * (zpk/memory.h). */
+typedef unsigned int vm_fault_t;
+
+/* A fault on a VMA with vm_ops, as its ->fault sees it (Linux's). */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address;		/* page-aligned */
+	unsigned long pgoff;		/* in vma->vm_file, in pages */
+	unsigned int flags;		/* FAULT_FLAG_* */
+	struct page *page;		/* ->fault's answer */
+};
+
+/*
+ * What a VMA's memory is, beyond anonymous (Linux's
+ * vm_operations_struct): its file's f_op->mmap sets vma->vm_ops. NULL
+ * for private anonymous memory, which the fault core serves itself.
+ */
+struct vm_operations_struct {
+	/* The page at vmf->pgoff in vmf->page, with no reference taken
+	 * (the page cache's keeps it: the mapping takes its own). Called by
+	 * do_fault with mm's mmap_lock for reading, the big kernel lock and
+	 * the PTE's lock held, all still held on return: it must not
+	 * sleep. 0, or VM_FAULT_SIGBUS (beyond EOF) or VM_FAULT_OOM. */
+	vm_fault_t (*fault)(struct vm_fault *vmf);
+	/* Optional: the VMA goes (munmap, exit), called by remove_vma with
+	 * mm's mmap_lock held for writing, before its file's reference is
+	 * dropped. */
+	void (*close)(struct vm_area_struct *vma);
+};
+
 struct vm_area_struct {
 	unsigned long vm_start, vm_end;	/* [vm_start, vm_end) */
 	unsigned long vm_flags;
 	unsigned long vm_pgoff;		/* offset in vm_file, in pages */
 	struct file *vm_file;		/* NULL for anonymous memory */
+	/* Set by vm_file's f_op->mmap; NULL iff vm_file is. */
+	const struct vm_operations_struct *vm_ops;
 	struct mempolicy vm_policy;	/* mbind's; MPOL_DEFAULT if none */
 	struct mm_struct *vm_mm;
 	struct list_head vm_list;	/* in mm->mmap, sorted by address */
@@ -131,9 +170,14 @@ struct vm_area_struct {
  */
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
-	struct rw_semaphore mmap_lock;	/* the VMAs: readers or one writer */
+	/* The VMAs, their tree and list, and the layout (brk, stack):
+	 * readers or one writer; zpk/mm.h says who takes it and how. */
+	struct rw_semaphore mmap_lock;
 	/* Protects filling an empty pgd/pud/pmd entry (a new page table),
-	 * and nr_ptes (Linux's mm->page_table_lock). */
+	 * and nr_ptes (Linux's mm->page_table_lock). Taken only by
+	 * table_populate (mm/memory.c), inside the mmap_lock and maybe a
+	 * PTE lock of another mm (fork); nothing but the allocator's locks
+	 * nests inside it. */
 	spinlock_t page_table_lock;
 	struct list_head mmlist;	/* on the list of all mms (mm_verify) */
 	/* The CPUs that have pgd loaded (running one of its tasks, or

@@ -3,6 +3,7 @@
 #ifndef ZPK_MM_VERIFY_H
 #define ZPK_MM_VERIFY_H
 
+#include <zpk/list.h>
 #include <zpk/mm_types.h>
 
 /* What a check found: the number of differences and the first, in words. */
@@ -10,6 +11,22 @@ struct mm_verify_report {
 	int errors;
 	char first[160];
 };
+
+/*
+ * Page references that no page table shows, held outside mm (a pipe's
+ * buffers after vmsplice): their owner registers one of these, and
+ * mm_verify calls ->tally_pages(-1) to count them out of every page's
+ * _refcount before it compares the rest with the mappings, then
+ * ->tally_pages(+1) to put them back. Called under the big kernel lock,
+ * which the owner's references are under; it must not sleep nor fail.
+ */
+struct mm_verify_ref_holder {
+	const char *name;
+	void (*tally_pages)(int delta);
+	struct list_head list;		/* LIST_HEAD_INIT'ed: not yet in */
+};
+/* Adds h once (again is a no-op), for good: a subsystem's init. */
+void mm_verify_add_ref_holder(struct mm_verify_ref_holder *h);
 
 /* mm_verify=exit (or =warn, the labs' grader) on the command line: run
  * mm_verify_exit at each exit. */

@@ -64,8 +64,7 @@ int pipe_wait_for_space(struct pipe_inode_info *pipe, bool nonblock);
 /* Appends buf (a full pipe BUGs); the pipe owns its reference now. */
 void pipe_push_buf(struct pipe_inode_info *pipe,
 		   const struct pipe_buffer *buf);
-/* Adds delta to _refcount of every page the pipes hold a reference to:
- * mm_verify counts them out, as it counts out mappings. */
-void pipe_tally_pages(int delta);
+/* Registers the pipes' page references with mm_verify (vfs_init). */
+void pipe_init(void);
 
 #endif

@@ -1,6 +1,10 @@
 /* zpk/smp_lock.h — the big kernel lock (Linux's lock_kernel, 2.0 to
  * 2.6.39): one lock around the parts of the kernel that have none of their
- * own, dropped while its holder sleeps. docs/smp.md lists what it covers. */
+ * own, dropped while its holder sleeps. docs/smp.md lists what it covers:
+ * among them signals, the page cache (ramfs's pages, so a file VMA's
+ * fault takes it, inside the mmap_lock) and the file tables. It is the
+ * outermost lock: every other may be taken under it; it may be taken
+ * under a sleeping lock (mmap_lock), never under a spinlock. */
 #ifndef ZPK_SMP_LOCK_H
 #define ZPK_SMP_LOCK_H
 

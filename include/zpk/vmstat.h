@@ -79,12 +79,13 @@ static inline struct vm_cpu_stat *this_cpu_vm_stat(void)
 #endif
 }
 
-static inline void count_vm_events(enum vm_event_item item, unsigned long n)
+static __fault_inline void count_vm_events(enum vm_event_item item,
+					   unsigned long n)
 {
 	this_cpu_add_long((long *)&this_cpu_vm_stat()->event[item], (long)n);
 }
 
-static inline void count_vm_event(enum vm_event_item item)
+static __fault_inline void count_vm_event(enum vm_event_item item)
 {
 	count_vm_events(item, 1);
 }

@@ -5,6 +5,8 @@
 # Breakpoint 1 is disabled while the read fault goes on: a hardware
 # breakpoint can fire again at the same fault (QEMU re-executes the
 # instruction after an interrupt), which put a second stop in the log.
+# tests/qemu/gdb.sh checks the backtraces: every frame from do_page_fault
+# down, with its arguments, none <optimized out>.
 set trace-commands on
 hbreak handle_pte_fault if address == 0x10000000
 continue
@@ -20,16 +22,23 @@ info locals
 finish
 zpk-pte 0x10000000
 zpk-zero
+tbreak __walk_pte if addr == 0x10000000
+continue
+bt 5
 enable 1
 continue
-tbreak do_wp_page if address == 0x10000000
+tbreak wp_page_copy if address == 0x10000000
 continue
-bt 3
+bt
 tbreak alloc_pages
 continue
 up
 info args
 info locals
+tbreak update_hiwater_rss
+continue
+bt 4
+up 3
 finish
 zpk-pte 0x10000000
 zpk-vmas

@@ -169,6 +169,20 @@ __attribute__((weak)) long zero_read_user(struct file *f, char *buf,
 	return -1;
 }
 
+/* /dev/zero's mmap needs the mm: not in the fs tests. */
+struct vm_area_struct;
+__attribute__((weak)) int mmap_zero(struct file *f, struct vm_area_struct *vma)
+{
+	(void)f, (void)vma;
+	fail_msg("mmap_zero called in a host test");
+	return -1;
+}
+
+/* No pipes in the host tests: nothing for mm_verify to count. */
+__attribute__((weak)) void pipe_init(void)
+{
+}
+
 /* No userfaultfd in the host tests: no VMA is ever registered, so the
  * fault path asks shmem_userfault only of file VMAs (none here). */
 struct vm_area_struct;

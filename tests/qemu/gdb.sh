@@ -36,6 +36,31 @@ if [ "$BOOT_STATUS" != 0 ] || ! grep -q strlcpy "$glog"; then
 	show_tail "$glog"
 fi
 
+# bt_check NAME LOG FRAMES...: the backtrace of LOG ("+bt" and its "#N"
+# lines) whose frame #0 is FRAMES' first names FRAMES in that order, each
+# with its arguments, none <optimized out> (the debug build's real frames:
+# __fault_inline, FRAME_OPT in the Makefile).
+bt_check() {
+	local name=$1 glog=$2 want got bad
+	shift 2
+	want="$*"
+	got=$(awk -v f="$1" -v n=$# '
+		/^\+bt/ { inbt = 1; i = 0; take = 0; next }
+		/^\+/ { inbt = 0 }
+		inbt && /^#/ {
+			fn = $3 == "in" ? $4 : $2
+			if (i++ == 0) take = fn == f
+			if (take && i <= n) print
+		}' "$glog")
+	bad=$(echo "$got" | grep -v ' ([a-z_]*=[^)]' ; echo "$got" | grep 'optimized out')
+	got=$(echo "$got" | awk '{ print $3 == "in" ? $4 : $2 }' | xargs)
+	if [ "$got" = "$want" ] && [ -z "$(echo "$bad" | tr -d '[:space:]')" ]; then
+		tap "$name" 1
+	else
+		tap "$name" 0 "frames '$got', want '$want'; $(echo "$bad" | head -1)"
+	fi
+}
+
 # The zero-page walk-through (docs/zero-page.md), on the -Og build: zptouch's
 # read fault at 0x10000000 maps the zero page behind a special PTE; its
 # write copies it away. The zpk-* commands come from tools/gdb/zpk_mm.py.
@@ -45,6 +70,14 @@ expect_in "$glog" gdb.zero_break_do_anon_zeromap "do_anon_zeromap (vma="
 if grep -q '^#1 .*do_anonymous_page' "$glog" && grep -q 'handle_mm_fault' "$glog"
 then tap gdb.zero_backtrace_fault_path 1
 else tap gdb.zero_backtrace_fault_path 0 "no do_anonymous_page/handle_mm_fault frames"; fi
+bt_check gdb.zero_bt_read_fault "$glog" do_anon_zeromap do_anonymous_page \
+	handle_pte_fault __handle_mm_fault handle_mm_fault mm_fault do_page_fault
+bt_check gdb.zero_bt_walk "$glog" __walk_pte __handle_mm_fault handle_mm_fault \
+	mm_fault do_page_fault
+bt_check gdb.zero_bt_cow "$glog" wp_page_copy do_wp_page handle_pte_fault \
+	__handle_mm_fault handle_mm_fault mm_fault do_page_fault
+bt_check gdb.zero_bt_rss "$glog" update_hiwater_rss add_mm_counter \
+	inc_mm_counter wp_page_copy
 expect_in "$glog" gdb.zero_pte_before "not present: the next fault at 0x10000000 is a first touch"
 expect_in "$glog" gdb.zero_pte_special "P U A SPECIAL NX"
 expect_in "$glog" gdb.zero_pte_is_zero_page "<- the zero page"
