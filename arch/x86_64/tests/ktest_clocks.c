@@ -26,7 +26,9 @@ KTEST(time, interrupts_are_on)
 	KEXPECT_FALSE(irqs_disabled());
 }
 
-/* CPU 0's local APIC timer drives jiffies. */
+/* CPU 0's local APIC timer drives jiffies: they move only on its tick,
+ * which catches up ticks the host lost (tick_handle_periodic), so three
+ * jiffies take at least one interrupt, not always three. */
 KTEST(time, jiffies_advance)
 {
 	u64 j0 = jiffies;
@@ -34,7 +36,7 @@ KTEST(time, jiffies_advance)
 
 	KEXPECT_TRUE(wait_for_jiffies(j0 + 3));
 	KEXPECT_TRUE(jiffies >= j0 + 3);
-	KEXPECT_TRUE(per_cpu(apic_timer_irqs, 0) >= ticks0 + 3);
+	KEXPECT_TRUE(per_cpu(apic_timer_irqs, 0) > ticks0);
 }
 
 KTEST(time, ktime_is_monotonic)
