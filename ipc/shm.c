@@ -220,8 +220,16 @@ static void shm_release(struct file *f)
 	kfree(shp);
 }
 
+/* The segment's mapping is its shmem file's (Linux's shm_mmap): the
+ * pages come from that file's vm_ops->fault. */
+static int shm_mmap(struct file *f, struct vm_area_struct *vma)
+{
+	return ramfs_file_ops.mmap(f, vma);
+}
+
 static const struct file_operations shm_file_operations = {
 	.release = shm_release,
+	.mmap = shm_mmap,
 };
 
 static bool is_shm_vma(const struct vm_area_struct *vma)

@@ -3,6 +3,7 @@
 #include <asm/io.h>
 #include <asm/irq.h>
 #include <asm/percpu.h>
+#include <zpk/atomic.h>
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
 #include <zpk/printk.h>
@@ -32,11 +33,11 @@ KTEST(time, interrupts_are_on)
 KTEST(time, jiffies_advance)
 {
 	u64 j0 = jiffies;
-	unsigned long ticks0 = per_cpu(apic_timer_irqs, 0);
+	unsigned long ticks0 = READ_ONCE(per_cpu(apic_timer_irqs, 0));
 
 	KEXPECT_TRUE(wait_for_jiffies(j0 + 3));
 	KEXPECT_TRUE(jiffies >= j0 + 3);
-	KEXPECT_TRUE(per_cpu(apic_timer_irqs, 0) > ticks0);
+	KEXPECT_TRUE(READ_ONCE(per_cpu(apic_timer_irqs, 0)) > ticks0);
 }
 
 KTEST(time, ktime_is_monotonic)
