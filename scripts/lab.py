@@ -902,9 +902,9 @@ def refresh_one(patch):
         # it was when the patch was last committed, or is in HEAD.
         old, bad = cur, mutated(patch, rel, cur)
         for base in (rev, "HEAD"):
-            was = git_show(base, rel) if bad is None and base else None
-            if was is not None:
-                old, bad = was, mutated(patch, rel, was)
+            if bad is None and base and git_show(base, rel) is not None:
+                old = git_show(base, rel)
+                bad = mutated(patch, rel, old)
         if bad is None:
             return "does not apply to %s as it is or was" % rel
         with tempfile.TemporaryDirectory() as d:
