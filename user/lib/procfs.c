@@ -233,26 +233,6 @@ long pagemap_read(int pid, unsigned long vaddr, uint64_t *ents, size_t n)
 	return r < 0 ? -1 : r / 8;
 }
 
-long pagemap_present(const void *vaddr, size_t n, long *file)
-{
-	static uint64_t e[256];	/* not on the stack: RSS tests measure it */
-	long anon = 0, f = 0;
-
-	for (size_t i = 0; i < n; i += 256) {
-		size_t k = n - i < 256 ? n - i : 256;
-
-		if (pagemap_read(0, (unsigned long)vaddr + i * 4096, e, k) !=
-		    (long)k)
-			return -1;
-		for (size_t j = 0; j < k; j++)
-			if (e[j] & PM_PRESENT)
-				(e[j] & PM_FILE) ? f++ : anon++;
-	}
-	if (file)
-		*file = f;
-	return anon;
-}
-
 long kpage_read(const char *path, uint64_t pfn, uint64_t *out, size_t n)
 {
 	ssize_t r;

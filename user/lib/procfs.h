@@ -89,11 +89,6 @@ int proc_maps_next(char **cur, struct proc_map *m);
  * or fewer past the end) or -1 with errno set. */
 long pagemap_read(int pid, unsigned long vaddr, uint64_t *ents, size_t n);
 
-/* Of the n pages from vaddr in this process, those pagemap shows present
- * with the file bit (*file, if not NULL) and without it (the return: the
- * anonymous ones); -1 if pagemap cannot be read. */
-long pagemap_present(const void *vaddr, size_t n, long *file);
-
 /* Read n u64s at index pfn of /proc/kpageflags or /proc/kpagecount
  * (path).  Entries read or -1 (errno: EACCES/EPERM without root). */
 long kpage_read(const char *path, uint64_t pfn, uint64_t *out, size_t n);

@@ -12,6 +12,22 @@
 
 #define NS	64	/* shared anonymous pages */
 
+/* Present pages of [p, p + n pages) that pagemap shows as file pages
+ * (*file) and as anonymous ones (the return); -1 if it cannot be read. */
+static int present_pages(char *p, int n, int *file)
+{
+	static uint64_t e[256];
+	int anon = 0;
+
+	*file = 0;
+	if (n > 256 || pagemap_read(0, (unsigned long)p, e, n) != n)
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (e[i] & PM_PRESENT)
+			(e[i] & PM_FILE) ? (*file)++ : anon++;
+	return anon;
+}
+
 /* Our own executable is a file on a real file system on both kernels
  * (/tmp may be tmpfs on Linux, whose pages count as RssShmem). A
  * read-only private mapping of it shows reads as RssFile; a writable one
@@ -21,8 +37,7 @@
 static void file_checks(const char *path)
 {
 	long long f0, f1, f2, f3, a0, a1, a2, a3;
-	int fd, i, np, ok_pm = 1;
-	long nf, na, rf, ra;
+	int fd, i, np, ok_pm = 1, nf, na, rf, ra;
 	uint64_t e[256];
 	struct stat st;
 	char *r, *w, c;
@@ -43,11 +58,11 @@ static void file_checks(const char *path)
 		tap_done();
 	a1 = self_kb("RssAnon");
 	f1 = self_kb("RssFile");
-	na = pagemap_present(w, np, &nf);
-	ra = pagemap_present(r, np, &rf);
+	na = present_pages(w, np, &nf);
+	ra = present_pages(r, np, &rf);
 	tap_ok(ra == 0 && kb_near(f1 - f0, (rf + nf) * 4LL) &&
 	       kb_near(a1 - a0, na * 4LL), "the mmaps add what pagemap shows "
-	       "present: %ld file pages (%+lld kB), %ld anonymous (%+lld kB)",
+	       "present: %d file pages (%+lld kB), %d anonymous (%+lld kB)",
 	       rf + nf, f1 - f0, na, a1 - a0);
 	for (i = 0; i < np; i++)
 		peek(r + (long)i * PAGE_SIZE);
@@ -77,9 +92,9 @@ static void file_checks(const char *path)
 		tap_ok(kb_near(f3, f2) && kb_near(a3, a2), "a write to a page "
 		       "already private moves nothing (file %+lld, anon %+lld kB)",
 		       f3 - f2, a3 - a2);
-	na = pagemap_present(w, np, &nf);
+	na = present_pages(w, np, &nf);
 	tap_ok(na >= 1 && kb_near(a3 - a0, na * 4LL), "RssAnon counts the "
-	       "writable mapping's %ld anonymous pages (%+lld kB)", na, a3 - a0);
+	       "writable mapping's %d anonymous pages (%+lld kB)", na, a3 - a0);
 	ok_pm = pagemap_read(0, (unsigned long)w + PAGE_SIZE, e, 1) == 1 &&
 		(e[0] & PM_PRESENT) && !(e[0] & PM_FILE) &&
 		(e[0] & PM_EXCLUSIVE);
