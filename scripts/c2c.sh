@@ -12,10 +12,10 @@ POLICIES=${C2C_POLICIES:-special refcount}
 mkdir -p "$OUT"
 for k in $POLICIES; do
 	QEMU_ACCEL=tcg,thread=single \
-	QEMU_EXTRA="-icount shift=0,sleep=off -plugin build/c2c.so,out=$OUT/$k.txt,top=10" \
+	QEMU_EXTRA="-icount shift=0,sleep=off -plugin build/c2c.so,out=$OUT/$k.txt,top=${C2C_TOP:-20}" \
 		scripts/qemu.sh --mem 128M --smp 4 --timeout "${C2C_TIMEOUT:-600}" \
 		--initrd build/user/initrd.cpio \
-		--append "init=/bin/c2cprobe zero_page=$k loglevel=4 -- $ARGS" \
+		--append "init=/bin/c2cprobe zero_page=$k -- $ARGS" \
 		build/zpk.elf >"$OUT/$k.log" 2>&1 || true
 	faults=$(sed -n 's/.*c2cprobe:.* faults=\([0-9]*\).*/\1/p' "$OUT/$k.log")
 	if [ -z "$faults" ]; then

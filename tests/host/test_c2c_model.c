@@ -38,8 +38,8 @@ static void test_pingpong_one_transfer_per_switch(void **state)
 	for (i = 0; i < N; i++) {
 		unsigned cpu = i & 1;
 
-		assert_int_equal(c2c_access(m, cpu, 0x1000, false), 0);
-		assert_int_equal(c2c_access(m, cpu, 0x1000, true), 0);
+		assert_int_equal(c2c_access(m, cpu, 0x1000, 0x1000, false, 0), 0);
+		assert_int_equal(c2c_access(m, cpu, 0x1000, 0x1000, true, 0), 0);
 	}
 	c2c_totals(m, &t);
 	assert_int_equal(t.transfers, N - 1);	/* every switch but the first */
@@ -55,10 +55,10 @@ static void test_two_cpus_two_lines_none(void **state)
 	int i;
 
 	for (i = 0; i < N; i++) {
-		c2c_access(m, 0, 0x2000, false);
-		c2c_access(m, 0, 0x2000, true);
-		c2c_access(m, 1, 0x2040, false);
-		c2c_access(m, 1, 0x2040, true);
+		c2c_access(m, 0, 0x2000, 0x2000, false, 0);
+		c2c_access(m, 0, 0x2000, 0x2000, true, 0);
+		c2c_access(m, 1, 0x2040, 0x2040, false, 0);
+		c2c_access(m, 1, 0x2040, 0x2040, true, 0);
 	}
 	c2c_totals(m, &t);
 	assert_int_equal(t.lines, 2);
@@ -76,8 +76,8 @@ static void test_false_sharing_counted(void **state)
 	int i;
 
 	for (i = 0; i < N; i++) {
-		c2c_access(m, 0, 0x3000, true);
-		c2c_access(m, 1, 0x3008, true);
+		c2c_access(m, 0, 0x3000, 0x3000, true, 0);
+		c2c_access(m, 1, 0x3008, 0x3008, true, 0);
 	}
 	c2c_totals(m, &t);
 	assert_int_equal(t.lines, 1);
@@ -100,20 +100,20 @@ static void test_readers_and_top(void **state)
 	uint64_t i;
 
 	for (i = 0; i < 4; i++)
-		c2c_access(m, i, 0x4000, false);
+		c2c_access(m, i, 0x4000, 0x4000, false, 0);
 	for (i = 0; i < 200000; i++)
-		c2c_access(m, 0, 0x100000 + i * 64, true);
+		c2c_access(m, 0, 0x100000 + i * 64, 0x100000 + i * 64, true, 0);
 	for (i = 0; i < 5; i++) {
-		c2c_access(m, 0, 0x5000, true);
-		c2c_access(m, 1, 0x5000, true);
-		c2c_access(m, 2, 0x6000, true);
-		c2c_access(m, 3, 0x6000, true);
+		c2c_access(m, 0, 0x5000, 0x5000, true, 0);
+		c2c_access(m, 1, 0x5000, 0x5000, true, 0);
+		c2c_access(m, 2, 0x6000, 0x6000, true, 0);
+		c2c_access(m, 3, 0x6000, 0x6000, true, 0);
 		if (i < 2) {
-			c2c_access(m, 2, 0x7000, true);
-			c2c_access(m, 1, 0x7000, true);
+			c2c_access(m, 2, 0x7000, 0x7000, true, 0);
+			c2c_access(m, 1, 0x7000, 0x7000, true, 0);
 		}
 	}
-	c2c_access(m, 0, 0x6000, true);
+	c2c_access(m, 0, 0x6000, 0x6000, true, 0);
 	c2c_totals(m, &t);
 	assert_int_equal(t.lines, 200004);
 	assert_int_equal(t.shared_lines, 3);
@@ -121,7 +121,37 @@ static void test_readers_and_top(void **state)
 	assert_int_equal(top[0]->addr & ~1ull, 0x6000);
 	assert_int_equal(top[1]->addr & ~1ull, 0x5000);
 	assert_int_equal(top[2]->addr & ~1ull, 0x7000);
-	assert_int_equal(c2c_access(m, C2C_MAX_CPUS, 0, false), -1);
+	assert_int_equal(c2c_access(m, C2C_MAX_CPUS, 0, 0, false, 0), -1);
+}
+
+/* Writing instructions: exact counts while there are at most C2C_PCS of
+ * them; among more, a heavy one is still kept. Reads are not writers. */
+static void test_writer_pcs(void **state)
+{
+	struct c2c_model *m = *state;
+	const struct c2c_line *top[2];
+	uint64_t pc;
+	int i;
+
+	c2c_access(m, 0, 0x8000, 0x8000, false, 0xdead);
+	for (pc = 0; pc < C2C_PCS; pc++) {
+		c2c_access(m, 0, 0x8000, 0x8000, true, 0x1000 + pc);
+		c2c_access(m, 1, 0x8008, 0x8008, true, 0x1000 + pc);
+	}
+	for (i = 0; i < 100; i++) {
+		c2c_access(m, 2, 0x9000, 0x9000, true, 0x2000);
+		c2c_access(m, 3, 0x9000, 0x9000, true, 0x3000 + i);
+	}
+	assert_int_equal(c2c_top(m, top, 2), 2);
+	assert_int_equal(top[0]->addr & ~1ull, 0x9000);
+	for (i = 0; i < C2C_PCS && top[0]->pcs[i].pc != 0x2000; i++)
+		;
+	assert_true(i < C2C_PCS);
+	assert_true(top[0]->pcs[i].writes >= 100);
+	for (pc = 0; pc < C2C_PCS; pc++) {
+		assert_int_equal(top[1]->pcs[pc].pc, 0x1000 + pc);
+		assert_int_equal(top[1]->pcs[pc].writes, 2);
+	}
 }
 
 int main(void)
@@ -131,6 +161,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_cpus_two_lines_none, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_false_sharing_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readers_and_top, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_writer_pcs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

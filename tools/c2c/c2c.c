@@ -32,7 +32,6 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	bool store = qemu_plugin_mem_is_store(info);
 	struct qemu_plugin_hwaddr *hw;
 
-	(void)udata;
 	pthread_mutex_lock(&lock);
 	if (store && (vaddr == C2C_MARK_START || vaddr == C2C_MARK_STOP)) {
 		window_open = vaddr == C2C_MARK_START;
@@ -46,7 +45,8 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		io_accesses++;
 		goto out;
 	}
-	if (c2c_access(&model, cpu, qemu_plugin_hwaddr_phys_addr(hw), store))
+	if (c2c_access(&model, cpu, qemu_plugin_hwaddr_phys_addr(hw), vaddr,
+		       store, (uint64_t)(uintptr_t)udata))
 		errors++;
 out:
 	pthread_mutex_unlock(&lock);
@@ -57,10 +57,35 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
-	for (i = 0; i < n; i++)
-		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i),
-						 mem_cb, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_RW, NULL);
+	/* The callback's udata is the instruction's guest virtual address. */
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+		qemu_plugin_register_vcpu_mem_cb(insn, mem_cb,
+				QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+				(void *)(uintptr_t)qemu_plugin_insn_vaddr(insn));
+	}
+}
+
+/* One line of the report: its counts, writes per vCPU and its writing
+ * instructions (scripts/c2c-report.py reads this format). */
+static void report_line(FILE *f, const struct c2c_line *l)
+{
+	int i;
+
+	fprintf(f, "line 0x%" PRIx64 " va 0x%" PRIx64 " writes %" PRIu64
+		" reads %" PRIu64 " transfers %" PRIu64 " invals %" PRIu64
+		" cpus", l->addr & ~(uint64_t)1, l->vaddr, c2c_line_writes(l),
+		l->reads,
+		l->transfers, l->invals);
+	for (i = 0; i < C2C_MAX_CPUS; i++)
+		if (l->writes[i])
+			fprintf(f, " %d:%" PRIu64, i, l->writes[i]);
+	fprintf(f, " pcs");
+	for (i = 0; i < C2C_PCS && l->pcs[i].writes; i++)
+		fprintf(f, " 0x%" PRIx64 ":%" PRIu64, l->pcs[i].pc,
+			l->pcs[i].writes);
+	fputc('\n', f);
 }
 
 static void report(FILE *f)
@@ -68,7 +93,6 @@ static void report(FILE *f)
 	const struct c2c_line **top = calloc(top_n, sizeof(*top));
 	struct c2c_totals t;
 	size_t i, n;
-	int cpu;
 
 	c2c_totals(&model, &t);
 	fprintf(f, "c2c: windows %d%s\n", windows,
@@ -81,19 +105,8 @@ static void report(FILE *f)
 		t.shared_lines, t.shared_writes, t.transfers, t.invals);
 	n = top ? c2c_top(&model, top, top_n) : 0;
 	fprintf(f, "top %zu lines by shared writes:\n", n);
-	fprintf(f, "%-18s %10s %10s %10s  writes per vCPU\n",
-		"paddr", "writes", "transfers", "invals");
-	for (i = 0; i < n; i++) {
-		fprintf(f, "0x%016" PRIx64 " %10" PRIu64 " %10" PRIu64
-			" %10" PRIu64 " ", top[i]->addr & ~(uint64_t)1,
-			c2c_line_writes(top[i]), top[i]->transfers,
-			top[i]->invals);
-		for (cpu = 0; cpu < C2C_MAX_CPUS; cpu++)
-			if (top[i]->writes[cpu])
-				fprintf(f, " %d:%" PRIu64, cpu,
-					top[i]->writes[cpu]);
-		fputc('\n', f);
-	}
+	for (i = 0; i < n; i++)
+		report_line(f, top[i]);
 	free(top);
 }
 

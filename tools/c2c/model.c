@@ -73,7 +73,33 @@ static struct c2c_line *lookup(struct c2c_model *m, uint64_t pa)
 	return l;
 }
 
-int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, bool write)
+/* Which instructions write a line says what the line is (c2c-report.py
+ * names them). Space-Saving (Metwally et al. 2005) keeps the heaviest in
+ * C2C_PCS slots: exact while a line has at most C2C_PCS writers; beyond,
+ * a newcomer takes the lightest slot and its count plus one, so a count
+ * is an upper bound and any writer of more than 1/C2C_PCS of the writes
+ * is kept. */
+static void count_pc(struct c2c_line *l, uint64_t pc)
+{
+	struct c2c_pc *min = &l->pcs[0];
+	int i;
+
+	for (i = 0; i < C2C_PCS; i++) {
+		if (l->pcs[i].writes && l->pcs[i].pc != pc) {
+			if (l->pcs[i].writes < min->writes)
+				min = &l->pcs[i];
+			continue;
+		}
+		l->pcs[i].pc = pc;
+		l->pcs[i].writes++;
+		return;
+	}
+	min->pc = pc;
+	min->writes++;
+}
+
+int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, uint64_t va,
+	       bool write, uint64_t pc)
 {
 	uint32_t me = 1u << cpu;
 	struct c2c_line *l;
@@ -91,6 +117,8 @@ int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, bool write)
 		if (l->modified >= 0 && l->modified != (int)cpu)
 			l->modified = -1;	/* M -> S on a remote read */
 		l->holders |= me;
+		if (!l->writers)
+			l->vaddr = va;
 		return 0;
 	}
 	m->writes++;
@@ -100,6 +128,8 @@ int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, bool write)
 	l->modified = (int8_t)cpu;
 	l->writers |= me;
 	l->writes[cpu]++;
+	l->vaddr = va;
+	count_pc(l, pc);
 	return 0;
 }
 

@@ -10,9 +10,17 @@
 
 #define C2C_LINE_SHIFT	6
 #define C2C_MAX_CPUS	16
+#define C2C_PCS		8	/* writing instructions kept per line */
+
+struct c2c_pc {
+	uint64_t pc;			/* guest virtual address of the store */
+	uint64_t writes;
+};
 
 struct c2c_line {
 	uint64_t addr;			/* line address | 1; 0: a free slot */
+	uint64_t vaddr;			/* a virtual address of it (the last
+					 * write's), for naming it */
 	uint32_t holders;		/* vCPUs with a valid copy (bitmask) */
 	int8_t modified;		/* the vCPU holding it Modified, or -1 */
 	uint32_t writers;		/* vCPUs that wrote it in the window */
@@ -20,6 +28,7 @@ struct c2c_line {
 	uint64_t reads;
 	uint64_t transfers;		/* misses served from another's M copy */
 	uint64_t invals;		/* writes that invalidated others' copies */
+	struct c2c_pc pcs[C2C_PCS];	/* its heaviest writing instructions */
 };
 
 struct c2c_model {
@@ -32,11 +41,13 @@ struct c2c_model {
 int c2c_init(struct c2c_model *m);
 void c2c_free(struct c2c_model *m);
 
-/* c2c_access: vCPU cpu (< C2C_MAX_CPUS) read or wrote physical address pa.
- * A miss on a line another vCPU holds Modified counts one transfer (HITM);
- * a write to a line another vCPU holds counts one invalidation.
- * Returns 0, or -1 when cpu is out of range or memory runs out. */
-int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, bool write);
+/* c2c_access: vCPU cpu (< C2C_MAX_CPUS) read or wrote physical address pa,
+ * virtual address va, by the instruction at pc (0 when unknown). A miss on a line another vCPU
+ * holds Modified counts one transfer (HITM); a write to a line another vCPU
+ * holds counts one invalidation. Returns 0, or -1 when cpu is out of range
+ * or memory runs out. */
+int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, uint64_t va,
+	       bool write, uint64_t pc);
 
 /* c2c_line_shared: whether more than one vCPU wrote the line. */
 bool c2c_line_shared(const struct c2c_line *l);

@@ -59,6 +59,7 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
 						 size_t idx);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 				      qemu_plugin_vcpu_mem_cb_t cb,
 				      enum qemu_plugin_cb_flags flags,
