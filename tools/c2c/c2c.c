@@ -1,7 +1,8 @@
 /* tools/c2c/c2c.c — a QEMU TCG plugin that counts cache-line sharing
  * between vCPUs: every guest load and store, by physical 64-byte line,
  * fed to the coherence model (model.c) inside a window the workload opens
- * and closes with stores to two fixed user addresses (docs/c2c.md).
+ * and closes with stores to two fixed user addresses; each window is
+ * reported when it closes (docs/c2c.md).
  *   qemu-system-x86_64 -plugin build/c2c.so,out=FILE[,top=N] ...        */
 #include <inttypes.h>
 #include <pthread.h>
@@ -23,8 +24,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct c2c_model model;
 static int window_open, windows;
 static uint64_t io_accesses, errors;
-static char *out_path;
+static FILE *out;
 static size_t top_n = 20;
+
+static void report(FILE *f);
 
 static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
@@ -33,11 +36,21 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	struct qemu_plugin_hwaddr *hw;
 
 	pthread_mutex_lock(&lock);
-	if (store && (vaddr == C2C_MARK_START || vaddr == C2C_MARK_STOP)) {
-		window_open = vaddr == C2C_MARK_START;
-		windows += window_open;
+	if (store && vaddr == C2C_MARK_START && !window_open) {
+		window_open = 1;
+		windows++;
 		goto out;
 	}
+	if (store && vaddr == C2C_MARK_STOP && window_open) {
+		window_open = 0;
+		report(out);
+		c2c_free(&model);
+		if (c2c_init(&model) < 0)
+			errors++;
+		goto out;
+	}
+	if (store && (vaddr == C2C_MARK_START || vaddr == C2C_MARK_STOP))
+		goto out;
 	if (!window_open)
 		goto out;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
@@ -95,8 +108,8 @@ static void report(FILE *f)
 	size_t i, n;
 
 	c2c_totals(&model, &t);
-	fprintf(f, "c2c: windows %d%s\n", windows,
-		window_open ? " (the last one never closed)" : "");
+	fprintf(f, "c2c: window %d%s\n", windows,
+		window_open ? " (never closed)" : "");
 	fprintf(f, "reads %" PRIu64 " writes %" PRIu64 " lines %" PRIu64
 		" io %" PRIu64 " errors %" PRIu64 "\n",
 		t.reads, t.writes, t.lines, io_accesses, errors);
@@ -108,21 +121,19 @@ static void report(FILE *f)
 	for (i = 0; i < n; i++)
 		report_line(f, top[i]);
 	free(top);
+	io_accesses = errors = 0;
+	fflush(f);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
 {
-	FILE *f = out_path ? fopen(out_path, "w") : stderr;
-
 	(void)id;
 	(void)udata;
-	if (!f) {
-		fprintf(stderr, "c2c: cannot write %s\n", out_path);
-		f = stderr;
-	}
-	report(f);
-	if (f != stderr)
-		fclose(f);
+	if (window_open)
+		report(out);
+	fprintf(out, "c2c: windows %d\n", windows);
+	if (out != stderr)
+		fclose(out);
 	c2c_free(&model);
 }
 
@@ -132,7 +143,11 @@ static int parse_args(int argc, char **argv)
 
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
-			out_path = strdup(argv[i] + 4);
+			out = fopen(argv[i] + 4, "w");
+			if (!out) {
+				perror(argv[i] + 4);
+				return -1;
+			}
 		} else if (!strncmp(argv[i], "top=", 4)) {
 			top_n = strtoul(argv[i] + 4, NULL, 0);
 		} else {
@@ -171,6 +186,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			C2C_MAX_CPUS, info->system.max_vcpus);
 		return -1;
 	}
+	out = stderr;
 	if (parse_args(argc, argv) < 0 || c2c_init(&model) < 0)
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);

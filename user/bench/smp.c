@@ -6,7 +6,9 @@
  * all CPUs share; under special nothing there is shared; off allocates
  * and clears a page each time. Threads also share one mm (its mmap_lock
  * and RSS counters); processes share nothing but the zero page. The
- * figures are wall time (no -icount with several CPUs): docs/bench.md. */
+ * figures are wall time (no -icount with several CPUs): docs/bench.md.
+ * With --c2c the rounds of each run are the c2c plugin's window instead
+ * (docs/c2c.md): one run per T, nothing timed. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -21,11 +23,16 @@
 #include "ulib.h"
 
 #define MAX_WORKERS	8
+#define C2C_MARK_START	0x6c2c0000ul	/* tools/c2c/c2c.c */
+#define C2C_MARK_STOP	0x6c2c0040ul
+
+static int c2c_mode, c2c_windows;
 
 /* What the workers share: a start line, so that they fault at the same
  * time, and each one's figures. MAP_SHARED, for the processes. */
 struct smp_shared {
 	int ready, go;
+	int done, release;	/* --c2c: workers through their rounds */
 	struct {
 		int cpu;		/* where it ran (sched_getcpu at the end) */
 		long faults;		/* page faults it took */
@@ -35,7 +42,7 @@ struct smp_shared {
 
 struct worker_arg {
 	struct smp_shared *sh;
-	int id;
+	int id, t;
 	long pages, rounds;
 };
 
@@ -45,6 +52,34 @@ static long long now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Under QEMU's round-robin TCG a pause hands the host thread to the next
+ * vCPU, so a pause loop waits without a system call in the window. */
+static void spin_until(int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (c2c_mode)
+			__asm__ volatile("pause");
+		else
+			sched_yield();
+	}
+}
+
+static void c2c_mark(unsigned long addr)
+{
+	*(volatile char *)addr = 1;
+}
+
+/* --c2c: the last worker through its rounds closes the window, then lets
+ * the others go on, so that no exit or report falls inside it. */
+static void c2c_worker_done(struct smp_shared *sh, int t)
+{
+	if (__atomic_add_fetch(&sh->done, 1, __ATOMIC_ACQ_REL) == t) {
+		c2c_mark(C2C_MARK_STOP);
+		__atomic_store_n(&sh->release, 1, __ATOMIC_RELEASE);
+	}
+	spin_until(&sh->release);
 }
 
 /* One worker: rounds of map, read every page, unmap. Its faults are
@@ -59,8 +94,7 @@ static void *worker(void *p)
 
 	pin_to_nth_cpu(a->id);
 	__atomic_fetch_add(&sh->ready, 1, __ATOMIC_SEQ_CST);
-	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
-		sched_yield();
+	spin_until(&sh->go);
 	t0 = now_ns();
 	for (long r = 0; r < a->rounds; r++) {
 		char *m = mmap(NULL, a->pages * PAGE_SIZE, PROT_READ | PROT_WRITE,
@@ -73,6 +107,8 @@ static void *worker(void *p)
 		faults += a->pages;
 		munmap(m, a->pages * PAGE_SIZE);
 	}
+	if (c2c_mode)
+		c2c_worker_done(sh, a->t);
 	sh->w[a->id].ns = now_ns() - t0;
 	sh->w[a->id].faults = faults;
 	sh->w[a->id].cpu = sched_getcpu();
@@ -97,6 +133,8 @@ static int start_and_wait(struct worker_arg *a, int t, int threads)
 	}
 	while (__atomic_load_n(&a->sh->ready, __ATOMIC_ACQUIRE) < t)
 		sched_yield();
+	if (c2c_mode)
+		c2c_mark(C2C_MARK_START);
 	__atomic_store_n(&a->sh->go, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < t; i++) {
 		int st;
@@ -132,7 +170,7 @@ static int smp_run(int t, int threads, long pages, long rounds,
 	if (sh == MAP_FAILED)
 		return -1;
 	for (int i = 0; i < t; i++)
-		a[i] = (struct worker_arg){ sh, i, pages, rounds };
+		a[i] = (struct worker_arg){ sh, i, t, pages, rounds };
 	err = start_and_wait(a, t, threads);
 	for (int i = 0; i < t; i++) {
 		int seen = 0;
@@ -172,6 +210,13 @@ static int smp_report(int t, int threads, long pages, long rounds, int reps)
 		err |= smp_run(t, threads, pages, rounds, &r[i]);
 	qsort(r, reps, sizeof(r[0]), cmp_rate);
 	best = &r[reps - 1];
+	if (c2c_mode) {		/* under -icount, time is instructions */
+		printf("smp.%s.%d.c2c_window=%d\nsmp.%s.%d.cpus=%d\n"
+		       "smp.%s.%d.faults=%ld\n", mode, t, ++c2c_windows,
+		       mode, t, best->cpus, mode, t, best->faults);
+		fflush(stdout);
+		return err;
+	}
 	printf("smp.%s.%d.cpus=%d\nsmp.%s.%d.faults=%ld\n"
 	       "smp.%s.%d.faults_per_s=%.0f\n"
 	       "smp.%s.%d.faults_per_s_median=%.0f\n"
@@ -183,13 +228,29 @@ static int smp_report(int t, int threads, long pages, long rounds, int reps)
 	return err;
 }
 
+/* --c2c: map the marker page, shared so that a forked worker's store to
+ * it is no COW fault, and touch it away from the two marker addresses. */
+int smp_c2c(void)
+{
+	char *m = mmap((void *)C2C_MARK_START, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (m != (char *)C2C_MARK_START) {
+		perror("zpbench: --c2c: mmap of the marker page");
+		return -1;
+	}
+	m[PAGE_SIZE / 2] = 1;
+	c2c_mode = 1;
+	return 0;
+}
+
 int smp_bench(const char *list, int threads, long pages, long rounds,
 	      int reps)
 {
 	int err = 0;
 
-	if (reps < 1 || reps > 16)
-		reps = 3;
+	if (reps < 1 || reps > 16 || c2c_mode)
+		reps = c2c_mode ? 1 : 3;
 	printf("smp.pages=%ld\nsmp.rounds=%ld\nsmp.repeat=%d\n", pages,
 	       rounds, reps);
 	for (const char *c = list; *c; c = strchr(c, ',') ?

@@ -23,6 +23,8 @@
  *            P fresh pages (default 256) R times (default 100) each,
  *            the best of K runs (default 3), as smp.{threads,procs}.T.*
  *            (user/bench/smp.c)
+ *   --c2c    with --threads/--procs: one run per T, its rounds inside the
+ *            c2c plugin's window (docs/c2c.md), no timing
  *
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
  * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
@@ -42,8 +44,10 @@
 
 #define REPS	5	/* repetitions of the whole-range phases (fork, munmap) */
 
-/* user/bench/smp.c: T workers for each T of list, best of reps runs; 0
- * if all ran. */
+/* user/bench/smp.c: smp_c2c maps the c2c marker page (0, or -1); then
+ * smp_bench runs T workers for each T of list, best of reps runs (one
+ * window each with --c2c); 0 if all ran. */
+int smp_c2c(void);
 int smp_bench(const char *list, int threads, long pages, long rounds,
 	      int reps);
 
@@ -696,7 +700,7 @@ int main(int argc, char **argv)
 	const char *only = NULL, *scale = NULL, *c;
 	const char *threads = NULL, *procs = NULL;
 	long n = -1, mib = -1, i, rep = 1, smp_pages = 256, smp_rounds = 100;
-	int smp_repeat = 3;
+	int smp_repeat = 3, c2c = 0;
 	char *mi;
 
 	/* The first line, as early as possible: the boot-time mark. */
@@ -728,6 +732,8 @@ int main(int argc, char **argv)
 			smp_rounds = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--smp-repeat") && i + 1 < argc)
 			smp_repeat = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--c2c"))
+			c2c = 1;
 		else if (argv[i][0] != '-')
 			n = atol(argv[i]);
 		else {
@@ -736,7 +742,7 @@ int main(int argc, char **argv)
 				"[--raise-max-map-count] [--repeat R] [N]\n"
 				"       zpbench [--threads T,T...] [--procs T,T...] "
 				"[--smp-pages P] [--smp-rounds R] "
-				"[--smp-repeat K]\n");
+				"[--smp-repeat K] [--c2c]\n");
 			return 2;
 		}
 	}
@@ -761,6 +767,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	free(mi);
+	if (c2c && (!(threads || procs) || smp_c2c()))
+		return 2;
 	if (threads || procs) {
 		int err = (threads && smp_bench(threads, 1, smp_pages,
 						 smp_rounds, smp_repeat)) |
