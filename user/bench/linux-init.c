@@ -37,9 +37,9 @@ int main(int argc, char **argv)
 	if (args[1] && !strcmp(args[1], "--kallsyms")) {
 		args[0] = "/bin/cat";
 		args[1] = "/proc/kallsyms";
-	}
-	if (args[1] && args[1][0] == '/')
+	} else if (args[1] && args[1][0] == '/') {
 		run = args + 1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		execv(run[0], run);
