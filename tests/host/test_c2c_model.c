@@ -2,7 +2,8 @@
 /* tests/host/test_c2c_model.c — the c2c plugin's coherence model on
  * synthetic traces: ping-pong on one line is one transfer per switch, two
  * vCPUs on two lines make none, two counters in one line (false sharing)
- * are counted as sharing. */
+ * are counted as sharing; the lockstep replay interleaves what QEMU ran
+ * one vCPU after another. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,6 +155,66 @@ static void test_writer_pcs(void **state)
 	}
 }
 
+/* QEMU runs one vCPU a long stretch before the next: CPU 0's N writes to a
+ * line all come before CPU 1's. In QEMU's order that is one transfer; the
+ * lockstep replay interleaves them, one per access after the first, and
+ * keeps the write counts the same. */
+static void test_lockstep_replay(void **state)
+{
+	struct c2c_model *m = *state;
+	struct c2c_totals t;
+	int i, cpu;
+
+	m->lockstep = true;
+	for (cpu = 0; cpu < 2; cpu++)
+		for (i = 0; i < N; i++) {
+			c2c_access(m, cpu, 0xa000 + 8 * cpu, 0, true, 0);
+			c2c_access(m, cpu, 0xb000 + 64 * cpu, 0, true, 0);
+		}
+	c2c_totals(m, &t);
+	assert_int_equal(t.transfers, 0);	/* nothing replayed yet */
+	assert_int_equal(t.shared_writes, 2 * N);
+	assert_int_equal(c2c_replay(m), 0);
+	c2c_totals(m, &t);
+	assert_int_equal(t.transfers, 2 * N - 1);	/* only 0xa000's */
+	assert_int_equal(t.invals, 2 * N - 1);
+	assert_int_equal(t.shared_lines, 1);
+	assert_int_equal(t.writes, 4 * N);
+	assert_int_equal(m->trace[0].n, 0);	/* the traces are spent */
+}
+
+/* In QEMU's order the same accesses make a single transfer. */
+static void test_qemu_order_coarse(void **state)
+{
+	struct c2c_model *m = *state;
+	struct c2c_totals t;
+	int i, cpu;
+
+	for (cpu = 0; cpu < 2; cpu++)
+		for (i = 0; i < N; i++)
+			c2c_access(m, cpu, 0xa000 + 8 * cpu, 0, true, 0);
+	c2c_totals(m, &t);
+	assert_int_equal(t.transfers, 1);
+}
+
+/* Past trace_max accesses are counted as written but not replayed. */
+static void test_trace_limit(void **state)
+{
+	struct c2c_model *m = *state;
+	struct c2c_totals t;
+	int i;
+
+	m->lockstep = true;
+	m->trace_max = 10;
+	for (i = 0; i < 20; i++)
+		c2c_access(m, i & 1, 0xc000, 0, true, 0);
+	assert_int_equal(m->dropped, 10);
+	assert_int_equal(c2c_replay(m), 0);
+	c2c_totals(m, &t);
+	assert_int_equal(t.writes, 20);
+	assert_int_equal(t.transfers, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +223,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_false_sharing_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readers_and_top, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_writer_pcs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lockstep_replay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qemu_order_coarse, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trace_limit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,10 @@
  * fed to the coherence model (model.c) inside a window the workload opens
  * and closes with stores to two fixed user addresses; each window is
  * reported when it closes (docs/c2c.md).
- *   qemu-system-x86_64 -plugin build/c2c.so,out=FILE[,top=N] ...        */
+ *   qemu-system-x86_64 -plugin build/c2c.so,out=FILE[,top=N]
+ *       [,order=lockstep|qemu][,trace=MILLIONS] ...
+ * order=lockstep (the default) replays each vCPU's accesses in lockstep at
+ * the window's end; order=qemu runs the coherence model in QEMU's order. */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -24,10 +27,25 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct c2c_model model;
 static int window_open, windows;
 static uint64_t io_accesses, errors;
+/* How finely QEMU interleaved the vCPUs: a run is a stretch of accesses
+ * by one vCPU; the transfers meter can only see a switch between runs. */
+static uint64_t runs;
+static int last_cpu = -1;
 static FILE *out;
 static size_t top_n = 20;
+static bool lockstep = true;		/* order=lockstep (or qemu) */
+static size_t trace_max = 128u << 20;	/* accesses kept for the replay */
 
 static void report(FILE *f);
+
+static int model_init(void)
+{
+	if (c2c_init(&model) < 0)
+		return -1;
+	model.lockstep = lockstep;
+	model.trace_max = trace_max;
+	return 0;
+}
 
 static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		   uint64_t vaddr, void *udata)
@@ -39,13 +57,14 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 	if (store && vaddr == C2C_MARK_START && !window_open) {
 		window_open = 1;
 		windows++;
+		last_cpu = -1;
 		goto out;
 	}
 	if (store && vaddr == C2C_MARK_STOP && window_open) {
 		window_open = 0;
 		report(out);
 		c2c_free(&model);
-		if (c2c_init(&model) < 0)
+		if (model_init() < 0)
 			errors++;
 		goto out;
 	}
@@ -53,6 +72,10 @@ static void mem_cb(unsigned int cpu, qemu_plugin_meminfo_t info,
 		goto out;
 	if (!window_open)
 		goto out;
+	if ((int)cpu != last_cpu) {
+		runs++;
+		last_cpu = cpu;
+	}
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
 	if (!hw || qemu_plugin_hwaddr_is_io(hw)) {
 		io_accesses++;
@@ -107,12 +130,16 @@ static void report(FILE *f)
 	struct c2c_totals t;
 	size_t i, n;
 
+	if (model.lockstep && c2c_replay(&model) < 0)
+		errors++;
 	c2c_totals(&model, &t);
 	fprintf(f, "c2c: window %d%s\n", windows,
 		window_open ? " (never closed)" : "");
 	fprintf(f, "reads %" PRIu64 " writes %" PRIu64 " lines %" PRIu64
-		" io %" PRIu64 " errors %" PRIu64 "\n",
-		t.reads, t.writes, t.lines, io_accesses, errors);
+		" io %" PRIu64 " errors %" PRIu64 " runs %" PRIu64
+		" dropped %" PRIu64 "\n", t.reads, t.writes, t.lines,
+		io_accesses, errors, runs, model.dropped);
+	fprintf(f, "order %s\n", model.lockstep ? "lockstep" : "qemu");
 	fprintf(f, "shared_lines %" PRIu64 " shared_writes %" PRIu64
 		" transfers %" PRIu64 " invalidations %" PRIu64 "\n",
 		t.shared_lines, t.shared_writes, t.transfers, t.invals);
@@ -121,7 +148,7 @@ static void report(FILE *f)
 	for (i = 0; i < n; i++)
 		report_line(f, top[i]);
 	free(top);
-	io_accesses = errors = 0;
+	io_accesses = errors = runs = 0;
 	fflush(f);
 }
 
@@ -150,9 +177,15 @@ static int parse_args(int argc, char **argv)
 			}
 		} else if (!strncmp(argv[i], "top=", 4)) {
 			top_n = strtoul(argv[i] + 4, NULL, 0);
+		} else if (!strcmp(argv[i], "order=lockstep") ||
+			   !strcmp(argv[i], "order=qemu")) {
+			lockstep = argv[i][6] == 'l';
+		} else if (!strncmp(argv[i], "trace=", 6)) {
+			trace_max = strtoul(argv[i] + 6, NULL, 0) << 20;
 		} else {
 			fprintf(stderr, "c2c: unknown argument '%s' "
-				"(out=FILE, top=N)\n", argv[i]);
+				"(out=FILE, top=N, order=lockstep|qemu, "
+				"trace=MILLIONS)\n", argv[i]);
 			return -1;
 		}
 	}
@@ -187,7 +220,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		return -1;
 	}
 	out = stderr;
-	if (parse_args(argc, argv) < 0 || c2c_init(&model) < 0)
+	if (parse_args(argc, argv) < 0 || model_init() < 0)
 		return -1;
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);

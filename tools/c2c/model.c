@@ -20,6 +20,10 @@ int c2c_init(struct c2c_model *m)
 
 void c2c_free(struct c2c_model *m)
 {
+	int i;
+
+	for (i = 0; i < C2C_MAX_CPUS; i++)
+		free(m->trace[i].acc);
 	free(m->lines);
 	memset(m, 0, sizeof(*m));
 }
@@ -98,10 +102,61 @@ static void count_pc(struct c2c_line *l, uint64_t pc)
 	min->writes++;
 }
 
+/* The MESI step of one access: a miss on a line another vCPU holds
+ * Modified is a transfer; a write leaves the writer the only holder. */
+static void mesi(struct c2c_line *l, unsigned cpu, bool write)
+{
+	uint32_t me = 1u << cpu;
+
+	if (!(l->holders & me) && l->modified >= 0 && l->modified != (int)cpu)
+		l->transfers++;
+	if (!write) {
+		if (l->modified >= 0 && l->modified != (int)cpu)
+			l->modified = -1;	/* M -> S on a remote read */
+		l->holders |= me;
+		return;
+	}
+	if (l->holders & ~me)
+		l->invals++;
+	l->holders = me;
+	l->modified = (int8_t)cpu;
+}
+
+static size_t traced(const struct c2c_model *m)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < C2C_MAX_CPUS; i++)
+		n += m->trace[i].n;
+	return n;
+}
+
+static int trace_add(struct c2c_model *m, unsigned cpu, uint64_t line,
+		     bool write)
+{
+	struct c2c_trace *t = &m->trace[cpu];
+
+	if (m->trace_max && traced(m) >= m->trace_max) {
+		m->dropped++;
+		return 0;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		uint64_t *acc = realloc(t->acc, cap * sizeof(*acc));
+
+		if (!acc)
+			return -1;
+		t->acc = acc;
+		t->cap = cap;
+	}
+	t->acc[t->n++] = line | write;
+	return 0;
+}
+
 int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, uint64_t va,
 	       bool write, uint64_t pc)
 {
-	uint32_t me = 1u << cpu;
 	struct c2c_line *l;
 
 	if (cpu >= C2C_MAX_CPUS)
@@ -109,27 +164,46 @@ int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, uint64_t va,
 	l = lookup(m, pa);
 	if (!l)
 		return -1;
-	if (!(l->holders & me) && l->modified >= 0 && l->modified != (int)cpu)
-		l->transfers++;
 	if (!write) {
 		m->reads++;
 		l->reads++;
-		if (l->modified >= 0 && l->modified != (int)cpu)
-			l->modified = -1;	/* M -> S on a remote read */
-		l->holders |= me;
 		if (!l->writers)
 			l->vaddr = va;
-		return 0;
+	} else {
+		m->writes++;
+		l->writers |= 1u << cpu;
+		l->writes[cpu]++;
+		l->vaddr = va;
+		count_pc(l, pc);
 	}
-	m->writes++;
-	if (l->holders & ~me)
-		l->invals++;
-	l->holders = me;
-	l->modified = (int8_t)cpu;
-	l->writers |= me;
-	l->writes[cpu]++;
-	l->vaddr = va;
-	count_pc(l, pc);
+	if (m->lockstep)
+		return trace_add(m, cpu, l->addr & ~1ull, write);
+	mesi(l, cpu, write);
+	return 0;
+}
+
+int c2c_replay(struct c2c_model *m)
+{
+	size_t k, left = 1;
+	int cpu;
+
+	for (k = 0; left; k++) {
+		left = 0;
+		for (cpu = 0; cpu < C2C_MAX_CPUS; cpu++) {
+			struct c2c_trace *t = &m->trace[cpu];
+			struct c2c_line *l;
+
+			if (k >= t->n)
+				continue;
+			left += k + 1 < t->n;
+			l = lookup(m, t->acc[k] & ~1ull);
+			if (!l)
+				return -1;
+			mesi(l, cpu, t->acc[k] & 1);
+		}
+	}
+	for (cpu = 0; cpu < C2C_MAX_CPUS; cpu++)
+		m->trace[cpu].n = 0;
 	return 0;
 }
 

@@ -31,10 +31,22 @@ struct c2c_line {
 	struct c2c_pc pcs[C2C_PCS];	/* its heaviest writing instructions */
 };
 
+/* One vCPU's accesses in the window, in its order: line address | write. */
+struct c2c_trace {
+	uint64_t *acc;
+	size_t n, cap;
+};
+
 struct c2c_model {
 	struct c2c_line *lines;		/* open addressing, power-of-two size */
 	size_t size, used;
 	uint64_t reads, writes;		/* all accesses seen */
+	/* lockstep: the coherence state is not run as accesses come but
+	 * from each vCPU's trace by c2c_replay; 0 (c2c_init's) runs it live */
+	bool lockstep;
+	size_t trace_max;		/* accesses kept in all; 0: no limit */
+	uint64_t dropped;		/* accesses past trace_max, not replayed */
+	struct c2c_trace trace[C2C_MAX_CPUS];
 };
 
 /* c2c_init: an empty model. Returns 0, or -1 when out of memory. */
@@ -42,12 +54,20 @@ int c2c_init(struct c2c_model *m);
 void c2c_free(struct c2c_model *m);
 
 /* c2c_access: vCPU cpu (< C2C_MAX_CPUS) read or wrote physical address pa,
- * virtual address va, by the instruction at pc (0 when unknown). A miss on a line another vCPU
- * holds Modified counts one transfer (HITM); a write to a line another vCPU
- * holds counts one invalidation. Returns 0, or -1 when cpu is out of range
+ * virtual address va, by the instruction at pc (0 when unknown). A miss on
+ * a line another vCPU holds Modified counts one transfer (HITM); a write to
+ * a line another vCPU holds counts one invalidation: now, or at c2c_replay
+ * with m->lockstep. Returns 0, or -1 when cpu is out of range
  * or memory runs out. */
 int c2c_access(struct c2c_model *m, unsigned cpu, uint64_t pa, uint64_t va,
 	       bool write, uint64_t pc);
+
+/* c2c_replay: with m->lockstep, run the coherence state over the traces
+ * as if every vCPU ran at one speed: the k-th access of each vCPU in turn
+ * (vCPU 0 first), for k = 0, 1, ...; then empty the traces. Transfers and
+ * invalidations so no longer depend on how QEMU interleaved the vCPUs,
+ * only on what each did. Returns 0, or -1 when memory runs out. */
+int c2c_replay(struct c2c_model *m);
 
 /* c2c_line_shared: whether more than one vCPU wrote the line. */
 bool c2c_line_shared(const struct c2c_line *l);
