@@ -1,6 +1,7 @@
 /* mm/slab.c — the slab allocator: kmem_caches of one-page slabs, kmalloc.
  * Owns PG_slab pages from alloc_page until they go back to the buddy. */
 #include <zpk/bug.h>
+#include <zpk/errno.h>
 #include <zpk/mm.h>
 #include <zpk/printk.h>
 #include <zpk/slab.h>
@@ -14,8 +15,16 @@
  * A free object is otherwise filled with SLAB_POISON_FREE, which alloc
  * checks, so a write after free is caught at the next allocation.
  *
- * Each cache has its lock (struct kmem_cache); the table of caches has
- * slab_caches_lock. Nothing allocates in interrupt handlers.
+ * As in Linux's SLUB, each CPU allocates from a slab of its own, frozen
+ * to it (struct kmem_cache_cpu): objects of one CPU share no line with
+ * another's, and the cache's lock and lists are taken only to change a
+ * CPU's slab and to free into a slab no CPU holds. A slab whose last
+ * object is freed goes back to the page allocator at once (to the CPU's
+ * page list), frozen or not, so pages in use return exactly to where
+ * they were once all objects are freed, which the tests check.
+ *
+ * Locks: a CPU's lock, then its cache's, then zone_lock; the table of
+ * caches has slab_caches_lock. Nothing allocates in interrupt handlers.
  */
 
 #define KMEM_CACHE_MAX	32
@@ -74,8 +83,13 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	c->objs_per_slab = PAGE_SIZE / c->size;
 	INIT_LIST_HEAD(&c->partial);
 	INIT_LIST_HEAD(&c->full);
-	c->nr_pages = 0;
-	c->nr_objs_inuse = 0;
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kmem_cache_cpu *s = &c->cpu_slab[cpu];
+
+		spin_lock_init(&s->lock);
+		s->page = NULL;
+		s->objs = s->pages = 0;
+	}
 	return c;
 }
 
@@ -83,16 +97,22 @@ void kmem_cache_destroy(struct kmem_cache *c)
 {
 	if (!c)
 		return;
-	if (c->nr_objs_inuse)
+	if (kmem_cache_objs_inuse(c))
 		BUGF("kmem_cache_destroy(%s): %lu objects still in use",
-		     c->name, c->nr_objs_inuse);
+		     c->name, kmem_cache_objs_inuse(c));
 	for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++)
 		BUG_ON(c == kmalloc_caches[i]);
 	/* Empty slabs were freed at once, so no pages remain. */
-	BUG_ON(c->nr_pages);
+	BUG_ON(kmem_cache_pages(c));
 	spin_lock(&slab_caches_lock);
 	c->name = NULL;
 	spin_unlock(&slab_caches_lock);
+}
+
+/* This CPU's part of c. Stable while the caller does not sleep. */
+static struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
+{
+	return &c->cpu_slab[smp_processor_id()];
 }
 
 /* Moves a slab between a cache's partial and full lists. */
@@ -140,15 +160,17 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	page->slab_cache = c;
 	page->freelist = page_address(page);
 	page->inuse = 0;
-	c->nr_pages++;
+	page->frozen = 0;
+	INIT_LIST_HEAD(&page->lru);
+	this_cpu_slab(c)->pages++;
 	mod_vm_stat(NR_SLAB, 1);
 	return page;
 }
 
 /*
- * An empty slab goes straight back to the buddy allocator, not onto a
- * list of spares: then pages in use return exactly to where they were
- * once all objects are freed, which the allocator's tests check.
+ * An empty slab goes straight back to the page allocator, not onto a
+ * list of spares (see the top of this file). Its lock held: the cache's
+ * if it is on a list, its CPU's if frozen (then on no list).
  */
 static void discard_slab(struct kmem_cache *c, struct page *page)
 {
@@ -157,7 +179,8 @@ static void discard_slab(struct kmem_cache *c, struct page *page)
 	page->slab_cache = NULL;
 	page->freelist = NULL;
 	page->inuse = 0;
-	c->nr_pages--;
+	page->frozen = 0;
+	this_cpu_slab(c)->pages--;
 	mod_vm_stat(NR_SLAB, -1);
 	__free_page(page);
 }
@@ -184,21 +207,52 @@ static void check_poison(struct kmem_cache *c, const void *obj)
 	}
 }
 
+/*
+ * Gives CPU s a slab with a free object: its full one goes on the full
+ * list, a partial slab or else a new one is frozen to it. s->lock held;
+ * takes the cache's lock only when a list has to change. Returns 0, or
+ * -ENOMEM when the page allocator has no page.
+ */
+static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
+			   gfp_t gfp)
+{
+	struct page *page = NULL;
+
+	if (s->page || !list_empty(&c->partial)) {
+		spin_lock(&c->lock);
+		if (s->page) {		/* full: no CPU can free into it now */
+			s->page->frozen = 0;
+			list_add(&s->page->lru, &c->full);
+			s->page = NULL;
+		}
+		if (!list_empty(&c->partial)) {
+			page = list_first_entry(&c->partial, struct page, lru);
+			list_del_init(&page->lru);
+		}
+		spin_unlock(&c->lock);
+	}
+	/* A new slab is on no list: no other CPU can see it yet. */
+	if (!page)
+		page = new_slab(c, gfp);
+	if (!page)
+		return -ENOMEM;
+	page->frozen = (int)(s - c->cpu_slab) + 1;
+	s->page = page;
+	return 0;
+}
+
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
+	struct kmem_cache_cpu *s = this_cpu_slab(c);
 	struct page *page;
 	void **obj;
 
-	spin_lock(&c->lock);
-	if (list_empty(&c->partial)) {
-		page = new_slab(c, gfp);
-		if (!page) {
-			spin_unlock(&c->lock);
-			return NULL;
-		}
-		list_add(&page->lru, &c->partial);
+	spin_lock(&s->lock);
+	if ((!s->page || !s->page->freelist) && refill_cpu_slab(c, s, gfp)) {
+		spin_unlock(&s->lock);
+		return NULL;
 	}
-	page = list_first_entry(&c->partial, struct page, lru);
+	page = s->page;
 	obj = page->freelist;
 	if (*obj && !on_boundary(c, page, *obj))
 		BUGF("%s: freelist of object %p corrupted: next is %p",
@@ -206,10 +260,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	check_poison(c, obj);
 	page->freelist = *obj;
 	page->inuse++;
-	c->nr_objs_inuse++;
-	if (!page->freelist)
-		move_slab(page, &c->full);
-	spin_unlock(&c->lock);
+	s->objs++;
+	spin_unlock(&s->lock);
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, c->size);
 	else
@@ -235,7 +287,10 @@ static struct page *slab_page_of(const void *p, const char *fn)
 	return page;
 }
 
-/* Checks p is an allocated object of c on page; frees it. c's lock held. */
+/*
+ * Checks p is an allocated object of c on page; frees it. The slab's
+ * lock held: its CPU's if frozen, else the cache's.
+ */
 static void slab_free_locked(struct kmem_cache *c, struct page *page, void *p,
 			     const char *fn)
 {
@@ -255,19 +310,36 @@ static void slab_free_locked(struct kmem_cache *c, struct page *page, void *p,
 	memset(obj, SLAB_POISON_FREE, c->size);
 	*obj = page->freelist;
 	page->freelist = obj;
-	c->nr_objs_inuse--;
-	if (--page->inuse == 0)
+	this_cpu_slab(c)->objs--;
+	if (--page->inuse == 0) {
+		if (page->frozen)
+			c->cpu_slab[page->frozen - 1].page = NULL;
 		discard_slab(c, page);
-	else if (!*obj)	/* it was full */
+	} else if (!*obj && !page->frozen) {	/* it was full */
 		move_slab(page, &c->partial);
+	}
 }
 
+/*
+ * Frees p into its slab under the slab's lock: the CPU's it is frozen to,
+ * or the cache's. A slab is frozen and thawed under both, so whichever
+ * is taken, a second look at page->frozen says if it is still the one.
+ */
 static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
 			const char *fn)
 {
-	spin_lock(&c->lock);
-	slab_free_locked(c, page, p, fn);
-	spin_unlock(&c->lock);
+	for (;;) {
+		int cpu = READ_ONCE(page->frozen);
+		spinlock_t *lock = cpu ? &c->cpu_slab[cpu - 1].lock : &c->lock;
+
+		spin_lock(lock);
+		if (page->frozen == cpu) {
+			slab_free_locked(c, page, p, fn);
+			spin_unlock(lock);
+			return;
+		}
+		spin_unlock(lock);
+	}
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
@@ -404,14 +476,23 @@ size_t ksize(const void *p)
 	return page->slab_cache->size;
 }
 
+/* The sums of the CPUs' counts: exact when no CPU is allocating. */
 unsigned long kmem_cache_pages(struct kmem_cache *c)
 {
-	return c->nr_pages;
+	long n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(c->cpu_slab[cpu].pages);
+	return (unsigned long)n;
 }
 
 unsigned long kmem_cache_objs_inuse(struct kmem_cache *c)
 {
-	return c->nr_objs_inuse;
+	long n = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += READ_ONCE(c->cpu_slab[cpu].objs);
+	return (unsigned long)n;
 }
 
 unsigned long slab_total_pages(void)
@@ -420,15 +501,17 @@ unsigned long slab_total_pages(void)
 
 	for (unsigned int i = 0; i < KMEM_CACHE_MAX; i++)
 		if (kmem_caches[i].name)
-			n += kmem_caches[i].nr_pages;
+			n += kmem_cache_pages(&kmem_caches[i]);
 	return n;
 }
 
-static void print_cache(const struct kmem_cache *c)
+static void print_cache(struct kmem_cache *c)
 {
+	unsigned long pages = kmem_cache_pages(c);
+
 	printk(KERN_INFO "%-16s %11lu %10lu %7lu %6u %4u %7lu\n", c->name,
-	       c->nr_objs_inuse, c->nr_pages * c->objs_per_slab,
-	       (unsigned long)c->size, c->objs_per_slab, 1U, c->nr_pages);
+	       kmem_cache_objs_inuse(c), pages * c->objs_per_slab,
+	       (unsigned long)c->size, c->objs_per_slab, 1U, pages);
 }
 
 void slab_stats_print(void)

@@ -45,6 +45,8 @@ struct page {
 			struct kmem_cache *slab_cache;
 			void *freelist;
 			unsigned int inuse;
+			int frozen;	/* cpu + 1 whose slab it is; 0:
+					 * on its cache's lists */
 		};
 		struct {	/* mapped pages: not used yet (no rmap) */
 			void *mapping;

@@ -7,6 +7,7 @@
 #include <zpk/list.h>
 #include <zpk/mm.h>
 #include <zpk/spinlock.h>
+#include <asm/percpu.h>
 
 #define KMALLOC_MIN_SIZE	8
 #define KMALLOC_MAX_CACHE_SIZE	2048	/* bigger requests go to the buddy */
@@ -21,9 +22,28 @@
 #define ZERO_OR_NULL_PTR(p)	\
 	((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
 
+/*
+ * A CPU's part of a cache (Linux's struct kmem_cache_cpu): the slab it
+ * allocates from, frozen there (on neither list), and its counts. Its
+ * own line: in the common case only its CPU writes it, so a fault,
+ * mmap or munmap on one CPU writes no slab line another CPU writes.
+ */
+struct kmem_cache_cpu {
+	/* Protects page, and that slab's freelist and inuse. Taken by its
+	 * CPU to allocate or free, by another CPU only to free an object of
+	 * that slab (SLUB does that with a cmpxchg). The cache's lock nests
+	 * inside it. */
+	spinlock_t lock;
+	struct page *page;	/* this CPU's slab, page->frozen = cpu + 1 */
+	/* Written by this CPU only, without a lock (no interrupt handler
+	 * allocates); their sums over the CPUs are exact when read. */
+	long objs;		/* objects allocated minus freed here */
+	long pages;		/* slab pages taken minus given back here */
+} __aligned(64);
+
 struct kmem_cache {
-	/* Protects the lists, the slabs' freelists and the counts; may take
-	 * zone_lock (a slab's page) inside; not from interrupts. */
+	/* Protects the lists and the slabs on them (not the CPUs' slabs);
+	 * may take zone_lock (a slab's page) inside; not from interrupts. */
 	spinlock_t lock;
 	const char *name;	/* NULL: this slot of the cache table is free */
 	size_t size;		/* bytes per object, rounded up to align */
@@ -31,8 +51,10 @@ struct kmem_cache {
 	unsigned int objs_per_slab;
 	struct list_head partial;	/* slabs with some free objects */
 	struct list_head full;		/* slabs with none */
-	unsigned long nr_pages;		/* pages this cache holds */
-	unsigned long nr_objs_inuse;	/* objects handed out, not freed */
+	/* kmalloc-large's totals, under lock (the caches' are per CPU) */
+	unsigned long nr_pages;
+	unsigned long nr_objs_inuse;
+	struct kmem_cache_cpu cpu_slab[NR_CPUS];
 };
 
 /*
