@@ -1,11 +1,13 @@
-/* user/bench/smp.c — zpbench --threads T / --procs T: the 2009 story,
+/* user/bench/smp.c — zpbench --threads/--procs/--forks T: the 2009 story,
  * measured. T workers, each pinned to a CPU of its own, map a fresh
  * anonymous region, read-fault it page by page and unmap it, round after
  * round, all at once. Under zero_page=refcount every such fault and every
  * unmapped page writes the zero page's struct page, one cache line that
  * all CPUs share; under special nothing there is shared; off allocates
  * and clears a page each time. Threads also share one mm (its mmap_lock
- * and RSS counters); processes share nothing but the zero page. The
+ * and RSS counters); processes share nothing but the zero page. With
+ * --forks each process also forks a child over its zero-mapped region
+ * every round, and reaps it: fork copies, exit tears down. The
  * figures are wall time (no -icount with several CPUs): docs/bench.md.
  * With --c2c the rounds of each run are the c2c plugin's window instead
  * (docs/c2c.md): one run per T, nothing timed. */
@@ -20,9 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "smp.h"
 #include "ulib.h"
 
 #define MAX_WORKERS	8
+
+static const char *const smp_modes[NR_SMP_MODES] = {
+	[SMP_PROCS] = "procs", [SMP_THREADS] = "threads", [SMP_FORKS] = "forks",
+};
 #define C2C_MARK_START	0x6c2c0000ul	/* tools/c2c/c2c.c */
 #define C2C_MARK_STOP	0x6c2c0040ul
 
@@ -42,7 +49,7 @@ struct smp_shared {
 
 struct worker_arg {
 	struct smp_shared *sh;
-	int id, t;
+	int id, t, forks;
 	long pages, rounds;
 };
 
@@ -82,6 +89,19 @@ static void c2c_worker_done(struct smp_shared *sh, int t)
 	spin_until(&sh->release);
 }
 
+/* --forks: a child that exits at once, reaped: fork copies the region's
+ * zero-mapped PTEs, the child's exit tears them down (the Altix's 2007
+ * livelock was in that teardown, seed 006). */
+static void fork_exit_wait(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
 /* One worker: rounds of map, read every page, unmap. Its faults are
  * counted as the pages it read: each read of a fresh page is one. */
 static void *worker(void *p)
@@ -105,6 +125,8 @@ static void *worker(void *p)
 		for (long k = 0; k < a->pages; k++)
 			sink += m[k * PAGE_SIZE];
 		faults += a->pages;
+		if (a->forks)
+			fork_exit_wait();
 		munmap(m, a->pages * PAGE_SIZE);
 	}
 	if (c2c_mode)
@@ -157,7 +179,7 @@ struct smp_result {
 };
 
 /* One run of t workers; 0 if every one ran. */
-static int smp_run(int t, int threads, long pages, long rounds,
+static int smp_run(int t, int mode, long pages, long rounds,
 		   struct smp_result *r)
 {
 	struct smp_shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -170,8 +192,9 @@ static int smp_run(int t, int threads, long pages, long rounds,
 	if (sh == MAP_FAILED)
 		return -1;
 	for (int i = 0; i < t; i++)
-		a[i] = (struct worker_arg){ sh, i, t, pages, rounds };
-	err = start_and_wait(a, t, threads);
+		a[i] = (struct worker_arg){ sh, i, t, mode == SMP_FORKS, pages,
+					    rounds };
+	err = start_and_wait(a, t, mode == SMP_THREADS);
 	for (int i = 0; i < t; i++) {
 		int seen = 0;
 
@@ -200,14 +223,14 @@ static int cmp_rate(const void *a, const void *b)
 
 /* reps runs of t workers: smp.MODE.T.* of the best (the least disturbed
  * by the host), and the median rate. */
-static int smp_report(int t, int threads, long pages, long rounds, int reps)
+static int smp_report(int t, int mode_id, long pages, long rounds, int reps)
 {
-	const char *mode = threads ? "threads" : "procs";
+	const char *mode = smp_modes[mode_id];
 	struct smp_result r[16], *best;
 	int err = 0;
 
 	for (int i = 0; i < reps; i++)
-		err |= smp_run(t, threads, pages, rounds, &r[i]);
+		err |= smp_run(t, mode_id, pages, rounds, &r[i]);
 	qsort(r, reps, sizeof(r[0]), cmp_rate);
 	best = &r[reps - 1];
 	if (c2c_mode) {		/* under -icount, time is instructions */
@@ -244,7 +267,7 @@ int smp_c2c(void)
 	return 0;
 }
 
-int smp_bench(const char *list, int threads, long pages, long rounds,
+int smp_bench(const char *list, int mode, long pages, long rounds,
 	      int reps)
 {
 	int err = 0;
@@ -262,7 +285,7 @@ int smp_bench(const char *list, int threads, long pages, long rounds,
 				MAX_WORKERS);
 			return -1;
 		}
-		err |= smp_report(t, threads, pages, rounds, reps);
+		err |= smp_report(t, mode, pages, rounds, reps);
 	}
 	return err;
 }

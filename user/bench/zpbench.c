@@ -4,7 +4,7 @@
  * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
  *                [--scale N1,N2,...] [--vmas N1,N2,...] [--repeat R] [N]
  *        zpbench [--threads T1,T2,...] [--procs T1,T2,...]
- *                [--smp-pages P] [--smp-rounds R] [--smp-repeat K]
+ *                [--forks T1,T2,...] [--smp-pages P] [--smp-rounds R] [--smp-repeat K]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,
@@ -23,8 +23,10 @@
  *            P fresh pages (default 256) R times (default 100) each,
  *            the best of K runs (default 3), as smp.{threads,procs}.T.*
  *            (user/bench/smp.c)
- *   --c2c    with --threads/--procs: one run per T, its rounds inside the
- *            c2c plugin's window (docs/c2c.md), no timing
+ *   --forks  as --procs, each round also forking a child that exits at
+ *            once over the read region, as smp.forks.T.*
+ *   --c2c    with --threads/--procs/--forks: one run per T, its rounds
+ *            inside the c2c plugin's window (docs/c2c.md), no timing
  *
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
  * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
@@ -40,16 +42,12 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "smp.h"
 #include "ulib.h"
 
 #define REPS	5	/* repetitions of the whole-range phases (fork, munmap) */
 
-/* user/bench/smp.c: smp_c2c maps the c2c marker page (0, or -1); then
- * smp_bench runs T workers for each T of list, best of reps runs (one
- * window each with --c2c); 0 if all ran. */
-int smp_c2c(void);
-int smp_bench(const char *list, int threads, long pages, long rounds,
-	      int reps);
+
 
 static uint64_t *samples;	/* one per page, touched before any phase */
 static size_t nsamples;
@@ -698,7 +696,7 @@ int main(int argc, char **argv)
 	struct snap boot, written;
 	struct utsname u;
 	const char *only = NULL, *scale = NULL, *c;
-	const char *threads = NULL, *procs = NULL;
+	const char *threads = NULL, *procs = NULL, *forks = NULL;
 	long n = -1, mib = -1, i, rep = 1, smp_pages = 256, smp_rounds = 100;
 	int smp_repeat = 3, c2c = 0;
 	char *mi;
@@ -726,6 +724,8 @@ int main(int argc, char **argv)
 			threads = argv[++i];
 		else if (!strcmp(argv[i], "--procs") && i + 1 < argc)
 			procs = argv[++i];
+		else if (!strcmp(argv[i], "--forks") && i + 1 < argc)
+			forks = argv[++i];
 		else if (!strcmp(argv[i], "--smp-pages") && i + 1 < argc)
 			smp_pages = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--smp-rounds") && i + 1 < argc)
@@ -741,6 +741,7 @@ int main(int argc, char **argv)
 				"[--only PHASES] [--scale N,N...] [--vmas N,N...] "
 				"[--raise-max-map-count] [--repeat R] [N]\n"
 				"       zpbench [--threads T,T...] [--procs T,T...] "
+				"[--forks T,T...] "
 				"[--smp-pages P] [--smp-rounds R] "
 				"[--smp-repeat K] [--c2c]\n");
 			return 2;
@@ -767,12 +768,14 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	free(mi);
-	if (c2c && (!(threads || procs) || smp_c2c()))
+	if (c2c && (!(threads || procs || forks) || smp_c2c()))
 		return 2;
-	if (threads || procs) {
-		int err = (threads && smp_bench(threads, 1, smp_pages,
+	if (threads || procs || forks) {
+		int err = (threads && smp_bench(threads, SMP_THREADS, smp_pages,
 						 smp_rounds, smp_repeat)) |
-			  (procs && smp_bench(procs, 0, smp_pages,
+			  (procs && smp_bench(procs, SMP_PROCS, smp_pages,
+					       smp_rounds, smp_repeat)) |
+			  (forks && smp_bench(forks, SMP_FORKS, smp_pages,
 					       smp_rounds, smp_repeat));
 
 		printf("zpbench.done=%d\n", !err);
