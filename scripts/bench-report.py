@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """scripts/bench-report.py DIR — make bench's report from DIR/runs/*.txt
 (zpbench's key=value lines, one file per kernel and mode): report.md,
-results.csv, faults.png, scale.png, vmas.png and smp.png (gnuplot) in DIR."""
+results.csv, faults.png, scale.png, vmas.png and smp.png (gnuplot) in DIR;
+with make c2c's report in C2C_OUT (build/c2c), its per-fault tables and
+c2c.png too."""
 import csv
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -306,6 +309,25 @@ if pa.get("free") or pa.get("icount"):
     for a, b in zip(pa.get("free", []), pa.get("icount", []) or [""] * len(pa.get("free", []))):
         w(f"{a:<60}  | icount: {b}")
     w("```\n")
+
+# make c2c's figures, when it has run: the cause the timings cannot show.
+C2C = os.environ.get("C2C_OUT", "build/c2c")
+try:
+    with open(os.path.join(C2C, "report.md")) as f:
+        c2c = f.read().split("\n## ")
+    keep = [c for c in c2c if c.startswith(("Shared writes per fault",
+                                            "Transfers per fault"))]
+    if keep:
+        w("## Cache-line sharing per fault (from make c2c)\n")
+        w(f"From {C2C}/report.md, which has the top lines and the targets; "
+          "docs/c2c.md says how to read it.\n")
+        for c in keep:
+            w("### " + c.strip() + "\n")
+        if os.path.exists(os.path.join(C2C, "c2c.png")):
+            shutil.copy(os.path.join(C2C, "c2c.png"), os.path.join(D, "c2c.png"))
+            w("![shared writes per fault](c2c.png)\n")
+except OSError:
+    pass
 
 with open(os.path.join(D, "report.md"), "w") as f:
     f.write("\n".join(out) + "\n")
