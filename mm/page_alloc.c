@@ -1,6 +1,6 @@
 /* mm/page_alloc.c — the buddy allocator: one free list per order over
  * mem_map, split on allocation, merged with the buddy on free; per-CPU
- * lists of single pages in front of it; poisoning. */
+ * lists of small blocks in front of it; poisoning. */
 #include <asm/irqflags.h>
 #include <zpk/bug.h>
 #include <zpk/mm.h>
@@ -33,21 +33,23 @@ static struct free_area free_area[MAX_ORDER];
 static DEFINE_SPINLOCK(zone_lock);
 
 /*
- * Linux's per_cpu_pages ("pcp"): single free pages a CPU keeps for
- * itself, so that most order-0 allocations and frees take no shared lock
- * and touch no shared line. A CPU refills its list from the buddy, and
- * drains it back, PCP_BATCH pages at a time under zone_lock. Only its
- * CPU touches a list, with interrupts off: drain_all_pages empties every
- * CPU's through an IPI. Pages on these lists (PG_pcp) count as free
+ * Linux's per_cpu_pages ("pcp"): free blocks of up to PCP_MAX_ORDER that
+ * a CPU keeps for itself, so that most allocations and frees of pages and
+ * kernel stacks (order 2) take no shared lock and touch no shared line.
+ * A CPU refills a list from the buddy, and drains it back, a batch at a
+ * time under zone_lock. Only its CPU touches a list, with interrupts
+ * off: drain_all_pages empties every CPU's through an IPI. Blocks on
+ * these lists (PG_pcp and their order on the first page) count as free
  * (NR_FREE_PAGES, kpageflags' BUDDY: in Linux only the buddy's do);
  * nr_free_blocks and buddyinfo see the buddy's only.
  * Host tests have no such lists: they test the buddy itself.
  */
-#define PCP_BATCH	31
-#define PCP_HIGH	(4 * PCP_BATCH)
+#define PCP_MAX_ORDER	3	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
+#define PCP_BATCH	31	/* pages moved at a time */
+#define PCP_HIGH	(4 * PCP_BATCH)	/* pages kept, all orders */
 struct per_cpu_pages {
-	int count;			/* pages on list */
-	struct list_head list;		/* free order-0 pages, by lru */
+	int count;			/* pages on the lists */
+	struct list_head lists[PCP_MAX_ORDER + 1];	/* by order, by lru */
 } __aligned(64);
 static struct per_cpu_pages pcp_lists[NR_CPUS];
 
@@ -83,7 +85,8 @@ void mem_map_init(struct page *map, unsigned long nr_pfns)
 		free_area[order].nr_free = 0;
 	}
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		INIT_LIST_HEAD(&pcp_lists[cpu].list);
+		for (unsigned int order = 0; order <= PCP_MAX_ORDER; order++)
+			INIT_LIST_HEAD(&pcp_lists[cpu].lists[order]);
 		pcp_lists[cpu].count = 0;
 	}
 }
@@ -225,28 +228,38 @@ static struct page *rmqueue(unsigned int order)
 /* ---- the per-CPU lists ---------------------------------------------- */
 
 #ifndef HOST_TEST
-/* Moves up to n pages between the buddy and this CPU's list (n < 0:
- * from the list to the buddy). Interrupts off. */
-static void pcp_move(struct per_cpu_pages *pcp, int n)
+/* Blocks of this order moved at a time: about PCP_BATCH pages. */
+static int pcp_batch(unsigned int order)
 {
+	return max(PCP_BATCH >> order, 1);
+}
+
+/* Moves up to n blocks of order between the buddy and this CPU's list
+ * (n < 0: from the list to the buddy). Interrupts off. */
+static void pcp_move(struct per_cpu_pages *pcp, unsigned int order, int n)
+{
+	struct list_head *list = &pcp->lists[order];
 	struct page *page;
 
 	spin_lock(&zone_lock);
-	for (; n > 0 && (page = rmqueue(0)); n--, pcp->count++) {
+	for (; n > 0 && (page = rmqueue(order)); n--) {
 		page_set_flag(page, PG_pcp);
-		list_add(&page->lru, &pcp->list);
+		page->order = order;
+		list_add(&page->lru, list);
+		pcp->count += 1 << order;
 	}
-	for (; n < 0 && pcp->count; n++, pcp->count--) {
-		page = list_last_entry(&pcp->list, struct page, lru);
+	for (; n < 0 && !list_empty(list); n++) {
+		page = list_last_entry(list, struct page, lru);
 		list_del(&page->lru);
 		page_clear_flag(page, PG_pcp);
-		free_one_block(page_to_pfn(page), 0);
+		pcp->count -= 1 << order;
+		free_one_block(page_to_pfn(page), order);
 	}
 	spin_unlock(&zone_lock);
 }
 
-/* An order-0 page from this CPU's list, refilled from the buddy. */
-static struct page *rmqueue_pcplist(void)
+/* A block of order from this CPU's list, refilled from the buddy. */
+static struct page *rmqueue_pcplist(unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	struct page *page = NULL;
@@ -254,21 +267,22 @@ static struct page *rmqueue_pcplist(void)
 
 	local_irq_save(flags);
 	pcp = &pcp_lists[smp_processor_id()];
-	if (!pcp->count)
-		pcp_move(pcp, PCP_BATCH);
-	if (pcp->count) {
-		page = list_first_entry(&pcp->list, struct page, lru);
+	if (list_empty(&pcp->lists[order]))
+		pcp_move(pcp, order, pcp_batch(order));
+	if (!list_empty(&pcp->lists[order])) {
+		page = list_first_entry(&pcp->lists[order], struct page, lru);
 		list_del(&page->lru);
 		page_clear_flag(page, PG_pcp);
-		pcp->count--;
+		pcp->count -= 1 << order;
 	}
 	local_irq_restore(flags);
 	return page;
 }
 
-/* A freed order-0 page goes on this CPU's list; past PCP_HIGH a batch
- * goes back to the buddy (Linux's free_unref_page). */
-static void free_unref_page(struct page *page)
+/* A freed block goes on this CPU's list; past PCP_HIGH pages a batch of
+ * its order goes back to the buddy, then of the others, smallest first,
+ * until the lists are under PCP_HIGH (Linux's free_unref_page). */
+static void free_unref_page(struct page *page, unsigned int order)
 {
 	struct per_cpu_pages *pcp;
 	unsigned long flags;
@@ -276,19 +290,24 @@ static void free_unref_page(struct page *page)
 	local_irq_save(flags);
 	pcp = &pcp_lists[smp_processor_id()];
 	page_set_flag(page, PG_pcp);
-	list_add(&page->lru, &pcp->list);
-	if (++pcp->count > PCP_HIGH)
-		pcp_move(pcp, -PCP_BATCH);
+	page->order = order;
+	list_add(&page->lru, &pcp->lists[order]);
+	pcp->count += 1 << order;
+	if (pcp->count > PCP_HIGH)
+		pcp_move(pcp, order, -pcp_batch(order));
+	for (unsigned int o = 0; o <= PCP_MAX_ORDER && pcp->count > PCP_HIGH; o++)
+		pcp_move(pcp, o, -pcp_batch(o));
 	local_irq_restore(flags);
 }
 
-/* IPI handler (or with interrupts off): all of this CPU's list back. */
+/* IPI handler (or with interrupts off): all of this CPU's lists back. */
 static void drain_local_pages(void *unused)
 {
 	struct per_cpu_pages *pcp = &pcp_lists[smp_processor_id()];
 
 	(void)unused;
-	pcp_move(pcp, -pcp->count);
+	for (unsigned int order = 0; order <= PCP_MAX_ORDER; order++)
+		pcp_move(pcp, order, -pcp->count);
 }
 
 void drain_all_pages(void)
@@ -296,20 +315,20 @@ void drain_all_pages(void)
 	on_each_cpu(drain_local_pages, NULL, true);
 }
 #else
-static struct page *rmqueue_pcplist(void)
+static struct page *rmqueue_pcplist(unsigned int order)
 {
 	struct page *page;
 
 	spin_lock(&zone_lock);
-	page = rmqueue(0);
+	page = rmqueue(order);
 	spin_unlock(&zone_lock);
 	return page;
 }
 
-static void free_unref_page(struct page *page)
+static void free_unref_page(struct page *page, unsigned int order)
 {
 	spin_lock(&zone_lock);
-	free_one_block(page_to_pfn(page), 0);
+	free_one_block(page_to_pfn(page), order);
 	spin_unlock(&zone_lock);
 }
 
@@ -320,14 +339,14 @@ void drain_all_pages(void)
 
 /* ---- allocating and freeing --------------------------------------------- */
 
-/* A block of 1 << order pages: single pages from the per-CPU list,
- * larger blocks from the buddy under zone_lock. */
+/* A block of 1 << order pages: up to PCP_MAX_ORDER from the per-CPU
+ * lists, larger blocks from the buddy under zone_lock. */
 static struct page *get_page_from_freelist(unsigned int order)
 {
 	struct page *page;
 
-	if (!order)
-		return rmqueue_pcplist();
+	if (order <= PCP_MAX_ORDER)
+		return rmqueue_pcplist(order);
 	spin_lock(&zone_lock);
 	page = rmqueue(order);
 	spin_unlock(&zone_lock);
@@ -402,12 +421,12 @@ static void free_pages_caller(struct page *page, unsigned int order,
 			page_set_flag(&page[i], PG_poisoned);
 		}
 	}
-	if (order) {
+	if (order > PCP_MAX_ORDER) {
 		spin_lock(&zone_lock);
 		free_one_block(pfn, order);
 		spin_unlock(&zone_lock);
 	} else {
-		free_unref_page(page);
+		free_unref_page(page, order);
 	}
 	mod_vm_stat(NR_FREE_PAGES, 1L << order);
 	count_vm_events(PGFREE, 1UL << order);

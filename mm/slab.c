@@ -15,16 +15,19 @@
  * A free object is otherwise filled with SLAB_POISON_FREE, which alloc
  * checks, so a write after free is caught at the next allocation.
  *
- * As in Linux's SLUB, each CPU allocates from a slab of its own, frozen
- * to it (struct kmem_cache_cpu): objects of one CPU share no line with
- * another's, and the cache's lock and lists are taken only to change a
- * CPU's slab and to free into a slab no CPU holds. A slab whose last
- * object is freed goes back to the page allocator at once (to the CPU's
- * page list), frozen or not, so pages in use return exactly to where
- * they were once all objects are freed, which the tests check.
+ * Each slab belongs to the CPU that made it (page->slab_cpu), and each
+ * CPU allocates from its own (struct kmem_cache_cpu: its slab and its
+ * list of partial ones), as Linux's SLUB does with its per-CPU slab and
+ * partial lists: objects of one CPU share no line with another's and no
+ * shared lock is taken. An object freed on another CPU goes back to its
+ * slab under the owner's lock. A slab whose last object is freed goes
+ * back to the page allocator at once (to the CPU's page list), so pages
+ * in use return exactly to where they were once all objects are freed,
+ * which the tests check.
  *
- * Locks: a CPU's lock, then its cache's, then zone_lock; the table of
- * caches has slab_caches_lock. Nothing allocates in interrupt handlers.
+ * Locks: a CPU's slab lock, then zone_lock; kmalloc-large has its own;
+ * the table of caches has slab_caches_lock. Nothing allocates in
+ * interrupt handlers.
  */
 
 #define KMEM_CACHE_MAX	32
@@ -42,14 +45,11 @@ static const char *const kmalloc_names[NR_KMALLOC_CACHES] = {
 /*
  * Requests above 2 KiB take 1 << order whole pages. Their head page is
  * marked PG_slab with this pseudo-cache (the buddy keeps the order in
- * page->order), so kfree and ksize tell them from slabs; its counters
- * are their totals.
+ * page->order), so kfree and ksize tell them from slabs; its CPUs'
+ * counts are their totals.
  */
 static struct kmem_cache kmalloc_large = {
-	.lock = __SPIN_LOCK_UNLOCKED(kmalloc_large.lock),
 	.name = "kmalloc-large",
-	.partial = LIST_HEAD_INIT(kmalloc_large.partial),
-	.full = LIST_HEAD_INIT(kmalloc_large.full),
 };
 
 static bool is_pow2(size_t x)
@@ -77,17 +77,15 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	spin_unlock(&slab_caches_lock);
 	if (c == kmem_caches + KMEM_CACHE_MAX)
 		return NULL;
-	spin_lock_init(&c->lock);
 	c->size = ALIGN_UP(size, align);
 	c->align = align;
 	c->objs_per_slab = PAGE_SIZE / c->size;
-	INIT_LIST_HEAD(&c->partial);
-	INIT_LIST_HEAD(&c->full);
 	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
 		struct kmem_cache_cpu *s = &c->cpu_slab[cpu];
 
 		spin_lock_init(&s->lock);
 		s->page = NULL;
+		INIT_LIST_HEAD(&s->partial);
 		s->objs = s->pages = 0;
 	}
 	return c;
@@ -113,13 +111,6 @@ void kmem_cache_destroy(struct kmem_cache *c)
 static struct kmem_cache_cpu *this_cpu_slab(struct kmem_cache *c)
 {
 	return &c->cpu_slab[smp_processor_id()];
-}
-
-/* Moves a slab between a cache's partial and full lists. */
-static void move_slab(struct page *page, struct list_head *to)
-{
-	list_del(&page->lru);
-	list_add(&page->lru, to);
 }
 
 static void *obj_at(struct kmem_cache *c, struct page *page, unsigned int i)
@@ -160,7 +151,7 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	page->slab_cache = c;
 	page->freelist = page_address(page);
 	page->inuse = 0;
-	page->frozen = 0;
+	page->slab_cpu = smp_processor_id();
 	INIT_LIST_HEAD(&page->lru);
 	this_cpu_slab(c)->pages++;
 	mod_vm_stat(NR_SLAB, 1);
@@ -169,8 +160,7 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 
 /*
  * An empty slab goes straight back to the page allocator, not onto a
- * list of spares (see the top of this file). Its lock held: the cache's
- * if it is on a list, its CPU's if frozen (then on no list).
+ * list of spares (see the top of this file). Its CPU's lock held.
  */
 static void discard_slab(struct kmem_cache *c, struct page *page)
 {
@@ -179,7 +169,6 @@ static void discard_slab(struct kmem_cache *c, struct page *page)
 	page->slab_cache = NULL;
 	page->freelist = NULL;
 	page->inuse = 0;
-	page->frozen = 0;
 	this_cpu_slab(c)->pages--;
 	mod_vm_stat(NR_SLAB, -1);
 	__free_page(page);
@@ -208,35 +197,25 @@ static void check_poison(struct kmem_cache *c, const void *obj)
 }
 
 /*
- * Gives CPU s a slab with a free object: its full one goes on the full
- * list, a partial slab or else a new one is frozen to it. s->lock held;
- * takes the cache's lock only when a list has to change. Returns 0, or
- * -ENOMEM when the page allocator has no page.
+ * Gives CPU s a slab with a free object: one of its partial slabs, or a
+ * new one. Its full slab stays its own, on no list, until a free makes it
+ * partial. s->lock held. Returns 0, or -ENOMEM when the page allocator
+ * has no page.
  */
 static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
 			   gfp_t gfp)
 {
-	struct page *page = NULL;
+	struct page *page;
 
-	if (s->page || !list_empty(&c->partial)) {
-		spin_lock(&c->lock);
-		if (s->page) {		/* full: no CPU can free into it now */
-			s->page->frozen = 0;
-			list_add(&s->page->lru, &c->full);
-			s->page = NULL;
-		}
-		if (!list_empty(&c->partial)) {
-			page = list_first_entry(&c->partial, struct page, lru);
-			list_del_init(&page->lru);
-		}
-		spin_unlock(&c->lock);
-	}
-	/* A new slab is on no list: no other CPU can see it yet. */
-	if (!page)
+	s->page = NULL;
+	if (!list_empty(&s->partial)) {
+		page = list_first_entry(&s->partial, struct page, lru);
+		list_del_init(&page->lru);
+	} else {
 		page = new_slab(c, gfp);
-	if (!page)
-		return -ENOMEM;
-	page->frozen = (int)(s - c->cpu_slab) + 1;
+		if (!page)
+			return -ENOMEM;
+	}
 	s->page = page;
 	return 0;
 }
@@ -288,11 +267,12 @@ static struct page *slab_page_of(const void *p, const char *fn)
 }
 
 /*
- * Checks p is an allocated object of c on page; frees it. The slab's
- * lock held: its CPU's if frozen, else the cache's.
+ * Checks p is an allocated object of c on page; frees it. s is the
+ * slab's CPU, its lock held. The slab is that CPU's current one, on its
+ * partial list, or full and on no list.
  */
-static void slab_free_locked(struct kmem_cache *c, struct page *page, void *p,
-			     const char *fn)
+static void slab_free_locked(struct kmem_cache *c, struct kmem_cache_cpu *s,
+			     struct page *page, void *p, const char *fn)
 {
 	void **obj = p;
 
@@ -312,34 +292,23 @@ static void slab_free_locked(struct kmem_cache *c, struct page *page, void *p,
 	page->freelist = obj;
 	this_cpu_slab(c)->objs--;
 	if (--page->inuse == 0) {
-		if (page->frozen)
-			c->cpu_slab[page->frozen - 1].page = NULL;
-		discard_slab(c, page);
-	} else if (!*obj && !page->frozen) {	/* it was full */
-		move_slab(page, &c->partial);
+		if (page == s->page)
+			s->page = NULL;
+		discard_slab(c, page);	/* off the partial list too */
+	} else if (!*obj && page != s->page) {	/* it was full */
+		list_add(&page->lru, &s->partial);
 	}
 }
 
-/*
- * Frees p into its slab under the slab's lock: the CPU's it is frozen to,
- * or the cache's. A slab is frozen and thawed under both, so whichever
- * is taken, a second look at page->frozen says if it is still the one.
- */
+/* Frees p into its slab under the lock of the slab's CPU. */
 static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
 			const char *fn)
 {
-	for (;;) {
-		int cpu = READ_ONCE(page->frozen);
-		spinlock_t *lock = cpu ? &c->cpu_slab[cpu - 1].lock : &c->lock;
+	struct kmem_cache_cpu *s = &c->cpu_slab[page->slab_cpu];
 
-		spin_lock(lock);
-		if (page->frozen == cpu) {
-			slab_free_locked(c, page, p, fn);
-			spin_unlock(lock);
-			return;
-		}
-		spin_unlock(lock);
-	}
+	spin_lock(&s->lock);
+	slab_free_locked(c, s, page, p, fn);
+	spin_unlock(&s->lock);
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
@@ -405,10 +374,8 @@ static void *kmalloc_large_alloc(size_t size, gfp_t gfp)
 	page->slab_cache = &kmalloc_large;
 	page->freelist = NULL;
 	page->inuse = 1;
-	spin_lock(&kmalloc_large.lock);
-	kmalloc_large.nr_pages += 1UL << order;
-	kmalloc_large.nr_objs_inuse++;
-	spin_unlock(&kmalloc_large.lock);
+	this_cpu_slab(&kmalloc_large)->pages += 1L << order;
+	this_cpu_slab(&kmalloc_large)->objs++;
 	mod_vm_stat(NR_SLAB, 1L << order);
 	return page_address(page);
 }
@@ -423,10 +390,8 @@ static void kmalloc_large_free(struct page *page, const void *p)
 	page_clear_flag(page, PG_slab);
 	page->slab_cache = NULL;
 	page->inuse = 0;
-	spin_lock(&kmalloc_large.lock);
-	kmalloc_large.nr_pages -= 1UL << order;
-	kmalloc_large.nr_objs_inuse--;
-	spin_unlock(&kmalloc_large.lock);
+	this_cpu_slab(&kmalloc_large)->pages -= 1L << order;
+	this_cpu_slab(&kmalloc_large)->objs--;
 	mod_vm_stat(NR_SLAB, -(1L << order));
 	__free_pages(page, order);
 }
@@ -497,7 +462,7 @@ unsigned long kmem_cache_objs_inuse(struct kmem_cache *c)
 
 unsigned long slab_total_pages(void)
 {
-	unsigned long n = kmalloc_large.nr_pages;
+	unsigned long n = kmem_cache_pages(&kmalloc_large);
 
 	for (unsigned int i = 0; i < KMEM_CACHE_MAX; i++)
 		if (kmem_caches[i].name)
@@ -516,7 +481,7 @@ static void print_cache(struct kmem_cache *c)
 
 void slab_stats_print(void)
 {
-	const struct kmem_cache *l = &kmalloc_large;
+	struct kmem_cache *l = &kmalloc_large;
 
 	printk(KERN_INFO "%-16s %11s %10s %7s %6s %4s %7s\n", "# name",
 	       "active_objs", "num_objs", "objsize", "objper", "pgs", "pages");
@@ -525,7 +490,7 @@ void slab_stats_print(void)
 			print_cache(&kmem_caches[i]);
 	/* Blocks of varying order: objects are the blocks themselves. */
 	printk(KERN_INFO "%-16s %11lu %10lu %7s %6s %4s %7lu\n", l->name,
-	       l->nr_objs_inuse, l->nr_objs_inuse, "-", "-", "-",
-	       l->nr_pages);
+	       kmem_cache_objs_inuse(l), kmem_cache_objs_inuse(l), "-", "-",
+	       "-", kmem_cache_pages(l));
 	printk(KERN_INFO "slab: %lu pages in all\n", slab_total_pages());
 }

@@ -26,21 +26,22 @@ static u64 bit_if(bool cond, int bit)
 	return cond ? 1ULL << bit : 0;
 }
 
-/* Inside a free buddy block (Linux's is_free_buddy_page): PG_buddy is
- * set on the block's first page only. */
+/* Inside a free block (Linux's is_free_buddy_page): PG_buddy, or PG_pcp
+ * on a CPU's list, is set on the block's first page only. */
 static bool is_free_buddy_page(unsigned long pfn)
 {
 	for (unsigned int order = 0; order < MAX_ORDER; order++) {
 		struct page *head = pfn_to_page(pfn & ~((1UL << order) - 1));
 
-		if (PageBuddy(head) && head->order >= order)
+		if ((PageBuddy(head) || page_test_flag(head, PG_pcp)) &&
+		    head->order >= order)
 			return true;
 	}
 	return false;
 }
 
 /* Linux's stable_page_flags for zpk's struct page. BUDDY is any free
- * page: a CPU's list of single pages holds some too (mm/page_alloc.c). */
+ * page: a CPU's lists hold some too (mm/page_alloc.c). */
 static u64 kpageflags_of(unsigned long pfn)
 {
 	struct page *p;
@@ -52,8 +53,7 @@ static u64 kpageflags_of(unsigned long pfn)
 	       bit_if(page_test_flag(p, PG_referenced), KPF_REFERENCED) |
 	       bit_if(page_test_flag(p, PG_dirty), KPF_DIRTY) |
 	       bit_if(PageSlab(p), KPF_SLAB) |
-	       bit_if(is_free_buddy_page(pfn) || page_test_flag(p, PG_pcp),
-		      KPF_BUDDY) |
+	       bit_if(is_free_buddy_page(pfn), KPF_BUDDY) |
 	       bit_if(page_mapcount(p) > 0, KPF_MMAP) |
 	       bit_if(PageAnon(p), KPF_ANON) |
 	       bit_if(is_zero_pfn(pfn), KPF_ZERO_PAGE) |

@@ -25,7 +25,7 @@ enum pageflags {
 	PG_referenced,
 	PG_poisoned,	/* free, filled with PAGE_POISON: checked on alloc */
 	PG_swapbacked,	/* shared anonymous (shmem) memory: MM_SHMEMPAGES */
-	PG_pcp,		/* free, on a CPU's list of single pages */
+	PG_pcp,		/* free, first page of a block on a CPU's list */
 	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
 				 * one else: a write may reuse it */
 	NR_PAGEFLAGS
@@ -45,8 +45,8 @@ struct page {
 			struct kmem_cache *slab_cache;
 			void *freelist;
 			unsigned int inuse;
-			int frozen;	/* cpu + 1 whose slab it is; 0:
-					 * on its cache's lists */
+			int slab_cpu;	/* the CPU that made it: its
+					 * kmem_cache_cpu holds it */
 		};
 		struct {	/* mapped pages: not used yet (no rmap) */
 			void *mapping;

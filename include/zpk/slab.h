@@ -23,18 +23,20 @@
 	((unsigned long)(p) <= (unsigned long)ZERO_SIZE_PTR)
 
 /*
- * A CPU's part of a cache (Linux's struct kmem_cache_cpu): the slab it
- * allocates from, frozen there (on neither list), and its counts. Its
- * own line: in the common case only its CPU writes it, so a fault,
- * mmap or munmap on one CPU writes no slab line another CPU writes.
+ * A CPU's part of a cache (Linux's struct kmem_cache_cpu): the slabs it
+ * made, each with page->slab_cpu naming it. Its own line: in the common
+ * case only its CPU writes it, so a fault, mmap or munmap on one CPU
+ * writes no slab line another CPU writes.
  */
 struct kmem_cache_cpu {
-	/* Protects page, and that slab's freelist and inuse. Taken by its
-	 * CPU to allocate or free, by another CPU only to free an object of
-	 * that slab (SLUB does that with a cmpxchg). The cache's lock nests
-	 * inside it. */
+	/* Protects page, partial, and the freelist and inuse of every slab
+	 * of this CPU. Taken by its CPU to allocate or free, by another CPU
+	 * only to free an object of one of them (SLUB does that with a
+	 * cmpxchg). */
 	spinlock_t lock;
-	struct page *page;	/* this CPU's slab, page->frozen = cpu + 1 */
+	struct page *page;		/* the slab it allocates from, or NULL */
+	struct list_head partial;	/* its other slabs with free objects;
+					 * full ones are on no list */
 	/* Written by this CPU only, without a lock (no interrupt handler
 	 * allocates); their sums over the CPUs are exact when read. */
 	long objs;		/* objects allocated minus freed here */
@@ -42,18 +44,10 @@ struct kmem_cache_cpu {
 } __aligned(64);
 
 struct kmem_cache {
-	/* Protects the lists and the slabs on them (not the CPUs' slabs);
-	 * may take zone_lock (a slab's page) inside; not from interrupts. */
-	spinlock_t lock;
 	const char *name;	/* NULL: this slot of the cache table is free */
 	size_t size;		/* bytes per object, rounded up to align */
 	size_t align;
 	unsigned int objs_per_slab;
-	struct list_head partial;	/* slabs with some free objects */
-	struct list_head full;		/* slabs with none */
-	/* kmalloc-large's totals, under lock (the caches' are per CPU) */
-	unsigned long nr_pages;
-	unsigned long nr_objs_inuse;
 	struct kmem_cache_cpu cpu_slab[NR_CPUS];
 };
 
