@@ -82,6 +82,18 @@ class Symbols:
             return None
         return f"{name}+{addr - base:#x}" if addr != base else name
 
+    def in_line(self, va, size=64):
+        """Names of the symbols that overlap va's cache line."""
+        line = va & ~(size - 1)
+        i = max(bisect.bisect_right(self.addrs, line) - 1, 0)
+        names = []
+        while i < len(self.syms) and self.syms[i][0] < line + size:
+            base, sz, name = self.syms[i]
+            if base >= line or (sz and base + sz > line):
+                names.append(name)
+            i += 1
+        return names
+
     def function(self, pc):
         n = self.name(pc)
         return n.split("+")[0] if n else f"{pc:#x}"
@@ -121,9 +133,11 @@ class Layout:
             name = "the zero page's struct page" if pfn == self.zero_pfn \
                 else f"struct page of pfn {pfn:#x}"
             return "struct page", name + (f" +{off:#x}" if off else "")
-        if va >= KERNEL_VMA:
-            n = syms.name(va)
-            return "kernel image", n or f"image {va:#x}"
+        if va >= KERNEL_VMA:	# the last write's symbol, and its neighbours
+            n = syms.name(va) or f"image {va:#x}"
+            others = [o for o in syms.in_line(va) if o != n.split("+")[0]]
+            return "kernel image", n + (f" (line: also {', '.join(others)})"
+                                        if others else "")
         if what == "direct map":
             pa = va - start
             return "page", f"pfn {pa >> 12:#x} +{pa & 0xfff:#x}"
