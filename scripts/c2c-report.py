@@ -277,6 +277,8 @@ def zero_line(w):
 def summary(d, elf, plot):
     data = load_runs(d, elf)
     ks = [k for k in KERNELS if k in data]
+    if not ks:
+        sys.exit(f"c2c-report: no finished runs in {d} (KERNEL.RUN.txt)")
     cells = sorted({c for k in ks for c in data[k]},
                    key=lambda c: (MODES.index(c[0]) if c[0] in MODES else 9, c[1]))
     out = ["# c2c: cache-line sharing per fault (make c2c)", ""]
@@ -344,7 +346,7 @@ def summary(d, elf, plot):
     out += targets(data, ks, cells, tmax)
     if plot:
         plot_png(data, ks, cells, plot)
-        out += [f"![shared writes per fault]({os.path.basename(plot)})", ""]
+        out += [f"![shared writes and transfers per fault]({os.path.basename(plot)})", ""]
     return "\n".join(out)
 
 
@@ -359,44 +361,54 @@ def targets(data, ks, cells, tmax):
                    ("met" if v <= TARGET_PROCS_SPECIAL else
                     f"missed by {v - TARGET_PROCS_SPECIAL:.3f}"))
     if "linux" in data and "special" in data:
-        above = []
-        for c in cells:
-            z, lx = data["special"].get(c), data["linux"].get(c)
-            if z and lx:
-                zv = median(per_fault(z, "shared_writes"))
-                lv = median(per_fault(lx, "shared_writes"))
-                if zv > lv:
-                    above.append(f"{c[0]} T = {c[1]} ({zv:.3f} > {lv:.3f})")
-        out.append("- zpk special at or below Linux 6.1 in every cell: " +
-                   ("met" if not above else "missed in " + ", ".join(above)))
+        for key, meter in (("shared_writes", "shared writes"),
+                           ("transfers", "transfers")):
+            above = []
+            for c in cells:
+                z, lx = data["special"].get(c), data["linux"].get(c)
+                if z and lx:
+                    zv = median(per_fault(z, key))
+                    lv = median(per_fault(lx, key))
+                    if zv > lv:
+                        above.append(f"{c[0]} T = {c[1]} ({zv:.3f} > {lv:.3f})")
+            out.append(f"- zpk special at or below Linux 6.1 in every cell, "
+                       f"{meter}: " + ("met" if not above else
+                                       "missed in " + ", ".join(above)))
     out.append("")
     return out
 
 
 def plot_png(data, ks, cells, path):
+    """Shared writes (top) and transfers (bottom) per fault against T, a
+    panel per mode, a line per kernel."""
     dat = os.path.splitext(path)[0] + ".dat"
     ts = sorted({c[1] for c in cells})
+    meters = [("shared_writes", "shared writes"), ("transfers", "transfers")]
     with open(dat, "w") as f:
         for t in ts:
             f.write(f"{t} " + " ".join(
-                str(median(per_fault(data[k].get((m, t), []), "shared_writes"))
-                    or "NaN") for m in MODES for k in ks) + "\n")
-    gp = f"""set terminal pngcairo size 1200,440 noenhanced
+                str(median(per_fault(data[k].get((m, t), []), key)) or "NaN")
+                for key, _ in meters for m in MODES for k in ks) + "\n")
+    gp = f"""set terminal pngcairo size 1200,760 noenhanced
 set output '{path}'
-set multiplot layout 1,3 title 'Shared writes per read fault, T workers on T CPUs of -smp 8 (c2c plugin)'
+set multiplot layout 2,{len(MODES)} title 'Per read fault, T workers on T CPUs of -smp 8 (c2c plugin; log scale)'
 set style data linespoints
 set logscale x 2
 set logscale y 10
 set yrange [0.001:*]
+set xrange [{min(ts) / 1.2}:{max(ts) * 1.2}]
 set xtics ({", ".join(str(t) for t in ts)})
 set xlabel 'T workers (CPUs)'
-set ylabel 'shared writes per fault (log)'
-set key top left
+set key top left font ',8'
 """
-    for i, m in enumerate(MODES):
-        plots = [f"'{dat}' using 1:{2 + i * len(ks) + j} lw 2 title '{TITLE[k]}'"
-                 for j, k in enumerate(ks)]
-        gp += f"set title '{m}'\nplot " + ", ".join(plots) + "\n"
+    col = 2
+    for _, meter in meters:
+        for m in MODES:
+            plots = [f"'{dat}' using 1:{col + j} lw 2 title '{TITLE[k]}'"
+                     for j, k in enumerate(ks)]
+            col += len(ks)
+            gp += (f"set title '{m}: {meter}'\nset ylabel '{meter} per fault'\n"
+                   "plot " + ", ".join(plots) + "\nunset key\n")
     gp += "unset multiplot\n"
     try:
         subprocess.run(["gnuplot"], input=gp, text=True, check=True)
