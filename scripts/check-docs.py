@@ -441,6 +441,9 @@ def check_syscalls(files):
 GENERATED = [
     ("docs/bench/*", "user/bench/zpbench.c scripts/bench.sh "
      "scripts/bench-report.py", "make bench, then copy build/bench/"),
+    ("docs/c2c.png", "user/bench/smp.c scripts/c2c.sh scripts/c2c-report.py "
+     "tools/c2c/c2c.c tools/c2c/model.c",
+     "make c2c, then copy build/c2c/c2c.png"),
 ]
 
 
