@@ -167,10 +167,10 @@ int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
 					 vm_list);
 	walk_page_range(mm, 0, TASK_SIZE, count_pte, &c);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
-		if (c.rss[i] != atomic_long_read(&mm->rss_stat[i]))
+		if (c.rss[i] != mm_counter_sum(mm, i))
 			report(r, "mm %p: %s is %ld but the page tables map %ld",
-			       mm, counter_name[i],
-			       atomic_long_read(&mm->rss_stat[i]), c.rss[i]);
+			       mm, counter_name[i], mm_counter_sum(mm, i),
+			       c.rss[i]);
 	if (mm->hiwater_rss < get_mm_rss(mm))
 		report(r, "mm %p: hiwater_rss %lu below rss %lu", mm,
 		       mm->hiwater_rss, get_mm_rss(mm));

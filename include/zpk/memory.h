@@ -69,20 +69,47 @@ static inline bool access_error(const struct vm_area_struct *vma,
 
 /*
  * ---- RSS counters: the one API; every rise updates hiwater_rss ----
- * Atomic per-mm counters, exact at every read: faults of one mm on
- * several CPUs (threads, a vfork child) add at once. Linux 6.1 keeps
- * per-task deltas folded in every 64 faults, so its counters lag; zpk's
- * do not, at the price of one shared cache line per mm.
+ * Per-mm counters kept as one share per CPU (struct mm_rss_cpu), each
+ * written only by its CPU and summed at every read: faults of one mm on
+ * several CPUs (threads, a vfork child) add at once without passing a
+ * line between them, and a read is exact once the adds it races with
+ * are done. Linux 6.1 keeps per-task deltas folded in every 64 faults,
+ * so its counters lag; 6.2's per-CPU counters are read unsummed.
  */
+
+/* A counter: the CPUs' shares added up (one may be negative: a page
+ * counted on one CPU and uncounted on another). */
+static __fault_inline long mm_counter_sum(const struct mm_struct *mm,
+					  int member)
+{
+	long v = 0;
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++)
+		v += READ_ONCE(mm->rss_stat[cpu].count[member]);
+	return v;
+}
+
+/* This CPU's share moves by value: one add instruction on a line only
+ * this CPU writes (Linux's this_cpu_add), so no lock and no atomic: the
+ * kernel is not preempted, and no interrupt handler counts RSS. */
+static __fault_inline void mm_rss_add(struct mm_struct *mm, int member,
+				      long value)
+{
+	long *p = &mm->rss_stat[smp_processor_id()].count[member];
+
+	asm volatile("addq %1, %0" : "+m"(*p) : "er"(value));
+}
 
 /* Resident pages, as Linux counts them: not MM_ZEROPAGES, so a special
  * zero-page PTE is not RSS; a refcounted one (zero_page=refcount) is, in
  * MM_FILEPAGES, as 2.6.23 counted it. */
 static __fault_inline unsigned long get_mm_rss(const struct mm_struct *mm)
 {
-	return atomic_long_read(&mm->rss_stat[MM_FILEPAGES]) +
-	       atomic_long_read(&mm->rss_stat[MM_ANONPAGES]) +
-	       atomic_long_read(&mm->rss_stat[MM_SHMEMPAGES]);
+	long rss = mm_counter_sum(mm, MM_FILEPAGES) +
+		   mm_counter_sum(mm, MM_ANONPAGES) +
+		   mm_counter_sum(mm, MM_SHMEMPAGES);
+
+	return rss < 0 ? 0 : (unsigned long)rss;
 }
 
 /* The peak only grows: a compare-and-swap, so that two CPUs that saw
@@ -110,7 +137,7 @@ static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
 static inline unsigned long get_mm_counter(const struct mm_struct *mm,
 					   int member)
 {
-	long v = atomic_long_read(&mm->rss_stat[member]);
+	long v = mm_counter_sum(mm, member);
 
 	return v < 0 ? 0 : (unsigned long)v;
 }
@@ -119,7 +146,7 @@ static __fault_inline void add_mm_counter(struct mm_struct *mm, int member,
 					  long value)
 {
 	/* LAB(rss) BEGIN task 1: move the counter, and the high-water mark */
-	atomic_long_add(value, &mm->rss_stat[member]);
+	mm_rss_add(mm, member, value);
 	/* The peak is passed only on the way up, and RssZero is not RSS. */
 	if (value > 0 && member != MM_ZEROPAGES)
 		update_hiwater_rss(mm);

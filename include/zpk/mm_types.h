@@ -170,6 +170,15 @@ struct vm_area_struct {
  * layout and VM counters; the PTEs have their page's ptl; the RSS counters
  * and the two user counts are atomics. docs/smp.md.
  */
+/*
+ * One CPU's share of an mm's RSS counters (Linux 6.2's percpu_counter,
+ * summed exactly at every read): only that CPU adds to it, so a fault
+ * writes no line a fault on another CPU writes.
+ */
+struct mm_rss_cpu {
+	long count[NR_MM_COUNTERS];
+} __aligned(64);
+
 struct mm_struct {
 	void *pgd;			/* pgd_t *, a page from the buddy */
 	/* The VMAs, their tree and list, and the layout (brk, stack):
@@ -204,7 +213,9 @@ struct mm_struct {
 	unsigned long nr_ptes;		/* page-table pages below pgd */
 	unsigned long flags;		/* MMF_*: (1UL << MMF_OOM_SKIP) */
 	struct file *exe_file;		/* what execve ran: /proc/PID/exe */
-	atomic_long_t rss_stat[NR_MM_COUNTERS];	/* exact at every read */
+	/* The RSS counters, each CPU's share in a line of its own
+	 * (zpk/memory.h: mm_rss_add, get_mm_counter). */
+	struct mm_rss_cpu rss_stat[NR_CPUS];
 };
 
 #define PageReserved(p)	page_test_flag(p, PG_reserved)

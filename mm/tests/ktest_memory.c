@@ -99,10 +99,10 @@ KTEST(memory, mm_verify_catches_corruption)
 	KEXPECT_EQ(mm_verify_report(mm, &r), 0);
 	KEXPECT_EQ(mm_verify_pages_report(&mm, 1, &r), 0);
 
-	atomic_long_inc(&mm->rss_stat[MM_ANONPAGES]);	/* above hiwater too */
+	mm_rss_add(mm, MM_ANONPAGES, 1);	/* above hiwater too */
 	KEXPECT_EQ(mm_verify_report(mm, &r), 2);
 	KEXPECT_TRUE(strstr(r.first, "MM_ANONPAGES is 2 but the page tables map 1") != NULL);
-	atomic_long_dec(&mm->rss_stat[MM_ANONPAGES]);
+	mm_rss_add(mm, MM_ANONPAGES, -1);
 
 	pg = kt_page(mm, X);
 	KEXPECT_NOT_NULL(pg);

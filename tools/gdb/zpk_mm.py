@@ -61,6 +61,13 @@ def vm_sum(field, name):
     return sum(int(stats[cpu][field][item]) for cpu in range(n))
 
 
+def mm_counter(mm, member):
+    """An mm's RSS counter: its CPUs' shares summed (zpk/memory.h)."""
+    shares = mm["rss_stat"]
+    n = shares.type.range()[1] + 1
+    return sum(int(shares[cpu]["count"][member]) for cpu in range(n))
+
+
 def vm_event(name):
     return vm_sum("event", name)
 
@@ -112,7 +119,7 @@ class ZpkPs(gdb.Command):
               ("PID", "S", "COMM", "FILE", "ANON", "SHMEM", "ZERO"))
         for t in tasks():
             mm = t["mm"]
-            rss = ([atomic_read(mm["rss_stat"][i]) for i in range(4)]
+            rss = ([mm_counter(mm, i) for i in range(4)]
                    if int(mm) else ["-"] * 4)
             print("%5d %2s %-16s %6s %6s %6s %6s" %
                   (int(t["pid"]), STATES.get(str(t["state"]), "?"),
@@ -228,11 +235,9 @@ def memmap_kinds(pages):
         "PG_pgtable"))
     free = [False] * len(pages)
     for pfn, (flags, _, order) in enumerate(pages):
-        if flags & buddy:       # a free block's head: its pages are free
+        if flags & (buddy | pcp):   # a free block's head, in the buddy
             for i in range(pfn, min(pfn + (1 << order), len(pages))):
-                free[i] = True
-        elif flags & pcp:       # free, on a CPU's list of single pages
-            free[pfn] = True
+                free[i] = True  # or on a CPU's list: its pages are free
     zero = int(gdb.parse_and_eval("zero_pfn"))
     kinds = []
     for pfn, (flags, mapcount, _) in enumerate(pages):
