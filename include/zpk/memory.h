@@ -227,6 +227,11 @@ void page_add_new_anon_rmap(struct page *page);
  * reference of its own; the page cache keeps its own, so mapped =
  * _refcount - 1. */
 void page_add_file_rmap(struct page *page);
+/* fork: one more PTE maps page; an anonymous page is no longer exclusive. */
+void page_dup_rmap(struct page *page);
+/* One PTE less maps page (zap, COW); the last makes it unmapped. BUGs if
+ * the page was not mapped. */
+void page_remove_rmap(struct page *page);
 
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
