@@ -1,7 +1,7 @@
 /* mm/memory.c — user page tables and the fault core, shaped like Linux's:
  * pgd_alloc/free_pgtables, the one walker, vm_normal_page, handle_mm_fault
  * -> handle_pte_fault -> do_anonymous_page / do_wp_page, zap_page_range,
- * copy_page_range (fork), and the mmap.c hooks for munmap and mprotect. */
+ * copy_page_range (fork), and munmap's hook for mm/mmap.c. */
 #include <asm/pgtable.h>
 #include <asm/tlb.h>
 #include <zpk/errno.h>
@@ -15,6 +15,7 @@
 #include <zpk/userfaultfd_k.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 #define USER_PTRS_PER_PGD	(PTRS_PER_TABLE / 2)	/* 0..255: user half */
 
@@ -1050,84 +1051,6 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end)
 {
 	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
-}
-
-/* change_protection's walk: the new protection bits, whether the VMA
- * tracks soft-dirty, what it does to the uffd-wp bits (MM_CP_*), and the
- * range of the PTEs it changed, flushed once at the end. */
-struct change_prot {
-	u64 prot;
-	bool soft_dirty;
-	unsigned int cp_flags;
-	unsigned long start, end;
-};
-
-/* The range of PTEs a walk changed grows to take in [addr, +PAGE_SIZE). */
-static void changed_range_add(unsigned long *start, unsigned long *end,
-			      unsigned long addr)
-{
-	if (*end == 0)
-		*start = addr;
-	*end = addr + PAGE_SIZE;
-}
-
-/* The PTE for the new protection (cp->prot), keeping pfn and state
- * bits (a walk_page_range fn). Only an exclusive anonymous page may be
- * written in place (Linux's can_change_pte_writable): shared (COW) pages,
- * even ones fork's other side has let go, and the zero page stay
- * read-only, and their next write is a do_wp_page. So does a page not
- * soft-dirty in a VMA that tracks it (its next write must fault), and a
- * PTE a userfaultfd write-protects, whose next write is its reader's.
- * Clearing the uffd-wp bits drops the markers too. */
-static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
-{
-	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY | _PAGE_UFFD_WP;
-	struct change_prot *cp = priv;
-	struct page *page;
-	pte_t old, entry;
-
-	if (pte_marker_uffd_wp(*pte) &&
-	    (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE))
-		pte_clear(pte);		/* not present: nothing to flush */
-	if (!pte_present(*pte))
-		return 0;
-	old = ptep_modify_prot_start(pte);
-	page = vm_normal_page(NULL, addr, old);
-	entry = __pte((pte_val(old) & keep) | cp->prot);
-	if (cp->cp_flags & MM_CP_UFFD_WP)
-		entry = pte_mkuffd_wp(entry);
-	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
-		entry = pte_clear_uffd_wp(entry);
-	/* LAB(cow-whole) BEGIN task 3: writable only if this mm's alone */
-	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
-	    (cp->soft_dirty && !pte_soft_dirty(entry)))
-		entry = pte_wrprotect(entry);
-	/* LAB(cow-whole) END: (void)page; entry = pte_wrprotect(entry); */
-	ptep_modify_prot_commit(pte, entry);
-	if (pte_val(entry) != pte_val(old))
-		changed_range_add(&cp->start, &cp->end, addr);
-	return 0;
-}
-
-/* Rewrites the present PTEs of [start, end) for newflags, then flushes
- * the ones it changed with one flush_tlb_mm_range (Linux's
- * change_protection_range: flush_tlb_range if any page changed). Called
- * by mprotect (mmap_lock for writing) and UFFDIO_WRITEPROTECT (for
- * reading), held on return; PTE locks taken and dropped. */
-void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags,
-		       unsigned int cp_flags)
-{
-	struct change_prot cp = {
-		.prot = pgprot_val(vm_get_page_prot(newflags)),
-		.soft_dirty = !(newflags & VM_SOFTDIRTY),
-		.cp_flags = cp_flags,
-	};
-
-	walk_page_range(mm, start, end, change_pte_prot, &cp);
-	if (cp.end)
-		flush_tlb_mm_range(mm, cp.start, cp.end);
 }
 
 /* fork: one PTE into the child, counted in the child's rss[]. A private

@@ -75,18 +75,6 @@ static long sys_munmap(unsigned long addr, size_t len)
 }
 SYSCALL_NOBKL(__NR_munmap, sys_munmap);
 
-static long sys_mprotect(unsigned long addr, size_t len, unsigned long prot)
-{
-	struct mm_struct *mm = current->mm;
-	long ret;
-
-	mmap_write_lock(mm);
-	ret = do_mprotect(mm, addr, len, prot);
-	mmap_write_unlock(mm);
-	return ret;
-}
-SYSCALL_NOBKL(__NR_mprotect, sys_mprotect);
-
 static long sys_brk(unsigned long brk)
 {
 	struct mm_struct *mm = current->mm;

@@ -1,6 +1,6 @@
 /* zpk/memory.h — user page tables and page faults (Linux's mm/memory.c):
  * the pgd of an mm, the one PTE walker, the RSS counters, the fault path
- * (anonymous first touch, copy-on-write), zap, fork's copy, mprotect. */
+ * (anonymous first touch, copy-on-write), zap, fork's copy. */
 #ifndef ZPK_MEMORY_H
 #define ZPK_MEMORY_H
 

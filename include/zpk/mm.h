@@ -377,11 +377,11 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address);
 void validate_mm(struct mm_struct *mm);
 
 /*
- * mm/memory.c's side of munmap and mprotect, called by mm/mmap.c with the
- * VMAs still in place: [start, end) is no longer mapped (drop its PTEs;
- * tlb, an mmu_gather, flushes them and frees the pages at
- * tlb_finish_mmu), or now has vm_flags newflags (rewrite its PTEs, one
- * TLB flush for the range).
+ * The page tables' side of munmap (mm/memory.c) and mprotect
+ * (mm/mprotect.c), called by mm/mmap.c with the VMAs still in place:
+ * [start, end) is no longer mapped (drop its PTEs; tlb, an mmu_gather,
+ * flushes them and frees the pages at tlb_finish_mmu), or now has
+ * vm_flags newflags (rewrite its PTEs, one TLB flush for the range).
  */
 struct mmu_gather;
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
