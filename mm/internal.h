@@ -1,6 +1,6 @@
 /* mm/internal.h — what the files of mm/ share with each other and no one
  * else (Linux's mm/internal.h): VMA list helpers, the flush range of a
- * walk, vma_modify. */
+ * walk, range_mapped, vma_modify. */
 #ifndef ZPK_MM_INTERNAL_H
 #define ZPK_MM_INTERNAL_H
 
@@ -44,6 +44,11 @@ static inline void changed_range_add(unsigned long *start,
 		*start = addr;
 	*end = addr + PAGE_SIZE;
 }
+
+/* Whether the VMAs cover [start, end) without holes, as madvise and
+ * mlock require (-ENOMEM otherwise). mmap_lock held. */
+bool range_mapped(struct mm_struct *mm, unsigned long start,
+		  unsigned long end);
 
 /* Gives [start, end), inside vma, newflags, the memory policy pol and
  * the userfaultfd ctx: split off, set, merged with equal neighbours (the

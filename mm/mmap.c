@@ -106,6 +106,21 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
 	return NULL;
 }
 
+/* mm/internal.h. */
+bool range_mapped(struct mm_struct *mm, unsigned long start,
+		  unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	while (start < end) {
+		if (!vma || vma->vm_start > start)
+			return false;
+		start = vma->vm_end;
+		vma = find_vma(mm, start);
+	}
+	return true;
+}
+
 /*
  * Where a VMA starting at addr goes in mm_rb: returns the NULL link to
  * hang it on, *rb_parent the node that link belongs to, and *pnext the
@@ -705,13 +720,6 @@ int mbind_range(struct mm_struct *mm, unsigned long start,
 			return err;
 	}
 	return 0;
-}
-
-int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     unsigned long lock_flags)
-{
-	return vma_modify_flags(mm, start, len, lock_flags,
-				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */
