@@ -385,65 +385,6 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-/* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static __fault_inline __maybe_unused bool is_zero_pte(pte_t pte)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
-	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
-	/* LAB(zero-page-whole) END: (void)pte; return false; */
-}
-
-/* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static __fault_inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
-						       pte_t entry)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
-	inc_mm_counter(mm, MM_ZEROPAGES);
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: a reference, and RssFile */
-	if (pte_special(entry))
-		return;
-	/* 2.6.23: a reference, and counted as a file page (file_rss, as
-	 * KAMEZAWA's "ZERO PAGE again" RFC, linux-mm, July 2009, kept it). */
-	zero_page_get();
-	inc_mm_counter(mm, MM_FILEPAGES);
-	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
-}
-
-/* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static __fault_inline __maybe_unused void
-zero_pte_remove(struct mm_struct *mm, pte_t entry)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
-	dec_mm_counter(mm, MM_ZEROPAGES);
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: give both back */
-	if (pte_special(entry))
-		return;
-	dec_mm_counter(mm, MM_FILEPAGES);
-	zero_page_put();
-	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
-}
-
-/* zero_pte_add (delta 1) or zero_pte_remove (-1) for a range walk that
- * counts into rss[] and adds it with add_mm_rss_vec at the end. */
-static inline __maybe_unused void zero_pte_count(long rss[NR_MM_COUNTERS],
-						 pte_t entry, int delta)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: the same, into a walk's rss[] */
-	rss[MM_ZEROPAGES] += delta;
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: the same in rss[] */
-	if (pte_special(entry))
-		return;
-	rss[MM_FILEPAGES] += delta;
-	if (delta > 0)
-		zero_page_get();
-	else
-		zero_page_put();
-	/* LAB(zero-page-whole) END: (void)rss; (void)entry; (void)delta; */
-}
-
 /*
  * FOLL_NOZERO's first step (KAMEZAWA's get_user_pages_nozero, "ZERO PAGE
  * again" RFC 4/4, linux-mm, July 2009): clears the zero-page PTE at addr,
@@ -472,41 +413,6 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 	count_vm_event(ZERO_PAGE_UNMAP);
 	return true;
 	/* LAB(zero-page-whole) END: (void)vma; (void)addr; return false; */
-}
-
-/*
- * 2.6.23's read_zero() trick (zeromap_page_range): replaces whatever
- * [start, end) of a private anonymous VMA maps by refcounted zero-page
- * PTEs, as if the pages had never been written. Returns 0 or -ENOMEM.
- * Called by /dev/zero's read (fs/zero.c) with mm's mmap_lock held for
- * reading; takes and drops each PTE table's lock.
- */
-int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
-		       unsigned long end)
-{
-	/* LAB(zero-page-whole) BEGIN task 3: read() from /dev/zero, 2.6.23's way */
-	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
-					    vm_get_page_prot(vma->vm_flags)));
-
-	zap_page_range(vma, start, end);
-	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
-		spinlock_t *ptl;
-		pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
-
-		if (!pte)
-			return -ENOMEM;
-		if (pte_none(*pte)) {	/* none (zapped) unless a fault won */
-			zero_pte_add(vma->vm_mm, entry);
-			count_vm_event(ZERO_PAGE_MAP);
-			set_pte(pte, entry);	/* none before: no flush */
-		}
-		pte_unmap_unlock(pte, ptl);
-	}
-	return 0;
-	/* LAB(zero-page-whole) END:
-	 * zap_page_range(vma, start, end);
-	 * return 0;
-	 */
 }
 
 /* Sets a PTE that maps a page writable only if the VMA is (Linux's

@@ -235,10 +235,6 @@ void page_remove_rmap(struct page *page);
 
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
-/* /dev/zero's read under zero_page=refcount (2.6.23): [start, end) of a
- * private anonymous vma becomes refcounted zero-page PTEs. */
-int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
-		       unsigned long end);
 
 /* ---- ranges --------------------------------------------------------- */
 

@@ -35,6 +35,11 @@ void zero_page_get(void);
 void zero_page_put(void);
 /* The zero page's _refcount: 1 (its own) + the refcounted PTEs. */
 int zero_page_refcount(void);
+/* /dev/zero's read under zero_page=refcount (2.6.23): [start, end) of a
+ * private anonymous vma becomes refcounted zero-page PTEs. 0 or -ENOMEM;
+ * mmap_lock held for reading. */
+int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end);
 
 /* Marks the zero page's struct page PG_zero|PG_reserved; after mem_map. */
 void zero_page_init(void);
