@@ -7,6 +7,7 @@
 #include <zpk/slab.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
 

@@ -6,6 +6,7 @@
 #include <zpk/mm.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
+#include "internal.h"
 
 #define MAX_FREE 64
 #define LOW_RESERVED 0x100000	/* BIOS data, VGA, option ROMs */

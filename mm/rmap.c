@@ -4,6 +4,7 @@
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/vmstat.h>
+#include "internal.h"
 
 /* zpk/memory.h: the counts below are atomic; the caller holds the lock of
  * the PTE it sets or clears. */

@@ -12,6 +12,7 @@
 #include <zpk/sched.h>
 #include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
+#include "internal.h"
 
 long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 	     unsigned long prot, unsigned long flags, struct file *file,
