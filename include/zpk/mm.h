@@ -62,6 +62,12 @@ extern bool page_poisoning;	/* page_poison=1; tests may set it */
  * free_pfn_range().
  */
 void mem_map_init(struct page *map, unsigned long nr_pfns);
+/* Physical memory at boot (mm/init.c): memblock, the kernel's page
+ * tables, mem_map, the zero page, the buddy and slab allocators. */
+void mm_init(void);
+/* bench=mm (mm/bench_page_alloc.c): asked for, and the figures printed. */
+bool bench_requested(void);
+void bench_run(void);
 /*
  * Gives the reserved frames [start, end) (end <= max_pfn) to the buddy
  * allocator in the largest naturally aligned blocks, merging with free
