@@ -1,5 +1,6 @@
 /* mm/init.c — bringing memory management up at boot, in order:
  * memblock, the kernel page tables, mem_map, the zero page, the buddy lists. */
+#include <asm/sections.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
@@ -8,8 +9,6 @@
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
 #include "internal.h"
-
-extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
 
 static void print_layout(void)
 {
