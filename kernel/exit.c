@@ -24,6 +24,7 @@
 #include <zpk/tty.h>
 #include <zpk/uaccess.h>
 #include <zpk/zero_page.h>
+#include <uapi/linux/resource.h>
 
 /* mm_verify=exit's check of mm. It waits for every mm's mmap_lock and
  * needs no big kernel lock of do_exit's (it takes it for the pipes
@@ -350,14 +351,6 @@ SYSCALL(__NR_exit_group, sys_exit_group);
 #define P_PID		1
 #define P_PGID		2
 #define P_PIDFD		3
-
-/* struct rusage: times, then 14 longs of which zpk fills three. */
-struct rusage {
-	long ru_utime[2], ru_stime[2];
-	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
-	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
-	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
-};
 
 /* What waitid reports of a child (Linux's struct waitid_info). */
 struct waitid_info {

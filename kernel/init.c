@@ -4,6 +4,7 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/init.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
 #include <zpk/reboot.h>

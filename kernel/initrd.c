@@ -2,6 +2,7 @@
  * GRUB loaded (module2 ... initrd) unpacked into it. */
 #include <asm/page.h>
 #include <zpk/fs.h>
+#include <zpk/initrd.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>

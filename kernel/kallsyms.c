@@ -1,5 +1,6 @@
 /* kernel/kallsyms.c — looks up function names in the generated table.
  * The table is sorted by address; lookups are a binary search. */
+#include <asm/sections.h>
 #include <zpk/kallsyms.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
@@ -8,7 +9,6 @@ extern const unsigned long kallsyms_num;
 extern const unsigned long kallsyms_addresses[];
 extern const unsigned int kallsyms_offsets[];
 extern const char kallsyms_names[];
-extern const char _text[], _etext[];
 
 static long kallsyms_index(unsigned long addr)
 {

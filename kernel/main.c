@@ -1,13 +1,18 @@
 /* kernel/main.c — kernel_main: the first C code, called from boot/start64.asm
  * with the multiboot2 magic and the physical address of the boot info. */
+#include <asm/acpi.h>
 #include <asm/apic.h>
 #include <asm/irq.h>
+#include <asm/processor.h>
 #include <asm/smp.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>
 #include <zpk/bug.h>
 #include <zpk/console.h>
+#include <zpk/init.h>
+#include <zpk/initrd.h>
 #include <zpk/ktest.h>
+#include <zpk/mm.h>
 #include <zpk/multiboot2.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
@@ -19,17 +24,6 @@
 #include <zpk/time.h>
 #include <zpk/zero_page.h>
 #include <asm/io.h>
-
-bool ktest_requested(void);
-int ktest_run(void);
-void mm_init(void);
-void initrd_init(void);
-bool bench_requested(void);
-void bench_run(void);
-void split_init_args(char *cmdline);
-void __noreturn start_init(void);
-void fpu_init(void);
-int acpi_boot_init(void);
 
 static char crash_mode[16];	/* tests: crash=pf|ud|panic|zero_page|spinlock */
 static bool poweroff_when_idle;

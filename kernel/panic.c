@@ -1,6 +1,7 @@
 /* kernel/panic.c — panic(), WARN, and stack backtraces.
  * A panic prints why and where, then powers QEMU off with ZPK_EXIT_PANIC. */
 #include <asm/io.h>
+#include <asm/sections.h>
 #include <asm/smp.h>
 #include <zpk/atomic.h>
 #include <zpk/bug.h>
@@ -9,7 +10,6 @@
 #include <zpk/reboot.h>
 #include <zpk/smp.h>
 
-extern const char _text[], _etext[];
 #define MAX_FRAMES 32
 
 static bool kernel_text(unsigned long a)

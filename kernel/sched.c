@@ -9,6 +9,7 @@
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/itimer.h>
+#include <zpk/kallsyms.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
@@ -22,7 +23,6 @@
 
 #define TIMESLICE_TICKS	2		/* ticks a task runs before yielding */
 
-void dump_stack(void);
 extern char boot_stack_bottom[];
 
 /* Task 0: the boot context, which becomes CPU 0's idle loop. */

@@ -3,11 +3,11 @@
 #include <asm/percpu.h>
 #include <zpk/atomic.h>
 #include <zpk/bug.h>
+#include <zpk/kallsyms.h>
 #include <zpk/printk.h>
 #include <zpk/sched.h>
 #include <zpk/spinlock.h>
 
-void dump_stack(void);
 
 /* Linux's spin_bug(): what went wrong, where, and the backtrace. */
 static void spin_bug(spinlock_t *lock, const char *msg)

@@ -15,6 +15,7 @@
 #include <zpk/time.h>
 #include <zpk/uaccess.h>
 #include <zpk/vmstat.h>
+#include <uapi/linux/resource.h>
 
 /* getpid is the process's id (its thread group's), gettid the thread's. */
 static long sys_getpid(void) { return current->tgid; }
@@ -482,17 +483,6 @@ static long sys_times(struct tms __user *ubuf)
 SYSCALL(__NR_times, sys_times);
 
 /* ---- usage ------------------------------------------------------------- */
-
-struct rusage {
-	long ru_utime[2], ru_stime[2];
-	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss;
-	long ru_minflt, ru_majflt, ru_nswap, ru_inblock, ru_oublock;
-	long ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
-};
-
-#define RUSAGE_SELF	0
-#define RUSAGE_CHILDREN	(-1)
-#define RUSAGE_THREAD	1
 
 /* The faults of every thread of current's process, those gone too. */
 static void group_faults(struct rusage *r)

@@ -10,6 +10,7 @@
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 /*
  * A FOLL_FORCE write may use a read-only PTE once the fault has made the

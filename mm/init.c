@@ -1,5 +1,6 @@
 /* mm/init.c — bringing memory management up at boot, in order:
  * memblock, the kernel page tables, mem_map, the zero page, the buddy lists. */
+#include <asm/sections.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
@@ -7,8 +8,7 @@
 #include <zpk/slab.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
-
-extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
+#include "internal.h"
 
 static void print_layout(void)
 {

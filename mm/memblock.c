@@ -1,11 +1,13 @@
 /* mm/memblock.c — the boot-time allocator: free ranges carved out of the
  * multiboot2 map, handed out page by page until the buddy allocator runs. */
 #include <asm/page.h>
+#include <asm/sections.h>
 #include <zpk/bug.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
+#include "internal.h"
 
 #define MAX_FREE 64
 #define LOW_RESERVED 0x100000	/* BIOS data, VGA, option ROMs */
@@ -16,8 +18,6 @@ struct range {
 static struct range free_ranges[MAX_FREE];
 static int nr_free;
 unsigned long memblock_reserved_pages;
-
-extern const char _boot_start[], _end[];
 
 static void add_free(phys_addr_t start, phys_addr_t end)
 {

@@ -1,7 +1,7 @@
 /* mm/memory.c — user page tables and the fault core, shaped like Linux's:
  * pgd_alloc/free_pgtables, the one walker, vm_normal_page, handle_mm_fault
  * -> handle_pte_fault -> do_anonymous_page / do_wp_page, zap_page_range,
- * copy_page_range (fork), and the mmap.c hooks for munmap and mprotect. */
+ * copy_page_range (fork), and munmap's hook for mm/mmap.c. */
 #include <asm/pgtable.h>
 #include <asm/tlb.h>
 #include <zpk/errno.h>
@@ -15,6 +15,7 @@
 #include <zpk/userfaultfd_k.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 #define USER_PTRS_PER_PGD	(PTRS_PER_TABLE / 2)	/* 0..255: user half */
 
@@ -384,107 +385,6 @@ int mm_counter(struct page *page)
 	/* LAB(rss) END: (void)page; return MM_ANONPAGES; */
 }
 
-void page_add_new_anon_rmap(struct page *page)
-{
-	atomic_set(&page->_mapcount, 0);
-	page_set_flag(page, PG_anon);
-	page_set_flag(page, PG_anon_exclusive);
-	inc_vm_stat(NR_ANON_PAGES);
-}
-
-void page_add_file_rmap(struct page *page)
-{
-	get_page(page);
-	if (atomic_inc_return(&page->_mapcount) == 0)
-		inc_vm_stat(NR_FILE_MAPPED);
-}
-
-/* One more PTE maps page (fork): an anonymous page is then shared, no
- * longer exclusive to either side (Linux's page_try_dup_anon_rmap). */
-static void page_dup_rmap(struct page *page)
-{
-	atomic_inc(&page->_mapcount);
-	/* LAB(cow-whole) BEGIN task 1: a page fork shares is no one's alone */
-	page_clear_flag(page, PG_anon_exclusive);
-	/* LAB(cow-whole) END */
-}
-
-/* One PTE less; the last one makes the page unmapped again. */
-static void page_remove_rmap(struct page *page)
-{
-	if (unlikely(atomic_read(&page->_mapcount) < 0))
-		BUGF("page_remove_rmap: pfn %#lx not mapped",
-		     page_to_pfn(page));
-	if (!atomic_add_negative(-1, &page->_mapcount))
-		return;
-	if (PageAnon(page)) {
-		page_clear_flag(page, PG_anon);
-		page_clear_flag(page, PG_anon_exclusive);
-		dec_vm_stat(NR_ANON_PAGES);
-	} else {
-		dec_vm_stat(NR_FILE_MAPPED);
-	}
-}
-
-/* A PTE of zero_pfn: made by a read fault under special or refcount. */
-static __fault_inline __maybe_unused bool is_zero_pte(pte_t pte)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: which PTEs map the zero page */
-	return pte_present(pte) && is_zero_pfn(pte_pfn(pte));
-	/* LAB(zero-page-whole) END: (void)pte; return false; */
-}
-
-/* One more zero-page PTE in mm, of the kind entry is (special or not). */
-static __fault_inline __maybe_unused void zero_pte_add(struct mm_struct *mm,
-						       pte_t entry)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: count it in RssZero */
-	inc_mm_counter(mm, MM_ZEROPAGES);
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: a reference, and RssFile */
-	if (pte_special(entry))
-		return;
-	/* 2.6.23: a reference, and counted as a file page (file_rss, as
-	 * KAMEZAWA's "ZERO PAGE again" RFC, linux-mm, July 2009, kept it). */
-	zero_page_get();
-	inc_mm_counter(mm, MM_FILEPAGES);
-	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
-}
-
-/* One zero-page PTE of mm gone (zap or COW): undoes zero_pte_add. */
-static __fault_inline __maybe_unused void
-zero_pte_remove(struct mm_struct *mm, pte_t entry)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: and out of RssZero */
-	dec_mm_counter(mm, MM_ZEROPAGES);
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: give both back */
-	if (pte_special(entry))
-		return;
-	dec_mm_counter(mm, MM_FILEPAGES);
-	zero_page_put();
-	/* LAB(zero-page-whole) END: (void)mm; (void)entry; */
-}
-
-/* zero_pte_add (delta 1) or zero_pte_remove (-1) for a range walk that
- * counts into rss[] and adds it with add_mm_rss_vec at the end. */
-static inline __maybe_unused void zero_pte_count(long rss[NR_MM_COUNTERS],
-						 pte_t entry, int delta)
-{
-	/* LAB(zero-page-whole) BEGIN task 1: the same, into a walk's rss[] */
-	rss[MM_ZEROPAGES] += delta;
-	/* LAB(zero-page-whole) END */
-	/* LAB(zero-page-whole) BEGIN task 2: refcount: the same in rss[] */
-	if (pte_special(entry))
-		return;
-	rss[MM_FILEPAGES] += delta;
-	if (delta > 0)
-		zero_page_get();
-	else
-		zero_page_put();
-	/* LAB(zero-page-whole) END: (void)rss; (void)entry; (void)delta; */
-}
-
 /*
  * FOLL_NOZERO's first step (KAMEZAWA's get_user_pages_nozero, "ZERO PAGE
  * again" RFC 4/4, linux-mm, July 2009): clears the zero-page PTE at addr,
@@ -513,41 +413,6 @@ bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr)
 	count_vm_event(ZERO_PAGE_UNMAP);
 	return true;
 	/* LAB(zero-page-whole) END: (void)vma; (void)addr; return false; */
-}
-
-/*
- * 2.6.23's read_zero() trick (zeromap_page_range): replaces whatever
- * [start, end) of a private anonymous VMA maps by refcounted zero-page
- * PTEs, as if the pages had never been written. Returns 0 or -ENOMEM.
- * Called by /dev/zero's read (fs/zero.c) with mm's mmap_lock held for
- * reading; takes and drops each PTE table's lock.
- */
-int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
-		       unsigned long end)
-{
-	/* LAB(zero-page-whole) BEGIN task 3: read() from /dev/zero, 2.6.23's way */
-	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
-					    vm_get_page_prot(vma->vm_flags)));
-
-	zap_page_range(vma, start, end);
-	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
-		spinlock_t *ptl;
-		pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
-
-		if (!pte)
-			return -ENOMEM;
-		if (pte_none(*pte)) {	/* none (zapped) unless a fault won */
-			zero_pte_add(vma->vm_mm, entry);
-			count_vm_event(ZERO_PAGE_MAP);
-			set_pte(pte, entry);	/* none before: no flush */
-		}
-		pte_unmap_unlock(pte, ptl);
-	}
-	return 0;
-	/* LAB(zero-page-whole) END:
-	 * zap_page_range(vma, start, end);
-	 * return 0;
-	 */
 }
 
 /* Sets a PTE that maps a page writable only if the VMA is (Linux's
@@ -1092,84 +957,6 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end)
 {
 	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
-}
-
-/* change_protection's walk: the new protection bits, whether the VMA
- * tracks soft-dirty, what it does to the uffd-wp bits (MM_CP_*), and the
- * range of the PTEs it changed, flushed once at the end. */
-struct change_prot {
-	u64 prot;
-	bool soft_dirty;
-	unsigned int cp_flags;
-	unsigned long start, end;
-};
-
-/* The range of PTEs a walk changed grows to take in [addr, +PAGE_SIZE). */
-static void changed_range_add(unsigned long *start, unsigned long *end,
-			      unsigned long addr)
-{
-	if (*end == 0)
-		*start = addr;
-	*end = addr + PAGE_SIZE;
-}
-
-/* The PTE for the new protection (cp->prot), keeping pfn and state
- * bits (a walk_page_range fn). Only an exclusive anonymous page may be
- * written in place (Linux's can_change_pte_writable): shared (COW) pages,
- * even ones fork's other side has let go, and the zero page stay
- * read-only, and their next write is a do_wp_page. So does a page not
- * soft-dirty in a VMA that tracks it (its next write must fault), and a
- * PTE a userfaultfd write-protects, whose next write is its reader's.
- * Clearing the uffd-wp bits drops the markers too. */
-static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
-{
-	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SPECIAL | _PAGE_SOFT_DIRTY | _PAGE_UFFD_WP;
-	struct change_prot *cp = priv;
-	struct page *page;
-	pte_t old, entry;
-
-	if (pte_marker_uffd_wp(*pte) &&
-	    (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE))
-		pte_clear(pte);		/* not present: nothing to flush */
-	if (!pte_present(*pte))
-		return 0;
-	old = ptep_modify_prot_start(pte);
-	page = vm_normal_page(NULL, addr, old);
-	entry = __pte((pte_val(old) & keep) | cp->prot);
-	if (cp->cp_flags & MM_CP_UFFD_WP)
-		entry = pte_mkuffd_wp(entry);
-	else if (cp->cp_flags & MM_CP_UFFD_WP_RESOLVE)
-		entry = pte_clear_uffd_wp(entry);
-	/* LAB(cow-whole) BEGIN task 3: writable only if this mm's alone */
-	if (!page || !PageAnonExclusive(page) || pte_uffd_wp(entry) ||
-	    (cp->soft_dirty && !pte_soft_dirty(entry)))
-		entry = pte_wrprotect(entry);
-	/* LAB(cow-whole) END: (void)page; entry = pte_wrprotect(entry); */
-	ptep_modify_prot_commit(pte, entry);
-	if (pte_val(entry) != pte_val(old))
-		changed_range_add(&cp->start, &cp->end, addr);
-	return 0;
-}
-
-/* Rewrites the present PTEs of [start, end) for newflags, then flushes
- * the ones it changed with one flush_tlb_mm_range (Linux's
- * change_protection_range: flush_tlb_range if any page changed). Called
- * by mprotect (mmap_lock for writing) and UFFDIO_WRITEPROTECT (for
- * reading), held on return; PTE locks taken and dropped. */
-void change_protection(struct mm_struct *mm, unsigned long start,
-		       unsigned long end, unsigned long newflags,
-		       unsigned int cp_flags)
-{
-	struct change_prot cp = {
-		.prot = pgprot_val(vm_get_page_prot(newflags)),
-		.soft_dirty = !(newflags & VM_SOFTDIRTY),
-		.cp_flags = cp_flags,
-	};
-
-	walk_page_range(mm, start, end, change_pte_prot, &cp);
-	if (cp.end)
-		flush_tlb_mm_range(mm, cp.start, cp.end);
 }
 
 /* fork: one PTE into the child, counted in the child's rss[]. A private

@@ -9,6 +9,7 @@
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
+#include "internal.h"
 
 /*
  * Node masks as Linux's nodemask_t: MAX_NUMNODES bits (Debian's kernel

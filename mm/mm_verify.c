@@ -16,6 +16,7 @@
 #include <zpk/string.h>
 #include <zpk/userfaultfd_k.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 bool mm_verify_on_exit;
 static bool mm_verify_warn;	/* mm_verify=warn: report, do not BUG */

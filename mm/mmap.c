@@ -1,6 +1,6 @@
 /* mm/mmap.c — a process's VMAs: the sorted mm->mmap list and the mm_rb
- * tree, mmap, munmap, mprotect and brk on them, with splitting, merging
- * and the *_vm counters. */
+ * tree, mmap, munmap and brk on them, with splitting, merging (vma_modify,
+ * for mprotect, madvise, mlock, mbind) and the *_vm counters. */
 #include <asm/tlb.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
@@ -9,36 +9,10 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
+#include "internal.h"
 
 struct kmem_cache *vm_area_cachep;
 int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
-
-static inline struct vm_area_struct *vma_of(struct list_head *l)
-{
-	return list_entry(l, struct vm_area_struct, vm_list);
-}
-
-static struct vm_area_struct *vma_next(struct mm_struct *mm,
-				       struct vm_area_struct *vma)
-{
-	if (vma->vm_list.next == &mm->mmap)
-		return NULL;
-	return vma_of(vma->vm_list.next);
-}
-
-static struct vm_area_struct *vma_prev(struct mm_struct *mm,
-				       struct vm_area_struct *vma)
-{
-	if (vma->vm_list.prev == &mm->mmap)
-		return NULL;
-	return vma_of(vma->vm_list.prev);
-}
-
-/* PROT_* and VM_READ/WRITE/EXEC have the same bits, as in Linux. */
-static unsigned long calc_vm_prot_bits(unsigned long prot)
-{
-	return prot & (VM_READ | VM_WRITE | VM_EXEC);
-}
 
 /* Linux's is_{exec,stack,data}_mapping, and locked_vm, in one place. */
 void vm_stat_account(struct mm_struct *mm, unsigned long flags, long npages)
@@ -130,6 +104,21 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
 	if (vma && vma->vm_start < end)
 		return vma;
 	return NULL;
+}
+
+/* mm/internal.h. */
+bool range_mapped(struct mm_struct *mm, unsigned long start,
+		  unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+
+	while (start < end) {
+		if (!vma || vma->vm_start > start)
+			return false;
+		start = vma->vm_end;
+		vma = find_vma(mm, start);
+	}
+	return true;
 }
 
 /*
@@ -648,14 +637,14 @@ static void vma_merge_neighbours(struct mm_struct *mm,
 	}
 }
 
-/* Gives [start, end), inside vma, newflags, the memory policy pol and
- * the userfaultfd ctx: split off, set, merge (mprotect, madvise and
- * mlock's flags, mbind's policy, userfaultfd's registration). mmap_lock
- * held for writing; change_protection takes the PTE locks. */
-static int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
-		      unsigned long start, unsigned long end,
-		      unsigned long newflags, struct mempolicy pol,
-		      struct userfaultfd_ctx *ctx)
+/* mm/internal.h. Gives [start, end), inside vma, newflags, the memory
+ * policy pol and the userfaultfd ctx: split off, set, merge (mprotect,
+ * madvise and mlock's flags, mbind's policy, userfaultfd's registration).
+ * mmap_lock held for writing; change_protection takes the PTE locks. */
+int vma_modify(struct mm_struct *mm, struct vm_area_struct *vma,
+	       unsigned long start, unsigned long end,
+	       unsigned long newflags, struct mempolicy pol,
+	       struct userfaultfd_ctx *ctx)
 {
 	bool prot = newflags != vma->vm_flags;
 	int err;
@@ -691,60 +680,6 @@ int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
 	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy, ctx);
 }
 
-static int mprotect_fixup(struct mm_struct *mm, struct vm_area_struct *vma,
-			  unsigned long start, unsigned long end,
-			  unsigned long newflags)
-{
-	return vma_modify(mm, vma, start, end, newflags, vma->vm_policy,
-			  vma->vm_userfaultfd_ctx);
-}
-
-int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
-		unsigned long prot)
-{
-	unsigned long end, nstart, tmp, newflags;
-	struct vm_area_struct *vma;
-	int err;
-
-	if (start & ~PAGE_MASK)
-		return -EINVAL;
-	if (!len)
-		return 0;
-	len = PAGE_ALIGN(len);
-	end = start + len;
-	if (end <= start)
-		return -ENOMEM;
-	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -EINVAL;
-
-	/* Check it all first, so that a hole or EACCES changes nothing. */
-	vma = find_vma(mm, start);
-	if (!vma || vma->vm_start > start)
-		return -ENOMEM;
-	for (nstart = start; ; vma = vma_next(mm, vma)) {
-		if (!vma || vma->vm_start > nstart)
-			return -ENOMEM;
-		newflags = calc_vm_prot_bits(prot);
-		/* VM_MAYx is VM_x << 4: each right asked must be allowed. */
-		if (newflags & ~(vma->vm_flags >> 4))
-			return -EACCES;
-		nstart = vma->vm_end;
-		if (nstart >= end)
-			break;
-	}
-
-	for (nstart = start; nstart < end; nstart = tmp) {
-		vma = find_vma(mm, nstart);
-		tmp = min(vma->vm_end, end);
-		newflags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
-			   calc_vm_prot_bits(prot);
-		err = mprotect_fixup(mm, vma, nstart, tmp, newflags);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 		     unsigned long len, unsigned long set, unsigned long clear)
 {
@@ -758,7 +693,8 @@ int vma_modify_flags(struct mm_struct *mm, unsigned long start,
 			return -ENOMEM;
 		tmp = min(vma->vm_end, end);
 		newflags = (vma->vm_flags | set) & ~clear;
-		err = mprotect_fixup(mm, vma, nstart, tmp, newflags);
+		err = vma_modify(mm, vma, nstart, tmp, newflags,
+				 vma->vm_policy, vma->vm_userfaultfd_ctx);
 		if (err)
 			return err;
 	}
@@ -784,13 +720,6 @@ int mbind_range(struct mm_struct *mm, unsigned long start,
 			return err;
 	}
 	return 0;
-}
-
-int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     unsigned long lock_flags)
-{
-	return vma_modify_flags(mm, start, len, lock_flags,
-				VM_LOCKED_MASK & ~lock_flags);
 }
 
 /* The brk area's anonymous RW VMA for [addr, addr + len), merged if it can. */

@@ -9,6 +9,7 @@
 #include <zpk/sched.h>
 #include <zpk/syscalls.h>
 #include <zpk/userfaultfd_k.h>
+#include "internal.h"
 
 /* One move of PTEs: from addr to addr + delta in mm; the old PTEs it
  * cleared are flushed once through tlb; moved is the bytes done. */

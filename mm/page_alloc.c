@@ -10,6 +10,7 @@
 #include <zpk/printk.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
+#include "internal.h"
 
 struct page *mem_map;
 unsigned long max_pfn;

@@ -6,6 +6,7 @@
 #include <zpk/mm.h>
 #include <zpk/uaccess.h>
 #include <zpk/userfaultfd_k.h>
+#include "internal.h"
 
 bool vma_is_shmem(const struct vm_area_struct *vma)
 {

@@ -1,13 +1,16 @@
 /* mm/zero_page.c — empty_zero_page: one page of zeros shared by every
- * zero-page mapping; read-only in both its kernel mappings (see mmu.c). */
+ * zero-page mapping; read-only in both its kernel mappings (see mmu.c).
+ * Its policy, its refcount, and /dev/zero's zeromap_page_range. */
 #include <zpk/bug.h>
 #include <zpk/errno.h>
+#include <zpk/memory.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "internal.h"
 
 /* Its own section so the linker gives it a page alone: mmu.c maps exactly
  * this page read-only in the image map and in the direct map. */
@@ -131,4 +134,39 @@ void zero_page_put(void)
 int zero_page_refcount(void)
 {
 	return page_count(ZERO_PAGE(0));
+}
+
+/*
+ * 2.6.23's read_zero() trick (zeromap_page_range): replaces whatever
+ * [start, end) of a private anonymous VMA maps by refcounted zero-page
+ * PTEs, as if the pages had never been written. Returns 0 or -ENOMEM.
+ * Called by /dev/zero's read (fs/zero.c) with mm's mmap_lock held for
+ * reading; takes and drops each PTE table's lock.
+ */
+int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end)
+{
+	/* LAB(zero-page-whole) BEGIN task 3: read() from /dev/zero, 2.6.23's way */
+	pte_t entry = pte_wrprotect(pfn_pte(zero_pfn,
+					    vm_get_page_prot(vma->vm_flags)));
+
+	zap_page_range(vma, start, end);
+	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
+		spinlock_t *ptl;
+		pte_t *pte = pte_alloc_map_lock(vma->vm_mm, addr, &ptl);
+
+		if (!pte)
+			return -ENOMEM;
+		if (pte_none(*pte)) {	/* none (zapped) unless a fault won */
+			zero_pte_add(vma->vm_mm, entry);
+			count_vm_event(ZERO_PAGE_MAP);
+			set_pte(pte, entry);	/* none before: no flush */
+		}
+		pte_unmap_unlock(pte, ptl);
+	}
+	return 0;
+	/* LAB(zero-page-whole) END:
+	 * zap_page_range(vma, start, end);
+	 * return 0;
+	 */
 }

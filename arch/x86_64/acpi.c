@@ -1,5 +1,6 @@
 /* arch/x86_64/acpi.c — the CPUs, as ACPI lists them: the RSDP (GRUB's copy,
  * else found in the BIOS areas), the RSDT or XSDT, and the MADT's entries. */
+#include <asm/acpi.h>
 #include <asm/smp.h>
 #include <zpk/compiler.h>
 #include <zpk/errno.h>

@@ -2,6 +2,7 @@
  * a direct map of all RAM at PAGE_OFFSET and the kernel image with W^X. */
 #include <asm/io.h>
 #include <asm/pgtable.h>
+#include <asm/sections.h>
 #include <zpk/bug.h>
 #include <zpk/memblock.h>
 #include <zpk/mmu.h>
@@ -10,14 +11,12 @@
 #include <zpk/mm.h>
 #include <zpk/uaccess.h>
 #include <zpk/vmstat.h>
+#include <zpk/zero_page.h>
 
 pgd_t *init_pgd;		/* the kernel half is shared by every mm */
 unsigned long nr_boot_pgtables;	/* page-table pages made here */
 static bool have_gbpages;
 bool have_smap;			/* uaccess brackets user access with stac */
-
-extern const char _text[], _etext[], _rodata[], _erodata[], _data[], _end[];
-extern char empty_zero_page[];
 
 /* Until the buddy allocator runs, page tables come from memblock, below
  * 1 GiB so that the boot direct map can reach them to clear them. */

@@ -12,9 +12,6 @@
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
-extern void __switch_to_asm(unsigned long *prev_ksp, unsigned long next_ksp);
-extern void ret_from_fork(void);
-extern void ret_from_kernel_thread(void);
 
 static u8 init_fpu[512] __aligned(16);	/* FNINIT state, MXCSR default */
 u32 mxcsr_feature_mask;			/* the MXCSR bits FXRSTOR accepts */

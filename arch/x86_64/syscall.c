@@ -10,6 +10,7 @@
 #include <zpk/sched.h>
 #include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
+#include <asm/traps.h>
 
 extern const struct syscall_entry __start_syscalls[], __stop_syscalls[];
 static const struct syscall_entry *sys_call_table[NR_syscalls];
@@ -18,8 +19,6 @@ static const char *const syscall_names[NR_syscalls] = {
 #include "syscall_names.h"
 };
 
-extern void entry_syscall_64(void);
-void tss_set_kernel_stack(u64 rsp0);
 
 void set_kernel_stack(u64 top)
 {

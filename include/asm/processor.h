@@ -27,5 +27,11 @@ void switch_to(struct task_struct *prev, struct task_struct *next);
 /* The initial kernel stack of a new task: its first switch returns into
  * ret_from_fork (fn NULL) or ret_from_kernel_thread calling fn(arg). */
 void copy_thread(struct task_struct *t, int (*fn)(void *), void *arg);
+/* switch.asm: saves prev's callee-saved registers and stack pointer in
+ * *prev_ksp, loads next_ksp and pops next's; and the two first returns of
+ * a new task's stack (copy_thread builds them). */
+void __switch_to_asm(unsigned long *prev_ksp, unsigned long next_ksp);
+void ret_from_fork(void);
+void ret_from_kernel_thread(void);
 
 #endif

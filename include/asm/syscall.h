@@ -10,6 +10,8 @@ void syscall_table_init(void);
 /* This CPU's SYSCALL MSRs (entry point, segments, flags to clear). */
 void syscall_init(void);
 void do_syscall_64(struct pt_regs *regs);
+/* The SYSCALL instruction's entry (syscall_64.asm): MSR_LSTAR's. */
+void entry_syscall_64(void);
 /* Sets where traps and syscalls from user mode land (TSS rsp0 too). */
 void set_kernel_stack(u64 top);
 

@@ -24,6 +24,8 @@
 
 /* This CPU's GDT and TSS, loaded. */
 void gdt_init(void);
+/* This CPU's TSS rsp0: the stack a trap from user mode lands on. */
+void tss_set_kernel_stack(u64 rsp0);
 /* Fills the IDT (once) and loads it; load_current_idt on the others. */
 void idt_init(void);
 void load_current_idt(void);

@@ -11,10 +11,6 @@
 #define FOLL_FORCE	0x10	/* ignore VM_READ/VM_WRITE (COW a private copy) */
 #define FOLL_NOZERO	0x20	/* a real page, never the zero page */
 
-/* The page at address in vma if it can be used as flags say, else NULL
- * (the caller faults and tries again). */
-struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
-			 unsigned int flags);
 /*
  * Faults in and looks up nr pages from start; with pages, each gets a
  * reference (the zero page only under a refcounted PTE). Returns the
@@ -27,13 +23,7 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages);
 void put_user_page(struct page *page);
 
-/* mlock/MAP_POPULATE: faults in the range, for write in private writable
- * VMAs (nothing in a VM_LOCKONFAULT one); 0, -ENOMEM or -EFAULT. */
-int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
-			    unsigned long end);
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
-/* mmap's flags ask for the pages now (MAP_POPULATE, locked memory)? */
-bool mmap_populates(struct mm_struct *mm, unsigned long flags);
 
 /* Copies len bytes between buf (kernel) and mm at addr through
  * get_user_pages (FOLL_WRITE: into mm); returns the bytes copied. */

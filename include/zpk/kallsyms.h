@@ -15,6 +15,7 @@ unsigned long kallsyms_lookup_name(const char *name);
 
 /* Print a backtrace by walking the frame-pointer chain from rbp. */
 void show_stack(unsigned long rip, unsigned long rbp);
+/* The same from the caller's own frame. */
 void dump_stack(void);
 
 #endif

@@ -20,6 +20,12 @@ struct ktest {
 		{ #suite, #name, ktest_##suite##_##name };		\
 	static void ktest_##suite##_##name(void)
 
+/* ktest= on the command line (kernel/ktest.c): run the ktests, not init. */
+bool ktest_requested(void);
+/* Runs the ktests ktest= names, printing KTAP; returns the number that
+ * failed (1 if the image has none: build/zpk-test.elf has them). */
+int ktest_run(void);
+
 /* Record a failure of the running test with file:line and a message. */
 void ktest_fail(const char *file, int line, const char *fmt, ...)
 	__printf(3, 4);
@@ -42,6 +48,10 @@ struct ktest_trap {
 	u64 cr2;
 };
 u64 ktest_run_user(u64 rip, u64 rsp, struct ktest_trap *t);
+/* Enters ring 3 at rip/rsp, the kernel stack saved in *saved_ksp;
+ * returns when a trap hook sends the CPU to user_mode_returned
+ * (arch/x86_64/tests/ktest_usermode_entry.asm, for ktest_run_user). */
+long enter_user_mode(u64 rip, u64 rsp, u64 *saved_ksp);
 
 #define KEXPECT_EQ(a, b) do {						\
 	long long __a = (long long)(a), __b = (long long)(b);		\

@@ -5,15 +5,10 @@
 
 #include <zpk/types.h>
 
-/* Usable RAM from the multiboot2 map, minus the first MiB, the kernel
- * image, the boot information and the modules. */
-void memblock_init(void);
 /* size bytes, page-aligned, entirely below limit; panics if none. */
 phys_addr_t memblock_alloc(size_t size, phys_addr_t limit);
 /* One past the highest usable byte of RAM. */
 phys_addr_t memblock_end_of_ram(void);
-/* Hands every byte memblock still owns to the buddy allocator. */
-void memblock_release_to_buddy(void);
 /* Calls fn for each usable RAM range as the loader reported it. */
 void for_each_ram_range(void (*fn)(phys_addr_t start, phys_addr_t end));
 extern unsigned long memblock_reserved_pages;

@@ -1,6 +1,6 @@
 /* zpk/memory.h — user page tables and page faults (Linux's mm/memory.c):
  * the pgd of an mm, the one PTE walker, the RSS counters, the fault path
- * (anonymous first touch, copy-on-write), zap, fork's copy, mprotect. */
+ * (anonymous first touch, copy-on-write), zap, fork's copy. */
 #ifndef ZPK_MEMORY_H
 #define ZPK_MEMORY_H
 
@@ -198,17 +198,11 @@ void free_pgtables(struct mm_struct *mm);
 pte_t *pte_alloc_map(struct mm_struct *mm, unsigned long addr);
 /* The PTE for user addr if its tables exist, else NULL. */
 pte_t *pte_lookup(struct mm_struct *mm, unsigned long addr);
-/* The same two, returning with the PTE's lock (*ptlp) held (Linux's
- * pte_alloc_map_lock, pte_offset_map_lock); pte_unmap_unlock drops it. */
-pte_t *pte_alloc_map_lock(struct mm_struct *mm, unsigned long addr,
-			  spinlock_t **ptlp);
+/* pte_lookup, returning with the PTE's lock (*ptlp) held (Linux's
+ * pte_offset_map_lock); pte_unmap_unlock drops it. */
 pte_t *pte_lookup_lock(struct mm_struct *mm, unsigned long addr,
 		       spinlock_t **ptlp);
 void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl);
-
-/* The RSS counter a mapped page counts in: MM_ANONPAGES for private
- * anonymous pages, MM_SHMEMPAGES for shared anonymous, else MM_FILEPAGES. */
-int mm_counter(struct page *page);
 
 /* walk_page_range's callback: one existing, non-none PTE at addr (it may
  * change it), called with the PTE's lock held: it must not sleep. */
@@ -240,27 +234,6 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
-
-/* UFFDIO_ZEROPAGE (mm/userfaultfd.c): maps at the none PTE pte what a
- * read fault maps there. 0 or VM_FAULT_OOM. */
-vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
-			      pte_t *pte);
-
-/* A fresh private page's first mapping (Linux's page_add_new_anon_rmap
- * with RMAP_EXCLUSIVE): this PTE's alone, so PageAnonExclusive. The
- * mapping has the caller's reference. */
-void page_add_new_anon_rmap(struct page *page);
-/* A file page gets one more mapping (Linux's page_add_file_rmap), with a
- * reference of its own; the page cache keeps its own, so mapped =
- * _refcount - 1. */
-void page_add_file_rmap(struct page *page);
-
-/* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
-bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
-/* /dev/zero's read under zero_page=refcount (2.6.23): [start, end) of a
- * private anonymous vma becomes refcounted zero-page PTEs. */
-int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
-		       unsigned long end);
 
 /* ---- ranges --------------------------------------------------------- */
 

@@ -62,6 +62,12 @@ extern bool page_poisoning;	/* page_poison=1; tests may set it */
  * free_pfn_range().
  */
 void mem_map_init(struct page *map, unsigned long nr_pfns);
+/* Physical memory at boot (mm/init.c): memblock, the kernel's page
+ * tables, mem_map, the zero page, the buddy and slab allocators. */
+void mm_init(void);
+/* bench=mm (mm/bench_page_alloc.c): asked for, and the figures printed. */
+bool bench_requested(void);
+void bench_run(void);
 /*
  * Gives the reserved frames [start, end) (end <= max_pfn) to the buddy
  * allocator in the largest naturally aligned blocks, merging with free
@@ -97,13 +103,6 @@ void free_pages(unsigned long addr, unsigned int order);
 
 /* Zeroes the 4 KiB page at addr and counts PGZERO. */
 void clear_page(void *addr);
-/* Copies the 4 KiB page at from to to (page-aligned direct-map addresses). */
-void copy_page(void *to, const void *from);
-
-/* Every CPU's list of free single pages back into the buddy (tests that
- * look at the free lists, and an allocation that found none). Interrupts
- * on. */
-void drain_all_pages(void);
 
 /* Free pages right now, exact (NR_FREE_PAGES): the buddy's and the
  * per-CPU lists'. */
@@ -241,9 +240,6 @@ void exit_mmap_vmas(struct mm_struct *mm);
 
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
-/* find_vma, and *pprev = the VMA before it (or the last one, or NULL). */
-struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
-				     struct vm_area_struct **pprev);
 /* The first VMA overlapping [start, end), or NULL. */
 struct vm_area_struct *find_vma_intersection(struct mm_struct *mm,
 					     unsigned long start,
@@ -305,29 +301,15 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  */
 int do_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long prot);
-/* mlock/mlock2/munlock: gives the page-aligned range the lock flags
- * (VM_LOCKED, VM_LOCKED | VM_LOCKONFAULT, or 0 to unlock), splitting and
- * merging VMAs as mprotect does (Linux's apply_vma_lock_flags). 0 or
- * -ENOMEM (a hole). */
+/* The flags mlock sets: VM_LOCKED, or VM_LOCKED | VM_LOCKONFAULT. */
 #define VM_LOCKED_MASK	(VM_LOCKED | VM_LOCKONFAULT)
-int do_mlock(struct mm_struct *mm, unsigned long start, unsigned long len,
-	     unsigned long lock_flags);
 /* [start, end), inside vma, gets newflags and the userfaultfd ctx
  * (UFFDIO_REGISTER, _UNREGISTER): split off, set, merged with neighbours
  * that have both the same (Linux's vma_modify_flags_uffd). 0 or -ENOMEM;
- * vma may be gone after it. mmap_lock held for writing, as for all three. */
+ * vma may be gone after it. mmap_lock held for writing. */
 int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
 			  unsigned long start, unsigned long end,
 			  unsigned long newflags, struct userfaultfd_ctx *ctx);
-/* The same for any vm_flags bits (madvise's VM_DONTCOPY, VM_WIPEONFORK):
- * set, then clear, over the range. 0 or -ENOMEM. */
-int vma_modify_flags(struct mm_struct *mm, unsigned long start,
-		     unsigned long len, unsigned long set, unsigned long clear);
-/* mbind's policy pol for every VMA in [start, end) (holes skipped),
- * split off and merged as by mprotect (Linux's mbind_range). 0 or
- * -ENOMEM. */
-int mbind_range(struct mm_struct *mm, unsigned long start,
-		unsigned long end, const struct mempolicy *pol);
 /* Adds npages of a VMA with flags to mm's *_vm counters (negative:
  * takes them off); fork uses it for the VMAs it does not copy. */
 void vm_stat_account(struct mm_struct *mm, unsigned long flags,
@@ -341,25 +323,6 @@ unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
 
 /* Puts vma, set up and not overlapping any, into mm's list and tree. */
 void vma_link(struct mm_struct *mm, struct vm_area_struct *vma);
-/*
- * Cuts vma in two at addr (page aligned, strictly inside). The new VMA is
- * the part below addr if new_below, else the part above; vma keeps the
- * other. 0, or -ENOMEM if mm already has sysctl_max_map_count VMAs or no
- * memory.
- */
-int split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
-	      unsigned long addr, int new_below);
-/*
- * Extends prev and/or next (neighbours of the hole [addr, end)) to cover
- * it if flags, file, pgoff and policy continue them; returns the VMA that
- * covers it now, or NULL (nothing changed). No accounting: the caller's.
- */
-struct vm_area_struct *vma_merge(struct mm_struct *mm,
-				 struct vm_area_struct *prev,
-				 unsigned long addr, unsigned long end,
-				 unsigned long vm_flags, struct file *file,
-				 unsigned long pgoff,
-				 const struct mempolicy *pol);
 
 /*
  * A fault at address below vma, a VM_GROWSDOWN stack: moves vm_start down
@@ -377,11 +340,11 @@ int expand_stack(struct vm_area_struct *vma, unsigned long address);
 void validate_mm(struct mm_struct *mm);
 
 /*
- * mm/memory.c's side of munmap and mprotect, called by mm/mmap.c with the
- * VMAs still in place: [start, end) is no longer mapped (drop its PTEs;
- * tlb, an mmu_gather, flushes them and frees the pages at
- * tlb_finish_mmu), or now has vm_flags newflags (rewrite its PTEs, one
- * TLB flush for the range).
+ * The page tables' side of munmap (mm/memory.c) and mprotect
+ * (mm/mprotect.c), called by mm/mmap.c with the VMAs still in place:
+ * [start, end) is no longer mapped (drop its PTEs; tlb, an mmu_gather,
+ * flushes them and frees the pages at tlb_finish_mmu), or now has
+ * vm_flags newflags (rewrite its PTEs, one TLB flush for the range).
  */
 struct mmu_gather;
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,

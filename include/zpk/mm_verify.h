@@ -34,28 +34,6 @@ extern bool mm_verify_on_exit;
 /* "exit", "warn" or "off": /proc/sys/vm/mm_verify reads it. */
 const char *mm_verify_mode(void);
 
-/* mm's counters (each of rss_stat, hiwater_rss) and PTE sanity (none
- * outside a VMA, no writable zero page or COW-shared page). Returns the
- * differences found, added to r; printk's the first few. */
-int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r);
-/* Every page's _mapcount equals the PTEs mapping it in mms[0..n), which
- * must be every mm there is, and its _refcount covers them. */
-int mm_verify_pages_report(struct mm_struct **mms, int n,
-			   struct mm_verify_report *r);
-/*
- * The check at exit, in time linear in mm alone: mm_verify_report, then
- * each page mm maps has at least mm's own mappings in its _mapcount and
- * references for all of them (exactly as many for an anonymous page), and
- * the zero page's count. A page that another mm also maps is counted
- * exactly only by mm_verify_pages_report: the full sweep, on demand.
- * Every mm's mmap_lock held for writing (mm_verify_exit takes them).
- */
-int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r);
-/* BUGs with the first difference if r has any under mm_verify=exit
- * (=warn, the labs' grader, or off: prints their number instead, so
- * that a test fails, not the kernel). */
-void mm_verify_bug(struct mm_verify_report *r);
-
 /* mm_verify_exit_report on an exiting mm, then mm_verify_bug. */
 void mm_verify_exit(struct mm_struct *mm);
 /* Both full checks on every task's mm, then mm_verify_bug; returns the

@@ -21,6 +21,8 @@ struct kernel_param {
 		{ .name = str, .setup = fn, .help = helptext }
 #endif
 
+/* The parameter called name, or NULL (kernel/params.c). */
+const struct kernel_param *find_kernel_param(const char *name);
 /* Parse the boot command line once and call each parameter's setup. */
 void parse_kernel_params(const char *cmdline);
 extern char boot_command_line[];

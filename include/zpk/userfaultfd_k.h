@@ -1,6 +1,6 @@
-/* zpk/userfaultfd_k.h — userfaultfd: the uffd file's ABI (Linux's uapi
- * linux/userfaultfd.h) and the hooks of the fault path, fork, mremap and
- * madvise into fs/ and mm/userfaultfd.c (Linux's linux/userfaultfd_k.h). */
+/* zpk/userfaultfd_k.h — userfaultfd: the hooks of the fault path, fork,
+ * mremap and madvise into fs/ and mm/userfaultfd.c (Linux's
+ * linux/userfaultfd_k.h); the uffd file's ABI is uapi/linux/userfaultfd.h. */
 #ifndef ZPK_USERFAULTFD_K_H
 #define ZPK_USERFAULTFD_K_H
 
@@ -8,126 +8,8 @@
 #include <zpk/list.h>
 #include <zpk/memory.h>
 #include <zpk/mm_types.h>
-
-/* ---- the ABI ----------------------------------------------------------- */
-
-#define UFFD_API		0xAAULL
-#define UFFD_USER_MODE_ONLY	1	/* userfaultfd(2): no kernel faults */
-
-#define _UFFDIO_REGISTER	0x00
-#define _UFFDIO_UNREGISTER	0x01
-#define _UFFDIO_WAKE		0x02
-#define _UFFDIO_COPY		0x03
-#define _UFFDIO_ZEROPAGE	0x04
-#define _UFFDIO_WRITEPROTECT	0x06
-#define _UFFDIO_CONTINUE	0x07
-#define _UFFDIO_API		0x3F
-
-/* _IOWR(0xAA, nr, size) and _IOR, spelt out. */
-#define UFFDIO_IOC(dir, nr, size) \
-	((dir) << 30 | (size) << 16 | 0xAA << 8 | (nr))
-#define UFFDIO_API		UFFDIO_IOC(3U, _UFFDIO_API, 24)
-#define UFFDIO_REGISTER		UFFDIO_IOC(3U, _UFFDIO_REGISTER, 32)
-#define UFFDIO_UNREGISTER	UFFDIO_IOC(2U, _UFFDIO_UNREGISTER, 16)
-#define UFFDIO_WAKE		UFFDIO_IOC(2U, _UFFDIO_WAKE, 16)
-#define UFFDIO_COPY		UFFDIO_IOC(3U, _UFFDIO_COPY, 40)
-#define UFFDIO_ZEROPAGE		UFFDIO_IOC(3U, _UFFDIO_ZEROPAGE, 32)
-#define UFFDIO_WRITEPROTECT	UFFDIO_IOC(3U, _UFFDIO_WRITEPROTECT, 24)
-#define UFFDIO_CONTINUE		UFFDIO_IOC(3U, _UFFDIO_CONTINUE, 32)
-#define USERFAULTFD_IOC_NEW	0xAA00	/* /dev/userfaultfd: _IO(0xAA, 0) */
-
-/* The ioctls every uffd has, and those a registered range has. */
-#define UFFD_API_IOCTLS		(1ULL << _UFFDIO_REGISTER | \
-				 1ULL << _UFFDIO_UNREGISTER | \
-				 1ULL << _UFFDIO_API)
-#define UFFD_API_RANGE_IOCTLS	(1ULL << _UFFDIO_WAKE | 1ULL << _UFFDIO_COPY | \
-				 1ULL << _UFFDIO_ZEROPAGE | \
-				 1ULL << _UFFDIO_WRITEPROTECT | \
-				 1ULL << _UFFDIO_CONTINUE)
-
-#define UFFD_EVENT_PAGEFAULT	0x12
-#define UFFD_EVENT_FORK		0x13
-#define UFFD_EVENT_REMAP	0x14
-#define UFFD_EVENT_REMOVE	0x15
-
-#define UFFD_PAGEFAULT_FLAG_WRITE	(1 << 0)
-#define UFFD_PAGEFAULT_FLAG_WP		(1 << 1)
-#define UFFD_PAGEFAULT_FLAG_MINOR	(1 << 2)
-
-#define UFFD_FEATURE_PAGEFAULT_FLAG_WP	(1 << 0)
-#define UFFD_FEATURE_EVENT_FORK		(1 << 1)
-#define UFFD_FEATURE_EVENT_REMAP	(1 << 2)
-#define UFFD_FEATURE_EVENT_REMOVE	(1 << 3)
-#define UFFD_FEATURE_MISSING_HUGETLBFS	(1 << 4)
-#define UFFD_FEATURE_MISSING_SHMEM	(1 << 5)
-#define UFFD_FEATURE_SIGBUS		(1 << 7)
-#define UFFD_FEATURE_THREAD_ID		(1 << 8)
-#define UFFD_FEATURE_MINOR_HUGETLBFS	(1 << 9)
-#define UFFD_FEATURE_MINOR_SHMEM	(1 << 10)
-#define UFFD_FEATURE_EXACT_ADDRESS	(1 << 11)
-#define UFFD_FEATURE_WP_HUGETLBFS_SHMEM	(1 << 12)
-
-#define UFFDIO_REGISTER_MODE_MISSING	(1 << 0)
-#define UFFDIO_REGISTER_MODE_WP		(1 << 1)
-#define UFFDIO_REGISTER_MODE_MINOR	(1 << 2)
-#define UFFDIO_COPY_MODE_DONTWAKE	(1 << 0)
-#define UFFDIO_COPY_MODE_WP		(1 << 1)
-#define UFFDIO_ZEROPAGE_MODE_DONTWAKE	(1 << 0)
-#define UFFDIO_WRITEPROTECT_MODE_WP	(1 << 0)
-#define UFFDIO_WRITEPROTECT_MODE_DONTWAKE (1 << 1)
-#define UFFDIO_CONTINUE_MODE_DONTWAKE	(1 << 0)
-
-/* What read(2) gives: 32 bytes a message. */
-struct uffd_msg {
-	u8 event;
-	u8 reserved1;
-	u16 reserved2;
-	u32 reserved3;
-	union {
-		struct {
-			u64 flags;
-			u64 address;
-			u32 ptid;	/* UFFD_FEATURE_THREAD_ID */
-		} pagefault;
-		struct {
-			u32 ufd;
-		} fork;
-		struct {
-			u64 from, to, len;
-		} remap;
-		struct {
-			u64 start, end;
-		} remove;
-		struct {
-			u64 reserved1, reserved2, reserved3;
-		} reserved;
-	} arg;
-} __attribute__((packed));
-
-struct uffdio_api {
-	u64 api, features, ioctls;
-};
-struct uffdio_range {
-	u64 start, len;
-};
-struct uffdio_register {
-	struct uffdio_range range;
-	u64 mode, ioctls;
-};
-struct uffdio_copy {
-	u64 dst, src, len, mode;
-	s64 copy;
-};
-/* UFFDIO_ZEROPAGE's, and UFFDIO_CONTINUE's: its result is "mapped". */
-struct uffdio_zeropage {
-	struct uffdio_range range;
-	u64 mode;
-	s64 zeropage;
-};
-struct uffdio_writeprotect {
-	struct uffdio_range range;
-	u64 mode;
-};
+#include <uapi/asm-generic/ioctl.h>
+#include <uapi/linux/userfaultfd.h>
 
 /* ---- the fault path's questions (Linux's userfaultfd_k.h) ----------- */
 

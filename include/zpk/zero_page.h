@@ -29,15 +29,14 @@ int zero_page_set_policy(const char *name);
 /* "[special] refcount off\n" with the active one bracketed, into buf. */
 int zero_page_policy_show(char *buf, size_t size);
 
-/* zero_page=refcount's reference and mapping for one PTE (get_page and
- * _mapcount++), and their undoing; each counts ZERO_PAGE_REFCOUNT_OPS. */
-void zero_page_get(void);
-void zero_page_put(void);
 /* The zero page's _refcount: 1 (its own) + the refcounted PTEs. */
 int zero_page_refcount(void);
+/* /dev/zero's read under zero_page=refcount (2.6.23): [start, end) of a
+ * private anonymous vma becomes refcounted zero-page PTEs. 0 or -ENOMEM;
+ * mmap_lock held for reading. */
+int zeromap_page_range(struct vm_area_struct *vma, unsigned long start,
+		       unsigned long end);
 
-/* Marks the zero page's struct page PG_zero|PG_reserved; after mem_map. */
-void zero_page_init(void);
 /* BUGs, naming the first non-zero byte, unless the page is all zeros. */
 void zero_page_verify(void);
 /* The same check without the BUG: the offset of a non-zero byte, or -1. */

@@ -1,5 +1,6 @@
 /* kernel/tests/ktest_core.c — ktests of the kernel's own basics: kallsyms,
  * printk capture and levels, the parameter table, the multiboot2 map. */
+#include <zpk/init.h>
 #include <zpk/kallsyms.h>
 #include <zpk/ktest.h>
 #include <zpk/multiboot2.h>
@@ -7,8 +8,6 @@
 #include <zpk/printk.h>
 #include <zpk/string.h>
 
-const struct kernel_param *find_kernel_param(const char *name);
-void kernel_main(u32 magic, u32 info);
 
 KTEST(kallsyms, names_kernel_main)
 {

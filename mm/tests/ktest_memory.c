@@ -12,6 +12,7 @@
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include <zpk/zero_page.h>
+#include "../internal.h"
 
 #define P	PAGE_SIZE
 #define X	0x40000000UL

@@ -8,6 +8,7 @@
 #include <zpk/mman.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
+#include "../internal.h"
 
 #define P	PAGE_SIZE
 #define RW	(PROT_READ | PROT_WRITE)

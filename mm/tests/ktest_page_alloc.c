@@ -5,6 +5,7 @@
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
+#include "../internal.h"
 
 /*
  * Takes every free order-0 page, threading them through page->lru (there is

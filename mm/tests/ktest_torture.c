@@ -17,6 +17,7 @@
 #include <zpk/smp.h>
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
+#include "../internal.h"
 
 #define P	PAGE_SIZE
 #define SHARED	0x0000000050000000UL	/* the pages every thread faults */

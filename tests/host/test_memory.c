@@ -1,4 +1,4 @@
-/* host-test-sources: mm/memory.c mm/mmu_gather.c mm/zero_page.c mm/mmap.c lib/rbtree.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
+/* host-test-sources: mm/memory.c mm/rmap.c mm/mprotect.c mm/mmu_gather.c mm/zero_page.c mm/mmap.c lib/rbtree.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
 /* tests/host/test_memory.c — mm/memory.c on the real buddy and slab
  * allocators and mm/mmap.c's VMAs: faults, COW, fork, zap, mprotect, OOM. */
 #include <setjmp.h>

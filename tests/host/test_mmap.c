@@ -1,4 +1,4 @@
-/* host-test-sources: mm/mmap.c lib/rbtree.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
+/* host-test-sources: mm/mmap.c mm/mprotect.c lib/rbtree.c mm/mmu_gather.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/vsnprintf.c lib/string.c tests/host/harness.c */
 /* tests/host/test_mmap.c — the VMA code of mm/mmap.c on the real slab and
  * buddy allocators: mmap, munmap, mprotect, brk, merging, errnos, counters. */
 #include <setjmp.h>
@@ -12,6 +12,7 @@
 
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/printk.h>
@@ -76,16 +77,30 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 	last_unmap_end = end;
 }
 
-void change_protection(struct mm_struct *mm, unsigned long start,
-			    unsigned long end, unsigned long newflags,
-			    unsigned int cp_flags)
+/* mm/mprotect.c's change_protection asks for newflags' PTE bits, then
+ * walks [start, end) once: each call records one of its two halves. No
+ * PTE exists here, so the walk calls nothing back. */
+pgprot_t vm_get_page_prot(unsigned long vm_flags)
 {
-	(void)mm;
-	(void)cp_flags;
+	last_prot_flags = vm_flags;
+	return __pgprot(0);
+}
+
+int walk_page_range(struct mm_struct *mm, unsigned long start,
+		    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	(void)mm, (void)fn, (void)priv;
 	last_prot_start = start;
 	last_prot_end = end;
-	last_prot_flags = newflags;
 	prot_calls++;
+	return 0;
+}
+
+struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
+			    pte_t pte)
+{
+	(void)vma, (void)addr, (void)pte;
+	return NULL;
 }
 
 /* ---- setup ------------------------------------------------------------ */

@@ -2,6 +2,7 @@
  * read-only zero page in both mappings, NX data, NULL faults, the direct
  * map. */
 #include <asm/io.h>
+#include <asm/sections.h>
 #include <asm/traps.h>
 #include <zpk/errno.h>
 #include <zpk/ktest.h>
@@ -44,12 +45,11 @@ static void expect_write_fault(void *addr)
 		   X86_PF_PROT | X86_PF_WRITE);
 }
 
-extern char _text[], _rodata[];
 static const u64 some_rodata = 7;
 
 KTEST(mmu, text_is_read_only)
 {
-	expect_write_fault(_text + 64);
+	expect_write_fault((void *)(_text + 64));
 }
 
 KTEST(mmu, rodata_is_read_only)

@@ -15,7 +15,6 @@
 #define UCODE	0x0000000000400000UL
 #define USTACK	0x0000000000800000UL	/* top; the page below it */
 
-long enter_user_mode(u64 rip, u64 rsp, u64 *saved_ksp);
 extern const char user_mode_returned[];
 
 static u8 user_kstack[16384] __aligned(16);	/* traps from ring 3 land here */
