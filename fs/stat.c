@@ -1,5 +1,6 @@
 /* fs/stat.c — what a name or descriptor is: stat, fstat, newfstatat,
  * lstat, statx, and readlink of links. */
+#include <uapi/linux/stat.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/mm.h>
@@ -112,37 +113,6 @@ SYSCALL(__NR_lstat, sys_lstat);
 
 /* ---- statx ------------------------------------------------------------ */
 
-struct statx_timestamp {
-	s64 tv_sec;
-	u32 tv_nsec;
-	s32 __reserved;
-};
-
-/* Linux's struct statx, 256 bytes. */
-struct statx {
-	u32 stx_mask, stx_blksize;
-	u64 stx_attributes;
-	u32 stx_nlink, stx_uid, stx_gid;
-	u16 stx_mode, __spare0;
-	u64 stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
-	u32 stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-	u64 stx_mnt_id;
-	u64 __spare2[13];
-};
-
-#define STATX_MTIME		0x00000040U
-#define STATX_CTIME		0x00000080U
-#define STATX_BASIC_STATS	0x000007ffU	/* TYPE ... BLOCKS */
-#define STATX_MNT_ID		0x00001000U
-#define STATX_MNT_ID_UNIQUE	0x00004000U
-#define STATX__RESERVED		0x80000000U
-#define STATX_ATTR_IMMUTABLE	0x00000010
-#define STATX_ATTR_APPEND	0x00000020
-#define STATX_ATTR_NODUMP	0x00000040
-#define STATX_ATTR_AUTOMOUNT	0x00001000
-#define STATX_ATTR_MOUNT_ROOT	0x00002000
-#define STATX_ATTR_DAX		0x00200000
 #define AT_NO_AUTOMOUNT		0x800
 #define AT_STATX_SYNC_TYPE	0x6000	/* FORCE_SYNC | DONT_SYNC */
 #define MNT_UNIQUE_ID_OFFSET	(1ULL << 31)	/* Linux's first unique id */

@@ -15,48 +15,23 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <linux/stat.h>
+
 #include "ulib.h"
 
-/* Linux's struct statx (musl 1.2.3 has none). */
-struct statx_ts {
-	int64_t tv_sec;
-	uint32_t tv_nsec;
-	int32_t pad;
-};
-
-struct kstatx {
-	uint32_t stx_mask, stx_blksize;
-	uint64_t stx_attributes;
-	uint32_t stx_nlink, stx_uid, stx_gid;
-	uint16_t stx_mode, pad0;
-	uint64_t stx_ino, stx_size, stx_blocks, stx_attributes_mask;
-	struct statx_ts stx_atime, stx_btime, stx_ctime, stx_mtime;
-	uint32_t stx_rdev_major, stx_rdev_minor, stx_dev_major, stx_dev_minor;
-	uint64_t stx_mnt_id;
-	uint64_t spare[13];
-};
-
-#define STATX_TYPE	0x1U
-#define MTIME		0x40U
-#define CTIME		0x80U
-#define BASIC		0x7ffU
-#define BTIME		0x800U
-#define MNT_ID		0x1000U
-#define MNT_ID_UNIQUE	0x4000U
-#define RESERVED	0x80000000U
-#define ATTR_MOUNT_ROOT	0x2000
+/* AT_STATX_FORCE_SYNC and _DONT_SYNC (Linux's fcntl.h). */
 #define FORCE_SYNC	0x2000
 #define DONT_SYNC	0x4000
 
 static long sx(int dfd, const char *path, int flags, unsigned mask,
-	       struct kstatx *b)
+	       struct statx *b)
 {
 	memset(b, 0x5a, sizeof(*b));
 	return syscall(SYS_statx, dfd, path, flags, mask, b) ? -errno : 0;
 }
 
 /* Every figure statx shares with stat agrees. */
-static int same_as_stat(const struct kstatx *x, const struct stat *st)
+static int same_as_stat(const struct statx *x, const struct stat *st)
 {
 	return x->stx_ino == st->st_ino && x->stx_mode == st->st_mode &&
 	       x->stx_nlink == st->st_nlink && x->stx_uid == st->st_uid &&
@@ -75,13 +50,13 @@ static int same_as_stat(const struct kstatx *x, const struct stat *st)
 
 static void check_figures(const char *file, const char *link)
 {
-	struct kstatx x;
+	struct statx x;
 	struct stat st;
 	long r;
 
 	stat(file, &st);
-	r = sx(AT_FDCWD, file, 0, BASIC, &x);
-	tap_ok(r == 0 && (x.stx_mask & (BASIC | MNT_ID)) == (BASIC | MNT_ID),
+	r = sx(AT_FDCWD, file, 0, STATX_BASIC_STATS, &x);
+	tap_ok(r == 0 && (x.stx_mask & (STATX_BASIC_STATS | STATX_MNT_ID)) == (STATX_BASIC_STATS | STATX_MNT_ID),
 	       "a file: the basic stats and the mount id (mask %#x)",
 	       x.stx_mask);
 	tap_ok(r == 0 && same_as_stat(&x, &st),
@@ -89,38 +64,38 @@ static void check_figures(const char *file, const char *link)
 	       x.stx_dev_major, x.stx_dev_minor,
 	       (unsigned long long)x.stx_ino,
 	       (unsigned long long)x.stx_size);
-	tap_ok((x.stx_mask & BTIME) || (x.stx_btime.tv_sec == 0 &&
+	tap_ok((x.stx_mask & STATX_BTIME) || (x.stx_btime.tv_sec == 0 &&
 					 x.stx_btime.tv_nsec == 0),
 	       "a birth time not given is zero");
 	/* Linux 6.13's multigrain timestamps (tmpfs, ext4): the times only
 	 * when asked for; before, and elsewhere, every basic stat. */
 	r = sx(AT_FDCWD, file, 0, STATX_TYPE, &x);
-	tap_ok(r == 0 && (x.stx_mask & (BASIC & ~(MTIME | CTIME))) ==
-	       (BASIC & ~(MTIME | CTIME)) && x.stx_ino == st.st_ino &&
+	tap_ok(r == 0 && (x.stx_mask & (STATX_BASIC_STATS & ~(STATX_MTIME | STATX_CTIME))) ==
+	       (STATX_BASIC_STATS & ~(STATX_MTIME | STATX_CTIME)) && x.stx_ino == st.st_ino &&
 	       x.stx_size == (uint64_t)st.st_size,
 	       "STATX_TYPE alone still gets the other basic stats (%#x)",
 	       x.stx_mask);
-	tap_ok(((x.stx_mask & MTIME) || !x.stx_mtime.tv_sec) &&
-	       ((x.stx_mask & CTIME) || !x.stx_ctime.tv_sec),
+	tap_ok(((x.stx_mask & STATX_MTIME) || !x.stx_mtime.tv_sec) &&
+	       ((x.stx_mask & STATX_CTIME) || !x.stx_ctime.tv_sec),
 	       "a time it leaves out is 0 (%#x)", x.stx_mask);
-	r = sx(AT_FDCWD, file, 0, MNT_ID_UNIQUE, &x);
-	tap_ok(r == 0 && (x.stx_mask & MNT_ID_UNIQUE) && !(x.stx_mask & MNT_ID) &&
+	r = sx(AT_FDCWD, file, 0, STATX_MNT_ID_UNIQUE, &x);
+	tap_ok(r == 0 && (x.stx_mask & STATX_MNT_ID_UNIQUE) && !(x.stx_mask & STATX_MNT_ID) &&
 	       x.stx_mnt_id >= (1ULL << 31),
 	       "STATX_MNT_ID_UNIQUE gives the unique id instead (%#llx)",
 	       (unsigned long long)x.stx_mnt_id);
 
 	lstat(link, &st);
-	r = sx(AT_FDCWD, link, AT_SYMLINK_NOFOLLOW, BASIC, &x);
+	r = sx(AT_FDCWD, link, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && S_ISLNK(x.stx_mode) && same_as_stat(&x, &st),
 	       "AT_SYMLINK_NOFOLLOW: the link itself (size %llu)",
 	       (unsigned long long)x.stx_size);
 	stat(link, &st);
-	r = sx(AT_FDCWD, link, 0, BASIC, &x);
+	r = sx(AT_FDCWD, link, 0, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && S_ISREG(x.stx_mode) && same_as_stat(&x, &st),
 	       "without it, what it leads to");
 
 	stat("/dev/null", &st);
-	r = sx(AT_FDCWD, "/dev/null", 0, BASIC, &x);
+	r = sx(AT_FDCWD, "/dev/null", 0, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && S_ISCHR(x.stx_mode) && x.stx_rdev_major == 1 &&
 	       x.stx_rdev_minor == 3 && same_as_stat(&x, &st),
 	       "/dev/null: rdev 1:3 (%u:%u)", x.stx_rdev_major,
@@ -129,30 +104,30 @@ static void check_figures(const char *file, const char *link)
 
 static void check_fd(const char *file)
 {
-	struct kstatx x;
+	struct statx x;
 	struct stat st;
 	int fd = open(file, O_RDONLY), p[2];
 	long r;
 
 	fstat(fd, &st);
-	r = sx(fd, "", AT_EMPTY_PATH, BASIC, &x);
+	r = sx(fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && same_as_stat(&x, &st), "AT_EMPTY_PATH with \"\": "
 	       "the descriptor's file (%ld)", r);
-	r = sx(fd, NULL, AT_EMPTY_PATH, BASIC, &x);
+	r = sx(fd, NULL, AT_EMPTY_PATH, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && same_as_stat(&x, &st),
 	       "AT_EMPTY_PATH with NULL: the same (%ld)", r);
-	tap_ok(sx(fd, "", 0, BASIC, &x) == -ENOENT,
+	tap_ok(sx(fd, "", 0, STATX_BASIC_STATS, &x) == -ENOENT,
 	       "\"\" without AT_EMPTY_PATH is ENOENT");
-	tap_ok(sx(fd, NULL, 0, BASIC, &x) == -EFAULT,
+	tap_ok(sx(fd, NULL, 0, STATX_BASIC_STATS, &x) == -EFAULT,
 	       "NULL without AT_EMPTY_PATH is EFAULT");
-	tap_ok(sx(99, NULL, AT_EMPTY_PATH, BASIC, &x) == -EBADF &&
-	       sx(99, "x", 0, BASIC, &x) == -EBADF,
+	tap_ok(sx(99, NULL, AT_EMPTY_PATH, STATX_BASIC_STATS, &x) == -EBADF &&
+	       sx(99, "x", 0, STATX_BASIC_STATS, &x) == -EBADF,
 	       "a bad descriptor is EBADF");
-	tap_ok(sx(fd, "x", 0, BASIC, &x) == -ENOTDIR,
+	tap_ok(sx(fd, "x", 0, STATX_BASIC_STATS, &x) == -ENOTDIR,
 	       "a relative path from a file is ENOTDIR");
 	close(fd);
 	pipe(p);
-	r = sx(p[0], NULL, AT_EMPTY_PATH, BASIC, &x);
+	r = sx(p[0], NULL, AT_EMPTY_PATH, STATX_BASIC_STATS, &x);
 	tap_ok(r == 0 && S_ISFIFO(x.stx_mode), "a pipe is S_IFIFO (%ld)", r);
 	close(p[0]);
 	close(p[1]);
@@ -160,9 +135,9 @@ static void check_fd(const char *file)
 
 static void check_errors(const char *file)
 {
-	struct kstatx x;
+	struct statx x;
 
-	tap_ok(sx(AT_FDCWD, (char *)8, 0, RESERVED, &x) == -EINVAL,
+	tap_ok(sx(AT_FDCWD, (char *)8, 0, STATX__RESERVED, &x) == -EINVAL,
 	       "STATX__RESERVED is EINVAL, before the path is read");
 	tap_ok(sx(AT_FDCWD, (char *)8, FORCE_SYNC | DONT_SYNC, 0, &x) ==
 	       -EINVAL, "both sync types are EINVAL");
@@ -172,7 +147,7 @@ static void check_errors(const char *file)
 	tap_ok(sx(AT_FDCWD, file, FORCE_SYNC, 0, &x) == 0 &&
 	       sx(AT_FDCWD, file, DONT_SYNC | AT_NO_AUTOMOUNT, 0, &x) == 0,
 	       "one sync type, AT_NO_AUTOMOUNT: accepted");
-	tap_ok(syscall(SYS_statx, AT_FDCWD, file, 0, BASIC, (void *)8) == -1 &&
+	tap_ok(syscall(SYS_statx, AT_FDCWD, file, 0, STATX_BASIC_STATS, (void *)8) == -1 &&
 	       errno == EFAULT, "a bad buffer is EFAULT");
 	tap_ok(sx(AT_FDCWD, (char *)8, 0, 0, &x) == -EFAULT,
 	       "a bad path is EFAULT");
@@ -182,17 +157,17 @@ static void check_errors(const char *file)
 
 static void check_mounts(const char *file)
 {
-	struct kstatx root, proc, f;
+	struct statx root, proc, f;
 
 	sx(AT_FDCWD, "/", 0, 0, &root);
 	sx(AT_FDCWD, "/proc", 0, 0, &proc);
 	sx(AT_FDCWD, file, 0, 0, &f);
-	tap_ok((root.stx_attributes_mask & ATTR_MOUNT_ROOT) &&
-	       (f.stx_attributes_mask & ATTR_MOUNT_ROOT),
+	tap_ok((root.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (f.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT),
 	       "STATX_ATTR_MOUNT_ROOT is always in stx_attributes_mask");
-	tap_ok((root.stx_attributes & ATTR_MOUNT_ROOT) &&
-	       (proc.stx_attributes & ATTR_MOUNT_ROOT) &&
-	       !(f.stx_attributes & ATTR_MOUNT_ROOT),
+	tap_ok((root.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
+	       (proc.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
+	       !(f.stx_attributes & STATX_ATTR_MOUNT_ROOT),
 	       "/ and /proc are mount roots, a file is not");
 	tap_ok(proc.stx_mnt_id != root.stx_mnt_id && proc.stx_mnt_id &&
 	       root.stx_mnt_id, "/proc's mount id is not /'s (%llu, %llu)",
@@ -205,14 +180,14 @@ static void check_proc_self(void)
 {
 	DIR *d = opendir("/proc/self/");
 	struct dirent *e;
-	struct kstatx x;
+	struct statx x;
 	char path[300];
 	int n = 0, bad = 0;
 
 	while (d && (e = readdir(d))) {
 		snprintf(path, sizeof(path), "/proc/self/%s", e->d_name);
-		if (sx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, BASIC | MNT_ID, &x)
-		    || (x.stx_mask & BASIC) != BASIC) {
+		if (sx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS | STATX_MNT_ID, &x)
+		    || (x.stx_mask & STATX_BASIC_STATS) != STATX_BASIC_STATS) {
 			tap_note("%s: %s", path, strerror(errno));
 			bad++;
 		}

@@ -10,6 +10,7 @@ typedef uint8_t __u8;
 typedef uint16_t __u16;
 typedef uint32_t __u32;
 typedef uint64_t __u64;
+typedef int32_t __s32;
 typedef int64_t __s64;
 
 #endif
