@@ -15,7 +15,8 @@
  * A free object is otherwise filled with SLAB_POISON_FREE, which alloc
  * checks, so a write after free is caught at the next allocation.
  *
- * Each slab belongs to the CPU that made it (page->slab_cpu), and each
+ * Each slab belongs to one CPU (page->slab_cpu: the one that made it, or
+ * that took it partial from another with none of its own), and each
  * CPU allocates from its own (struct kmem_cache_cpu: its slab and its
  * list of partial ones), as Linux's SLUB does with its per-CPU slab and
  * partial lists: objects of one CPU share no line with another's and no
@@ -202,6 +203,34 @@ static void check_poison(struct kmem_cache *c, const void *obj)
  * partial. s->lock held. Returns 0, or -ENOMEM when the page allocator
  * has no page.
  */
+/*
+ * A partial slab of another CPU, made s's (SLUB takes one from its
+ * node's list), so that a CPU with none of its own fills others' free
+ * objects before it takes a new page. The other CPU's lock is only
+ * tried: s->lock is held, and that CPU may be doing the same. NULL if
+ * none could be had.
+ */
+static struct page *adopt_partial(struct kmem_cache *c,
+				  struct kmem_cache_cpu *s)
+{
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct kmem_cache_cpu *o = &c->cpu_slab[cpu];
+		struct page *page = NULL;
+
+		if (o == s || list_empty(&o->partial) || !spin_trylock(&o->lock))
+			continue;
+		if (!list_empty(&o->partial)) {
+			page = list_first_entry(&o->partial, struct page, lru);
+			list_del_init(&page->lru);
+			page->slab_cpu = (int)(s - c->cpu_slab);
+		}
+		spin_unlock(&o->lock);
+		if (page)
+			return page;
+	}
+	return NULL;
+}
+
 static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
 			   gfp_t gfp)
 {
@@ -211,7 +240,7 @@ static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
 	if (!list_empty(&s->partial)) {
 		page = list_first_entry(&s->partial, struct page, lru);
 		list_del_init(&page->lru);
-	} else {
+	} else if (!(page = adopt_partial(c, s))) {
 		page = new_slab(c, gfp);
 		if (!page)
 			return -ENOMEM;
@@ -300,15 +329,24 @@ static void slab_free_locked(struct kmem_cache *c, struct kmem_cache_cpu *s,
 	}
 }
 
-/* Frees p into its slab under the lock of the slab's CPU. */
+/* Frees p into its slab under the lock of the slab's CPU. A slab changes
+ * CPU (adopt_partial) under both CPUs' locks, so a second look at
+ * page->slab_cpu under the lock says if it is still the one. */
 static void __slab_free(struct kmem_cache *c, struct page *page, void *p,
 			const char *fn)
 {
-	struct kmem_cache_cpu *s = &c->cpu_slab[page->slab_cpu];
+	for (;;) {
+		int cpu = READ_ONCE(page->slab_cpu);
+		struct kmem_cache_cpu *s = &c->cpu_slab[cpu];
 
-	spin_lock(&s->lock);
-	slab_free_locked(c, s, page, p, fn);
-	spin_unlock(&s->lock);
+		spin_lock(&s->lock);
+		if (page->slab_cpu == cpu) {
+			slab_free_locked(c, s, page, p, fn);
+			spin_unlock(&s->lock);
+			return;
+		}
+		spin_unlock(&s->lock);
+	}
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)

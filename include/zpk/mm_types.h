@@ -45,7 +45,7 @@ struct page {
 			struct kmem_cache *slab_cache;
 			void *freelist;
 			unsigned int inuse;
-			int slab_cpu;	/* the CPU that made it: its
+			int slab_cpu;	/* the CPU it belongs to: its
 					 * kmem_cache_cpu holds it */
 		};
 		struct {	/* mapped pages: not used yet (no rmap) */
