@@ -151,8 +151,10 @@ static void check_exits(void)
 static void check_stops(void)
 {
 	siginfo_t si;
+	int fds[2];
 	pid_t pid;
 	long r;
+	char c;
 
 	pid = child_exit(5);
 	usleep(50000);
@@ -162,11 +164,19 @@ static void check_stops(void)
 	r = wid(P_PID, pid, &si, WEXITED, NULL);
 	tap_ok(r == 0 && si.si_status == 5, "WEXITED then takes it");
 
+	/* The child waits on a pipe once resumed: had it exited before
+	 * waitid ran, it would be a zombie, which WCONTINUED alone does not
+	 * report (on Linux either). */
+	if (pipe(fds))
+		fds[0] = fds[1] = -1;
 	pid = fork();
 	if (pid == 0) {
+		close(fds[1]);
 		raise(SIGSTOP);
+		(void)!read(fds[0], &c, 1);
 		_exit(9);
 	}
+	close(fds[0]);
 	r = wid(P_PID, pid, &si, WSTOPPED, NULL);
 	tap_ok(r == 0 && si.si_code == CLD_STOPPED && si.si_status == SIGSTOP &&
 	       si.si_pid == pid, "WSTOPPED: CLD_STOPPED, status SIGSTOP "
@@ -178,6 +188,7 @@ static void check_stops(void)
 	tap_ok(r == 0 && si.si_code == CLD_CONTINUED &&
 	       si.si_status == SIGCONT, "WCONTINUED: CLD_CONTINUED, status "
 	       "SIGCONT (%d %d)", si.si_code, si.si_status);
+	close(fds[1]);
 	r = wid(P_PID, pid, &si, WEXITED, NULL);
 	tap_ok(r == 0 && si.si_code == CLD_EXITED && si.si_status == 9,
 	       "then its exit");
