@@ -43,6 +43,7 @@ struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 	inode->i_ino = next_ino++;
 	inode->i_mode = mode;
 	inode->i_count = 1;
+	spin_lock_init(&inode->i_pages_lock);
 	update_mtime(inode);
 	INIT_LIST_HEAD(&inode->i_children);
 	if (S_ISDIR(mode))
@@ -54,14 +55,20 @@ struct inode *ramfs_new_inode(struct super_block *sb, u32 mode)
 	return inode;
 }
 
-/* The file lets go of its page at index i, if it has one. */
+/* The file lets go of its page at index i, if it has one. Called with
+ * the big kernel lock held (or by evict, when nothing maps the file). */
 static void drop_page(struct inode *inode, unsigned long i)
 {
-	struct page *page = inode->i_pages[i];
+	struct page *page;
 
+	spin_lock(&inode->i_pages_lock);
+	page = inode->i_pages[i];
+	inode->i_pages[i] = NULL;
+	if (page)
+		inode->i_nrpages--;
+	spin_unlock(&inode->i_pages_lock);
 	if (!page)
 		return;
-	inode->i_pages[i] = NULL;
 	/* PG_swapbacked stays until the free: a mapping that still holds
 	 * the page keeps counting it as shmem. */
 	if (PageSwapBacked(page))
@@ -71,7 +78,7 @@ static void drop_page(struct inode *inode, unsigned long i)
 
 static void free_pages_from(struct inode *inode, unsigned long first)
 {
-	for (unsigned long i = first; i < inode->i_nr_pages; i++)
+	for (unsigned long i = first; i < inode->i_pages_cap; i++)
 		drop_page(inode, i);
 }
 
@@ -309,10 +316,11 @@ int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
 	return 0;
 }
 
-/* Makes room for page index pgoff in i_pages, doubling it. */
+/* Makes room for page index pgoff in i_pages, doubling it. i_pages_lock
+ * held (zpk's allocations never sleep). */
 static int grow_pages(struct inode *inode, unsigned long pgoff)
 {
-	unsigned long cap = max(max(inode->i_nr_pages * 2, pgoff + 1), 4UL);
+	unsigned long cap = max(max(inode->i_pages_cap * 2, pgoff + 1), 4UL);
 	struct page **p;
 
 	cap = min(cap, RAMFS_MAX_PAGES);
@@ -320,43 +328,68 @@ static int grow_pages(struct inode *inode, unsigned long pgoff)
 	if (!p)
 		return -ENOMEM;
 	if (inode->i_pages)
-		memcpy(p, inode->i_pages, inode->i_nr_pages * sizeof(*p));
+		memcpy(p, inode->i_pages, inode->i_pages_cap * sizeof(*p));
 	kfree(inode->i_pages);
 	inode->i_pages = p;
-	inode->i_nr_pages = cap;
+	inode->i_pages_cap = cap;
 	return 0;
+}
+
+/* The page at pgoff, or NULL. i_pages_lock held. */
+static struct page *find_page(struct inode *inode, unsigned long pgoff)
+{
+	return pgoff < inode->i_pages_cap ? inode->i_pages[pgoff] : NULL;
 }
 
 struct page *inode_find_page(struct inode *inode, unsigned long pgoff)
 {
-	return pgoff < inode->i_nr_pages ? inode->i_pages[pgoff] : NULL;
+	struct page *page;
+
+	spin_lock(&inode->i_pages_lock);
+	page = find_page(inode, pgoff);
+	spin_unlock(&inode->i_pages_lock);
+	return page;
 }
 
-int inode_add_page(struct inode *inode, unsigned long pgoff,
-		   struct page *page)
+/* inode_add_page's work, with i_pages_lock held. */
+static int add_page(struct inode *inode, unsigned long pgoff,
+		    struct page *page)
 {
-	if (inode_find_page(inode, pgoff))
+	if (find_page(inode, pgoff))
 		return -EEXIST;
 	if (pgoff >= RAMFS_MAX_PAGES)
 		return -EFBIG;
-	if (pgoff >= inode->i_nr_pages && grow_pages(inode, pgoff))
+	if (pgoff >= inode->i_pages_cap && grow_pages(inode, pgoff))
 		return -ENOMEM;
 	if (inode->i_shmem) {
 		page_set_flag(page, PG_swapbacked);
 		inc_vm_stat(NR_SHMEM);
 	}
 	inode->i_pages[pgoff] = page;
+	inode->i_nrpages++;
 	return 0;
+}
+
+int inode_add_page(struct inode *inode, unsigned long pgoff,
+		   struct page *page)
+{
+	int err;
+
+	spin_lock(&inode->i_pages_lock);
+	err = add_page(inode, pgoff, page);
+	spin_unlock(&inode->i_pages_lock);
+	return err;
 }
 
 /*
  * The page at pgoff, allocated zeroed on demand (for writable files); the
  * inode holds it, a mapping takes its own get_page(). NULL when out of
  * memory, beyond the size limit, or beyond EOF of a read-only file.
+ * i_pages_lock held.
  */
-struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
+static struct page *get_page_locked(struct inode *inode, unsigned long pgoff)
 {
-	struct page *page = inode_find_page(inode, pgoff);
+	struct page *page = find_page(inode, pgoff);
 
 	if (page)
 		return page;
@@ -366,10 +399,20 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
 		return NULL;
 	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-	if (page && inode_add_page(inode, pgoff, page)) {
+	if (page && add_page(inode, pgoff, page)) {
 		__free_page(page);
 		return NULL;
 	}
+	return page;
+}
+
+struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
+{
+	struct page *page;
+
+	spin_lock(&inode->i_pages_lock);
+	page = get_page_locked(inode, pgoff);
+	spin_unlock(&inode->i_pages_lock);
 	return page;
 }
 
@@ -388,8 +431,7 @@ ssize_t ramfs_read(struct inode *inode, char *buf, size_t n, loff_t pos)
 		unsigned long pgoff = pos >> PAGE_SHIFT;
 		size_t off = pos & (PAGE_SIZE - 1);
 		size_t chunk = min(n - done, PAGE_SIZE - off);
-		struct page *page = pgoff < inode->i_nr_pages ?
-				    inode->i_pages[pgoff] : NULL;
+		struct page *page = inode_find_page(inode, pgoff);
 
 		if (page)
 			memcpy(buf + done, (char *)page_address(page) + off,
@@ -438,7 +480,10 @@ ssize_t ramfs_write(struct inode *inode, const char *buf, size_t n,
 /*
  * Sets the size. Shrinking unmaps the pages past the end from every
  * mapping, puts them back and zeroes the rest of the last one, so that
- * growing again reads zeros there.
+ * growing again reads zeros there. The size goes first, under
+ * i_pages_lock, as Linux's truncate_setsize: a fault that looks after it
+ * gets SIGBUS, one that looked before holds its PTE's lock until the page
+ * is mapped, so unmap_mapping_range waits for it and then unmaps it.
  */
 int ramfs_truncate(struct inode *inode, loff_t size)
 {
@@ -457,19 +502,23 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 	if (((u64)size < inode->i_size && (inode->i_seals & F_SEAL_SHRINK)) ||
 	    ((u64)size > inode->i_size && (inode->i_seals & F_SEAL_GROW)))
 		return -EPERM;
+	if ((u64)size != inode->i_size)
+		update_mtime(inode);
 	if ((u64)size < inode->i_size) {
 		unsigned long keep = PAGE_ALIGN((u64)size) >> PAGE_SHIFT;
 		size_t tail = size & (PAGE_SIZE - 1);
+		struct page *last;
 
+		spin_lock(&inode->i_pages_lock);
+		inode->i_size = size;
+		spin_unlock(&inode->i_pages_lock);
 		unmap_mapping_range(inode, size);
 		free_pages_from(inode, keep);
-		if (tail && keep - 1 < inode->i_nr_pages &&
-		    inode->i_pages[keep - 1])
-			memset((char *)page_address(inode->i_pages[keep - 1]) +
-			       tail, 0, PAGE_SIZE - tail);
+		last = tail ? inode_find_page(inode, keep - 1) : NULL;
+		if (last)
+			memset((char *)page_address(last) + tail, 0,
+			       PAGE_SIZE - tail);
 	}
-	if ((u64)size != inode->i_size)
-		update_mtime(inode);
 	inode->i_size = size;
 	return 0;
 }
@@ -477,22 +526,17 @@ int ramfs_truncate(struct inode *inode, loff_t size)
 /* The data pages a regular file has (holes have none). */
 unsigned long ramfs_nr_pages(const struct inode *inode)
 {
-	unsigned long n = 0;
-
-	if (!S_ISREG(inode->i_mode))
-		return 0;
-	for (unsigned long i = 0; i < inode->i_nr_pages; i++)
-		n += inode->i_pages[i] != NULL;
-	return n;
+	return S_ISREG(inode->i_mode) ? READ_ONCE(inode->i_nrpages) : 0;
 }
 
 /* Zeroes [from, to) of the page at pgoff, if the file has that page. */
 static void zero_part(struct inode *inode, unsigned long pgoff, size_t from,
 		      size_t to)
 {
-	if (pgoff < inode->i_nr_pages && inode->i_pages[pgoff])
-		memset((char *)page_address(inode->i_pages[pgoff]) + from, 0,
-		       to - from);
+	struct page *page = inode_find_page(inode, pgoff);
+
+	if (page)
+		memset((char *)page_address(page) + from, 0, to - from);
 }
 
 /*
@@ -517,10 +561,12 @@ static void ramfs_punch_hole(struct inode *inode, u64 start, u64 end)
 			  PAGE_SIZE);
 	if (end & ~PAGE_MASK)
 		zero_part(inode, last, 0, end & ~PAGE_MASK);
-	for (unsigned long i = first; i < last && i < inode->i_nr_pages; i++) {
-		if (inode->i_pages[i] && page_mapcount(inode->i_pages[i]))
-			clear_page(page_address(inode->i_pages[i]));
-		else
+	for (unsigned long i = first; i < last && i < inode->i_pages_cap; i++) {
+		struct page *page = inode_find_page(inode, i);
+
+		if (page && page_mapcount(page))
+			clear_page(page_address(page));
+		else if (page)
 			drop_page(inode, i);
 	}
 }
@@ -645,19 +691,26 @@ static const struct inode_operations ramfs_symlink_iops = {
 /*
  * A fault in a mapping of a ramfs file (a file of the initrd or /tmp, a
  * memfd, shared anonymous memory's shmem file): the page cache's page,
- * allocated zeroed on demand (Linux's filemap_fault, shmem_fault). The
- * vm_operations ->fault contract (zpk/mm_types.h): under the big kernel
- * lock, the page cache's. SIGBUS beyond the last page of the file, as
- * Linux, or if no page can be had.
+ * allocated zeroed on demand (Linux's filemap_fault, shmem_fault), with
+ * a reference for the caller. The vm_operations ->fault contract
+ * (zpk/mm_types.h). The size is read and the reference taken under
+ * i_pages_lock, so that truncate and hole punching, which take pages
+ * from the file under that lock, cannot free it first. SIGBUS beyond the
+ * last page of the file, as Linux, or if no page can be had.
  */
 static vm_fault_t ramfs_fault(struct vm_fault *vmf)
 {
 	struct inode *inode = vmf->vma->vm_file->f_inode;
+	struct page *page = NULL;
 
-	if (vmf->pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
-		return VM_FAULT_SIGBUS;
-	vmf->page = inode_get_page(inode, vmf->pgoff);
-	return vmf->page ? 0 : VM_FAULT_SIGBUS;
+	spin_lock(&inode->i_pages_lock);
+	if (vmf->pgoff < PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
+		page = get_page_locked(inode, vmf->pgoff);
+	if (page)
+		get_page(page);
+	spin_unlock(&inode->i_pages_lock);
+	vmf->page = page;
+	return page ? 0 : VM_FAULT_SIGBUS;
 }
 
 static const struct vm_operations_struct ramfs_vm_ops = {

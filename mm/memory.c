@@ -10,7 +10,6 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/mmu.h>
-#include <zpk/smp_lock.h>
 #include <zpk/string.h>
 #include <zpk/userfaultfd_k.h>
 #include <zpk/vmstat.h>
@@ -514,7 +513,8 @@ vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
 }
 
 /* The page behind address in a file VMA, from its vm_ops->fault (Linux's
- * __do_fault), in *pagep; under do_fault's locks. 0 or VM_FAULT_*. */
+ * __do_fault), in *pagep with a reference for the caller; under
+ * do_fault's locks. 0 or VM_FAULT_*. */
 static vm_fault_t __do_fault(struct vm_area_struct *vma,
 			     unsigned long address, unsigned int flags,
 			     struct page **pagep)
@@ -535,10 +535,10 @@ static vm_fault_t __do_fault(struct vm_area_struct *vma,
 	return ret;
 }
 
-/* A write to a private file mapping: a private copy (Linux's
- * do_cow_fault). Called by do_fault with mm's mmap_lock, the big kernel
- * lock and the none PTE's lock held, all still held on return. Returns 0
- * or VM_FAULT_OOM. */
+/* A write to a private file mapping: a private copy of page, the file's
+ * (Linux's do_cow_fault). Called by do_fault with mm's mmap_lock and the
+ * none PTE's lock held, both still held on return. Returns 0 or
+ * VM_FAULT_OOM. */
 static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 			       unsigned long address, pte_t *pte,
 			       struct page *page)
@@ -561,11 +561,12 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
  * First touch of a file page (Linux's do_fault): the VMA's
  * vm_ops->fault finds it; a read maps the page cache's page itself,
  * read-only unless the mapping is shared; a write to a private mapping
- * copies it. Called by handle_pte_fault and
- * handle_pte_marker with mm's mmap_lock (for reading), the big kernel
- * lock (the page cache has no lock of its own) and the none PTE's lock
- * held, all still held on return. Returns 0, ->fault's VM_FAULT_SIGBUS
- * (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR (shmem_userfault).
+ * copies it. ->fault's reference is put once the PTE holds its own: till
+ * then truncate cannot free the page. Called by handle_pte_fault and
+ * handle_pte_marker with mm's mmap_lock (for reading) and the none PTE's
+ * lock held, both still held on return. Returns 0, ->fault's
+ * VM_FAULT_SIGBUS (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR
+ * (shmem_userfault).
  */
 static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 			   pte_t *pte, unsigned int flags)
@@ -580,9 +581,13 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 	ret = __do_fault(vma, address, flags, &page);
 	if (ret)
 		return ret;
-	if ((flags & FAULT_FLAG_WRITE) && !shared)
-		return do_cow_fault(vma, address, pte, page);
+	if ((flags & FAULT_FLAG_WRITE) && !shared) {
+		ret = do_cow_fault(vma, address, pte, page);
+		put_page(page);
+		return ret;
+	}
 	page_add_file_rmap(page);
+	put_page(page);		/* the PTE's reference holds it now */
 	inc_mm_counter(vma->vm_mm, mm_counter_file(page));
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
 	if (!shared)
@@ -692,9 +697,10 @@ static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
  * its reader's to resolve. A shared mapping writes its page itself. An
  * anonymous page no one else holds (wp_can_reuse_anon_page): reuse it.
  * Otherwise (shared after fork, a file page, the zero page) a private
- * copy, wp_page_copy. Called by handle_pte_fault, with mm's mmap_lock
- * held for reading too (and the big kernel lock for a file VMA). Returns
- * 0, VM_FAULT_OOM or VM_FAULT_UFFD_WP.
+ * copy, wp_page_copy (the PTE's reference keeps a file page that
+ * truncate took from the file). Called by handle_pte_fault, with mm's
+ * mmap_lock held for reading too. Returns 0, VM_FAULT_OOM or
+ * VM_FAULT_UFFD_WP.
  */
 static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
 					    unsigned long address, pte_t *pte)
@@ -722,8 +728,8 @@ static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
  * uffd-wp marker, left by a zap): the page faults in as from none, and
  * comes back protected (Linux's handle_pte_marker). A marker outside a
  * uffd-wp VMA has nothing left to remember: it just goes. Called by
- * handle_pte_fault with its locks (mmap_lock for reading, the big kernel
- * lock for a file VMA, the PTE's lock), all still held on return.
+ * handle_pte_fault with its locks (mmap_lock for reading, the PTE's
+ * lock), both still held on return.
  * Returns do_fault's answer, or 0.
  */
 static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
@@ -747,8 +753,8 @@ static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
  * reading) on entry and on return (Linux's handle_pte_fault). A none PTE
  * is a first touch: anonymous or file; a present one that a write hit
  * read-only is a COW (do_wp_page); a present one the access may use was
- * a stale TLB entry. Called by __handle_mm_fault, which also holds the
- * big kernel lock for a file VMA. Returns 0 or VM_FAULT_* (a
+ * a stale TLB entry. Called by __handle_mm_fault. Returns 0 or
+ * VM_FAULT_* (a
  * VM_FAULT_UFFD_* is its caller's to hand to handle_userfault).
  */
 static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
@@ -794,13 +800,12 @@ static __maybe_unused unsigned long userfault_reason(vm_fault_t ret)
 /*
  * The tables down to the PTE (allocated if missing; the walk inlined, as
  * it costs as much as a level of it to call), its lock, and the fault on
- * it. A file mapping's fault also holds the big kernel lock: the page
- * cache has no lock of its own (docs/smp.md). A fault for a userfaultfd's
- * reader goes to handle_userfault after both are dropped: it sleeps.
- * Called by handle_mm_fault with mm's mmap_lock held for reading; it is
- * still held on return, but after a userfault (VM_FAULT_RETRY), which
- * gave it up. The PTE lock and the big kernel lock are taken and dropped
- * here. Returns 0 or VM_FAULT_* (OOM if a table could not be allocated).
+ * it. A fault for a userfaultfd's reader goes to handle_userfault after
+ * the PTE lock is dropped: it sleeps. Called by handle_mm_fault with
+ * mm's mmap_lock held for reading; it is still held on return, but after
+ * a userfault (VM_FAULT_RETRY), which gave it up. The PTE lock is taken
+ * and dropped here. Returns 0 or VM_FAULT_* (OOM if a table could not be
+ * allocated).
  */
 static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 						   unsigned long address,
@@ -811,15 +816,11 @@ static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 	pte_t *pte;
 	vm_fault_t ret = VM_FAULT_OOM;
 
-	if (vma->vm_file)
-		lock_kernel();
 	pte = pte_lock(__walk_pte(vma->vm_mm, address, true, NULL), &ptl);
 	if (pte) {
 		ret = handle_pte_fault(vma, address, pte, flags);
 		pte_unmap_unlock(pte, ptl);
 	}
-	if (vma->vm_file)
-		unlock_kernel();
 	if (ret & VM_FAULT_USERFAULT)
 		ret = handle_userfault(vma, address, flags, userfault_reason(ret));
 	return ret;
@@ -854,7 +855,6 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	 * pte_t *pte;
 	 * vm_fault_t ret = VM_FAULT_SIGSEGV;
 	 *
-	 * lock_kernel();
 	 * pte = pte_alloc_map_lock(vma->vm_mm, address, &ptl);
 	 * if (!pte) {
 	 *	ret = VM_FAULT_OOM;
@@ -865,7 +865,6 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	 *		ret = do_anonymous_page(vma, address, pte, flags);
 	 *	pte_unmap_unlock(pte, ptl);
 	 * }
-	 * unlock_kernel();
 	 * return ret;
 	 */
 }

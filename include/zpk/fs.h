@@ -176,13 +176,20 @@ struct inode {
 	const struct inode_operations *i_op;	/* NULL but in /proc */
 	/* Regular files keep their data in whole pages, so that mmap can map
 	 * the same pages (the page cache of a RAM file system). One pointer
-	 * per kind of file keeps an inode in 128 bytes. */
+	 * per kind of file keeps an inode small. */
 	union {
 		struct page **i_pages;	/* regular files */
 		char *i_link;		/* symbolic links: the text (kmalloc) */
 		void *i_private;	/* a pipe's pipe_inode_info, a socket's */
 	};
-	unsigned long i_nr_pages;	/* capacity of i_pages */
+	unsigned long i_pages_cap;	/* capacity of i_pages */
+	unsigned long i_nrpages;	/* pages in it (Linux's nrpages) */
+	/* i_pages (the array and its slots) and, for a fault, i_size: a
+	 * file fault runs without the big kernel lock, so it may add a page
+	 * and grow the array while a call under that lock reads the file
+	 * (Linux's i_pages xa_lock). Pages leave the file only under both
+	 * locks. */
+	spinlock_t i_pages_lock;
 	bool i_readonly;		/* initrd files */
 	bool i_shmem;			/* behind MAP_SHARED|MAP_ANONYMOUS */
 	/* A directory whose names are the kernel's (/proc): users cannot
@@ -458,9 +465,13 @@ extern struct files_struct init_files;	/* task 0's */
  * 0 or a negative errno, as open(2). */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
- * demand for writable files; NULL beyond EOF of read-only files. */
+ * demand for writable files; NULL beyond EOF of read-only files. No
+ * reference is taken: the caller holds the big kernel lock, under which
+ * alone a page leaves the file. Takes i_pages_lock. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
-/* The page at pgoff if the file has one: no allocation. */
+/* The page at pgoff if the file has one: no allocation, no reference
+ * (it stays the file's while the caller holds the big kernel lock; a
+ * caller without it may only test it for NULL). Takes i_pages_lock. */
 struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
 /* page (with the caller's reference) becomes the file's at pgoff:
  * 0, -EEXIST (it has one), -EFBIG (past the size limit), -ENOMEM. */

@@ -131,11 +131,12 @@ struct vm_fault {
  * for private anonymous memory, which the fault core serves itself.
  */
 struct vm_operations_struct {
-	/* The page at vmf->pgoff in vmf->page, with no reference taken
-	 * (the page cache's keeps it: the mapping takes its own). Called by
-	 * do_fault with mm's mmap_lock for reading, the big kernel lock and
-	 * the PTE's lock held, all still held on return: it must not
-	 * sleep. 0, or VM_FAULT_SIGBUS (beyond EOF) or VM_FAULT_OOM. */
+	/* The page at vmf->pgoff in vmf->page, with a reference for the
+	 * caller (Linux's), taken where the file's own lock keeps truncate
+	 * from freeing the page first. Called by do_fault with mm's
+	 * mmap_lock for reading and the PTE's lock held, both still held on
+	 * return, and without the big kernel lock: it must not sleep. 0, or
+	 * VM_FAULT_SIGBUS (beyond EOF) or VM_FAULT_OOM. */
 	vm_fault_t (*fault)(struct vm_fault *vmf);
 	/* Optional: the VMA goes (munmap, exit), called by remove_vma with
 	 * mm's mmap_lock held for writing, before its file's reference is
