@@ -26,9 +26,8 @@
  * in use return exactly to where they were once all objects are freed,
  * which the tests check.
  *
- * Locks: a CPU's slab lock, then zone_lock; kmalloc-large has its own;
- * the table of caches has slab_caches_lock. Nothing allocates in
- * interrupt handlers.
+ * Locks: a CPU's slab lock, then zone_lock; the table of caches has
+ * slab_caches_lock. Nothing allocates in interrupt handlers.
  */
 
 #define KMEM_CACHE_MAX	32

@@ -8,6 +8,7 @@
 #include <zpk/mm.h>
 #include <zpk/mm_types.h>
 #include <zpk/spinlock.h>
+#include <zpk/vmstat.h>
 
 /* handle_mm_fault's flags and results: Linux's values. */
 #define FAULT_FLAG_WRITE	0x001
@@ -95,9 +96,8 @@ static __fault_inline long mm_counter_sum(const struct mm_struct *mm,
 static __fault_inline void mm_rss_add(struct mm_struct *mm, int member,
 				      long value)
 {
-	long *p = &mm->rss_stat[smp_processor_id()].count[member];
-
-	asm volatile("addq %1, %0" : "+m"(*p) : "er"(value));
+	this_cpu_add_long(&mm->rss_stat[smp_processor_id()].count[member],
+			  value);
 }
 
 /* Resident pages, as Linux counts them: not MM_ZEROPAGES, so a special
