@@ -143,6 +143,7 @@ void itimer_send_signals(void)
 static void queue_real(struct signal_struct *sig, u64 expires)
 {
 	sig->it_real_expires = expires;
+	sig->it_real_used = true;
 	if (!sig->it_real_queued)
 		list_add_tail(&sig->it_real_node, &real_timers);
 	sig->it_real_queued = true;
@@ -178,6 +179,11 @@ void exit_itimers(struct signal_struct *sig)
 {
 	unsigned long flags;
 
+	/* Most processes never set a timer: their exit need not write the
+	 * lock's line, which every CPU's exits would share. Only the
+	 * process's own calls queue its real timer, and none is left. */
+	if (!sig->it_real_used && !READ_ONCE(sig->it_cpu_armed))
+		return;
 	spin_lock_irqsave(&itimer_lock, flags);
 	cancel_real(sig);
 	if (sig->it_real_fired)

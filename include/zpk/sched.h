@@ -100,6 +100,7 @@ struct signal_struct {
 	u64 it_real_incr;		/* ns; 0: it fires once */
 	bool it_real_queued;		/* on the tick's list */
 	bool it_real_fired;		/* SIGALRM still to send (kworker) */
+	bool it_real_used;		/* ever queued: exit must look */
 	struct list_head it_real_node, it_fired_node;
 	u8 it_cpu_armed;		/* bit 0 ITIMER_VIRTUAL, bit 1 _PROF */
 	s64 it_left[2];			/* their CPU ns to go */
