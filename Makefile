@@ -157,7 +157,8 @@ gdb: $(DEBUG_ELF)
 HOSTCC	?= gcc
 C2C_SRCS := tools/c2c/c2c.c tools/c2c/model.c
 c2c-plugin: $(B)/c2c.so
-$(B)/c2c.so: $(C2C_SRCS) tools/c2c/model.h tools/c2c/qemu-plugin-api.h
+$(B)/c2c.so: $(C2C_SRCS) tools/c2c/marker.h tools/c2c/model.h \
+		tools/c2c/qemu-plugin-api.h
 	@mkdir -p $(B)
 	$(HOSTCC) -std=gnu11 -O2 -Wall -Wextra -Werror -shared -fPIC \
 		-fvisibility=hidden -o $@ $(C2C_SRCS) -lpthread

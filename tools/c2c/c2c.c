@@ -13,13 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "marker.h"
 #include "model.h"
 #include "qemu-plugin-api.h"
-
-/* A store to C2C_MARK_START opens the window, one to C2C_MARK_STOP closes
- * it; any vCPU, any process, any kernel: only the virtual address counts. */
-#define C2C_MARK_START	0x6c2c0000ull
-#define C2C_MARK_STOP	0x6c2c0040ull
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "marker.h"
 #include "smp.h"
 #include "ulib.h"
 
@@ -30,8 +31,6 @@
 static const char *const smp_modes[NR_SMP_MODES] = {
 	[SMP_PROCS] = "procs", [SMP_THREADS] = "threads", [SMP_FORKS] = "forks",
 };
-#define C2C_MARK_START	0x6c2c0000ul	/* tools/c2c/c2c.c */
-#define C2C_MARK_STOP	0x6c2c0040ul
 
 static int c2c_mode, c2c_windows;
 
@@ -61,21 +60,10 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Under QEMU's round-robin TCG a pause hands the host thread to the next
- * vCPU, so a pause loop waits without a system call in the window. */
+/* Waits for a flag: a pause loop under the plugin (tools/c2c/marker.h). */
 static void spin_until(int *flag)
 {
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
-		if (c2c_mode)
-			__asm__ volatile("pause");
-		else
-			sched_yield();
-	}
-}
-
-static void c2c_mark(unsigned long addr)
-{
-	*(volatile char *)addr = 1;
+	c2c_spin_until(flag, 1, c2c_mode);
 }
 
 /* --c2c: the last worker through its rounds closes the window, then lets

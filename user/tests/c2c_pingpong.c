@@ -9,11 +9,10 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
+#include "marker.h"
 #include "ulib.h"
 
 #define N		1000
-#define C2C_MARK_START	0x6c2c0000ul	/* tools/c2c/c2c.c */
-#define C2C_MARK_STOP	0x6c2c0040ul
 
 /* Line 0 holds both shared counters; lines 1 and 2 one padded counter
  * each; line 3 the flags the three threads meet on. */
@@ -31,20 +30,13 @@ static int marks;	/* the marker page is mapped */
 static void mark(unsigned long addr)
 {
 	if (marks)
-		*(volatile char *)addr = 1;
+		c2c_mark(addr);
 }
 
-/* A pause loop: under QEMU's round-robin TCG a pause hands the host
- * thread to the next vCPU, and no system call falls in the window. With
- * fewer CPUs than threads it yields, not to spin out its time slice. */
+/* Pauses with a CPU per thread, else yields (tools/c2c/marker.h). */
 static void spin_until(int *flag, int value)
 {
-	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) < value) {
-		if (CPU_COUNT(&all_cpus) < 3)
-			sched_yield();
-		else
-			__asm__ volatile("pause");
-	}
+	c2c_spin_until(flag, value, CPU_COUNT(&all_cpus) >= 3);
 }
 
 static void *adder(void *arg)
