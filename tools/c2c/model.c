@@ -122,22 +122,12 @@ static void mesi(struct c2c_line *l, unsigned cpu, bool write)
 	l->modified = (int8_t)cpu;
 }
 
-static size_t traced(const struct c2c_model *m)
-{
-	size_t n = 0;
-	int i;
-
-	for (i = 0; i < C2C_MAX_CPUS; i++)
-		n += m->trace[i].n;
-	return n;
-}
-
 static int trace_add(struct c2c_model *m, unsigned cpu, uint64_t line,
 		     bool write)
 {
 	struct c2c_trace *t = &m->trace[cpu];
 
-	if (m->trace_max && traced(m) >= m->trace_max) {
+	if (m->trace_max && m->traced >= m->trace_max) {
 		m->dropped++;
 		return 0;
 	}
@@ -151,6 +141,7 @@ static int trace_add(struct c2c_model *m, unsigned cpu, uint64_t line,
 		t->cap = cap;
 	}
 	t->acc[t->n++] = line | write;
+	m->traced++;
 	return 0;
 }
 
@@ -204,6 +195,7 @@ int c2c_replay(struct c2c_model *m)
 	}
 	for (cpu = 0; cpu < C2C_MAX_CPUS; cpu++)
 		m->trace[cpu].n = 0;
+	m->traced = 0;
 	return 0;
 }
 

@@ -45,6 +45,7 @@ struct c2c_model {
 	 * from each vCPU's trace by c2c_replay; 0 (c2c_init's) runs it live */
 	bool lockstep;
 	size_t trace_max;		/* accesses kept in all; 0: no limit */
+	size_t traced;			/* accesses kept now, all vCPUs */
 	uint64_t dropped;		/* accesses past trace_max, not replayed */
 	struct c2c_trace trace[C2C_MAX_CPUS];
 };
