@@ -10,9 +10,27 @@
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_verify.h>
+#include <zpk/slab.h>
 #include <zpk/zero_page.h>
 
 /* ---- pages (mm/page_alloc.c) ------------------------------------------- */
+
+/*
+ * Every page of map becomes PG_reserved, _refcount 1, _mapcount -1, and the
+ * free lists are emptied; sets mem_map and max_pfn. Call once, before any
+ * free_pfn_range().
+ */
+void mem_map_init(struct page *map, unsigned long nr_pfns);
+/*
+ * Gives the reserved frames [start, end) (end <= max_pfn) to the buddy
+ * allocator in the largest naturally aligned blocks, merging with free
+ * neighbours. BUGs if one of them is not PG_reserved. Not counted as PGFREE.
+ */
+void free_pfn_range(unsigned long start, unsigned long end);
+/* Number of free blocks of this order (length of its free list). */
+unsigned long nr_free_blocks(unsigned int order);
+/* printk's the free blocks per order, like /proc/buddyinfo. */
+void buddy_dump(void);
 
 /* Copies the 4 KiB page at from to to (page-aligned direct-map addresses). */
 void copy_page(void *to, const void *from);
@@ -31,6 +49,13 @@ void memblock_init(void);
 void memblock_release_to_buddy(void);
 
 /* ---- VMAs (mm/mmap.c, mm/mlock.c) -------------------------------------- */
+
+/*
+ * brk(2) as Linux: moves mm->brk to newbrk (growing maps anonymous RW
+ * memory, shrinking unmaps) and returns the new break; on failure (below
+ * start_brk, into another mapping, no memory) returns the old one.
+ */
+unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
 
 /* find_vma, and *pprev = the VMA before it (or the last one, or NULL). */
 struct vm_area_struct *find_vma_prev(struct mm_struct *mm, unsigned long addr,
@@ -116,6 +141,25 @@ int populate_vma_page_range(struct vm_area_struct *vma, unsigned long start,
 			    unsigned long end);
 /* mmap's flags ask for the pages now (MAP_POPULATE, locked memory)? */
 bool mmap_populates(struct mm_struct *mm, unsigned long flags);
+
+/* ---- the slab (mm/slab.c) ------------------------------------------- */
+
+/* The cache kmalloc(size) takes objects from; NULL if size > 2048. */
+struct kmem_cache *kmalloc_slab(size_t size);
+
+/* Pages held by c's slabs. */
+unsigned long kmem_cache_pages(struct kmem_cache *c);
+/* Objects of c handed out and not yet freed. */
+unsigned long kmem_cache_objs_inuse(struct kmem_cache *c);
+/* Pages held by all caches and large kmallocs; equals NR_SLAB. */
+unsigned long slab_total_pages(void);
+/* printk a table like the first columns of /proc/slabinfo. */
+void slab_stats_print(void);
+
+/* ---- counters (mm/vmstat.c) ------------------------------------------- */
+
+/* vmstat_format's lines through printk. */
+void vmstat_print(void);
 
 /* ---- the zero page (mm/zero_page.c) ------------------------------------ */
 

@@ -8,6 +8,8 @@
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 
+#include "internal.h"
+
 /*
  * A slab is one page. Its free objects form a list threaded through the
  * objects themselves: the first word of a free object points to the next

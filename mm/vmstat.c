@@ -5,6 +5,8 @@
 #include <zpk/sprintf.h>
 #include <zpk/vmstat.h>
 
+#include "internal.h"
+
 struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
 
 /* A state's value may be read while CPUs change it; the sum of CPUs that

@@ -56,24 +56,12 @@ typedef unsigned int gfp_t;
 #define PAGE_POISON	0xaa	/* freed pages are filled with it (Linux's) */
 extern bool page_poisoning;	/* page_poison=1; tests may set it */
 
-/*
- * Every page of map becomes PG_reserved, _refcount 1, _mapcount -1, and the
- * free lists are emptied; sets mem_map and max_pfn. Call once, before any
- * free_pfn_range().
- */
-void mem_map_init(struct page *map, unsigned long nr_pfns);
 /* Physical memory at boot (mm/init.c): memblock, the kernel's page
  * tables, mem_map, the zero page, the buddy and slab allocators. */
 void mm_init(void);
 /* bench=mm (mm/bench_page_alloc.c): asked for, and the figures printed. */
 bool bench_requested(void);
 void bench_run(void);
-/*
- * Gives the reserved frames [start, end) (end <= max_pfn) to the buddy
- * allocator in the largest naturally aligned blocks, merging with free
- * neighbours. BUGs if one of them is not PG_reserved. Not counted as PGFREE.
- */
-void free_pfn_range(unsigned long start, unsigned long end);
 
 /*
  * 2^order contiguous, naturally aligned frames, or NULL if no free block is
@@ -107,10 +95,6 @@ void clear_page(void *addr);
 /* Free pages right now, exact (NR_FREE_PAGES): the buddy's and the
  * per-CPU lists'. */
 unsigned long nr_free_pages(void);
-/* Number of free blocks of this order (length of its free list). */
-unsigned long nr_free_blocks(unsigned int order);
-/* printk's the free blocks per order, like /proc/buddyinfo. */
-void buddy_dump(void);
 
 /* Reference counts: atomics, since CPUs take and drop references to the
  * same page at once (a COW page after fork, the zero page under
@@ -314,13 +298,6 @@ int vma_modify_flags_uffd(struct mm_struct *mm, struct vm_area_struct *vma,
  * takes them off); fork uses it for the VMAs it does not copy. */
 void vm_stat_account(struct mm_struct *mm, unsigned long flags,
 		     long npages);
-/*
- * brk(2) as Linux: moves mm->brk to newbrk (growing maps anonymous RW
- * memory, shrinking unmaps) and returns the new break; on failure (below
- * start_brk, into another mapping, no memory) returns the old one.
- */
-unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk);
-
 /* Puts vma, set up and not overlapping any, into mm's list and tree. */
 void vma_link(struct mm_struct *mm, struct vm_area_struct *vma);
 

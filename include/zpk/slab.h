@@ -82,16 +82,5 @@ void *kzalloc(size_t size, gfp_t gfp);
 void kfree(const void *p);
 /* Usable bytes at p, which kmalloc returned: >= the size asked for. */
 size_t ksize(const void *p);
-/* The cache kmalloc(size) takes objects from; NULL if size > 2048. */
-struct kmem_cache *kmalloc_slab(size_t size);
-
-/* Pages held by c's slabs. */
-unsigned long kmem_cache_pages(struct kmem_cache *c);
-/* Objects of c handed out and not yet freed. */
-unsigned long kmem_cache_objs_inuse(struct kmem_cache *c);
-/* Pages held by all caches and large kmallocs; equals NR_SLAB. */
-unsigned long slab_total_pages(void);
-/* printk a table like the first columns of /proc/slabinfo. */
-void slab_stats_print(void);
 
 #endif

@@ -115,7 +115,5 @@ unsigned long global_vm_event(enum vm_event_item item);
  * the text was cut short. buf is NUL-terminated whenever size > 0.
  */
 size_t vmstat_format(char *buf, size_t size);
-/* The same lines through printk. */
-void vmstat_print(void);
 
 #endif

@@ -7,6 +7,8 @@
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 
+#include "../internal.h"
+
 static const size_t class_sizes[NR_KMALLOC_CACHES] = {
 	8, 16, 32, 64, 128, 256, 512, 1024, 2048
 };

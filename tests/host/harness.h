@@ -10,6 +10,8 @@
 #include <zpk/mm.h>
 #include <zpk/slab.h>
 
+#include "mm/internal.h"	/* the mm tests call inside mm/, as KUnit's */
+
 /* ---- simulated RAM -------------------------------------------------- */
 
 /* The mem_map behind host_ram_base, and how many pfns both cover. */
