@@ -3,6 +3,7 @@
 #include <asm/page.h>
 #include <zpk/fs.h>
 #include <zpk/initrd.h>
+#include <zpk/memblock.h>
 #include <zpk/multiboot2.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
@@ -16,7 +17,8 @@ static const struct boot_module *find_initrd(void)
 	return NULL;
 }
 
-/* The module's own pages stay reserved: the files were copied out. */
+/* The module's pages are freed once unpacked, as Linux's free_initrd_mem:
+ * the files were copied out of it. */
 void initrd_init(void)
 {
 	const struct boot_module *m = find_initrd();
@@ -36,4 +38,5 @@ void initrd_init(void)
 	else
 		pr_info("initrd: %llu KiB unpacked into /\n",
 			(unsigned long long)(m->end - m->start) >> 10);
+	free_reserved_area(__va(m->start), __va(m->end), "initrd");
 }

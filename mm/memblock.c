@@ -108,6 +108,51 @@ unsigned long totalram_pages(void)
 	return managed_pages;
 }
 
+/* Whether [a, b) and [c, d) share a byte. */
+static bool overlaps(phys_addr_t a, phys_addr_t b, phys_addr_t c,
+		     phys_addr_t d)
+{
+	return a < d && c < b;
+}
+
+/* Whether the page at pfn must stay reserved after boot: not all usable
+ * RAM, or shared with the low MiB, the kernel image or the boot
+ * information. */
+static bool boot_held(unsigned long pfn)
+{
+	phys_addr_t a = PFN_PHYS(pfn), b = a + PAGE_SIZE;
+	bool ram = false;
+
+	for (int i = 0; i < boot_info.nr_ranges; i++) {
+		const struct boot_range *r = &boot_info.ranges[i];
+
+		ram = ram || (r->type == MB2_MEMORY_AVAILABLE &&
+			      r->start <= a && b <= r->end);
+	}
+	return !ram || overlaps(a, b, 0, LOW_RESERVED) ||
+	       overlaps(a, b, (phys_addr_t)_boot_start, __pa(_end)) ||
+	       overlaps(a, b, boot_info.info_start, boot_info.info_end);
+}
+
+unsigned long free_reserved_area(void *start, void *end, const char *s)
+{
+	unsigned long first = PHYS_PFN(PAGE_ALIGN(__pa(start)));
+	unsigned long last = min(PHYS_PFN(__pa(end)), max_pfn);
+	unsigned long run = first, freed = 0;
+
+	for (unsigned long pfn = first; pfn <= last; pfn++) {
+		if (pfn < last && !boot_held(pfn))
+			continue;
+		if (pfn > run)
+			free_pfn_range(run, pfn);
+		freed += pfn - run;
+		run = pfn + 1;
+	}
+	managed_pages += freed;
+	pr_info("Freeing %s memory: %luK\n", s, freed << (PAGE_SHIFT - 10));
+	return freed;
+}
+
 void memblock_release_to_buddy(void)
 {
 	for (int i = 0; i < nr_free; i++) {

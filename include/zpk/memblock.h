@@ -12,7 +12,17 @@ phys_addr_t memblock_end_of_ram(void);
 /* Calls fn for each usable RAM range as the loader reported it. */
 void for_each_ram_range(void (*fn)(phys_addr_t start, phys_addr_t end));
 extern unsigned long memblock_reserved_pages;
-/* Pages handed to the buddy allocator at boot (Linux's totalram_pages). */
-unsigned long totalram_pages(void);	/* taken by memblock_alloc */
+/* Pages handed to the buddy allocator (Linux's totalram_pages): at boot,
+ * and by free_reserved_area. */
+unsigned long totalram_pages(void);
+/*
+ * Boot memory done with, [start, end) of the direct map (the initrd's
+ * module once unpacked): its whole pages go to the buddy allocator and
+ * count in totalram_pages, but for any the kernel image, the boot
+ * information or the low MiB shares (Linux's free_reserved_area, without
+ * its poison). Prints "Freeing S memory: NK", as Linux. Returns the pages
+ * freed. Call once per area, after mm_init.
+ */
+unsigned long free_reserved_area(void *start, void *end, const char *s);
 
 #endif

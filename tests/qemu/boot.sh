@@ -11,6 +11,15 @@ expect_in "$log" boot.memory_map_usable "KiB  usable"
 expect_in "$log" boot.memory_total "KiB usable RAM"
 expect_in "$log" boot.tsc_calibrated "MHz (calibrated against the PIT)"
 expect_in "$log" boot.unknown_param 'unknown kernel parameter "no_such_param=1"'
+# The initrd's module goes back once unpacked (Linux's free_initrd_mem):
+# all its whole pages, so at least its size less a page at each end.
+freed=$(sed -n 's/.*Freeing initrd memory: \([0-9]*\)K.*/\1/p' "$log")
+want=$(( $(stat -c %s "$ZPK_INITRD") / 1024 - 8 ))
+if [ -n "$freed" ] && [ "$freed" -ge "$want" ]; then
+	tap boot.initrd_freed 1
+else
+	tap boot.initrd_freed 0 "Freeing initrd memory: ${freed:-no line}K, want >= ${want}K"
+fi
 echo "# figure: boot from GRUB to power-off: $BOOT_SECONDS s wall (TCG)"
 echo "$BOOT_SECONDS" > "$LOGDIR/boot-seconds"
 grep -q "KiB  usable" "$log" || show_tail "$log"
