@@ -27,6 +27,7 @@
  * interpreter goes (page-aligned down), and a static PIE's brk (up). */
 #define ELF_ET_DYN_BASE	0x555555554aaaUL
 #define NR_AUXV		18
+_Static_assert(2 * NR_AUXV == AT_VECTOR_SIZE, "mm->saved_auxv holds it");
 #define MAX_REWRITES	5		/* scripts: Linux's exec_binprm depth */
 
 
@@ -565,6 +566,7 @@ static int create_elf_tables(struct linux_binprm *b, unsigned long *spp)
 	if (!v)
 		return -ENOMEM;
 	n = fill_vector(b, v, str, execfn, platform, random);
+	memcpy(mm->saved_auxv, v + n - AT_VECTOR_SIZE, sizeof(mm->saved_auxv));
 	sp = (sp - n * sizeof(*v)) & ~15UL;
 	err = copy_to_user((void __user *)sp, v, n * sizeof(*v)) ? -EFAULT : 0;
 	kfree(v);

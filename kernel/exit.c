@@ -4,6 +4,7 @@
 #include <asm/io.h>
 #include <asm/irqflags.h>
 #include <asm/tlbflush.h>
+#include <zpk/coredump.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/itimer.h>
@@ -276,6 +277,7 @@ void __noreturn do_exit(int code)
 	if (tsk->pid == 0)
 		panic("the idle task tried to exit");
 	exit_signals();
+	coredump_task_exit(tsk);	/* a dump in progress needs our regs */
 	group_dead = --tsk->signal->live == 0;
 	if (group_dead)
 		exit_itimers(tsk->signal);

@@ -197,6 +197,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->arg_end = old->arg_end;
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
+	memcpy(mm->saved_auxv, old->saved_auxv, sizeof(mm->saved_auxv));
 	mm->total_vm = old->total_vm;
 	mm->data_vm = old->data_vm;
 	mm->exec_vm = old->exec_vm;
@@ -244,6 +245,7 @@ struct signal_struct init_signals = {
 	.sigcnt = 1, .live = 1, .nr_threads = 1,
 	.thread_head = LIST_HEAD_INIT(init_signals.thread_head),
 	.wait_chldexit = WAIT_QUEUE_HEAD_INIT(init_signals.wait_chldexit),
+	.core_limit_max = ~0ULL,	/* RLIMIT_CORE: 0, unlimited (Linux's) */
 };
 struct fs_struct init_fs = { .users = 1, .umask = 022 };
 
@@ -496,6 +498,8 @@ static int copy_signal(unsigned long flags, struct task_struct *t)
 	sig->session = old->session;
 	sig->tty = old->tty;
 	sig->oom_score_adj = old->oom_score_adj;
+	sig->core_limit = old->core_limit;
+	sig->core_limit_max = old->core_limit_max;
 	t->signal = sig;
 	return 0;
 }

@@ -2,6 +2,7 @@
  * tkill, faults, SIGCHLD), group stops and exits, and acting on signals at
  * the return to user mode: default action, stop, or the user's handler. */
 #include <asm/signal.h>
+#include <zpk/coredump.h>
 #include <zpk/errno.h>
 #include <zpk/itimer.h>
 #include <zpk/printk.h>
@@ -40,8 +41,7 @@ static bool sig_handler_ignored(void *h, int sig)
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
-/* Default action "terminate" (or "core": no core file is written, so the
- * status has no core flag, as on Linux with RLIMIT_CORE 0). */
+/* Default action "terminate" or "core" (fs/coredump.c). */
 static bool sig_fatal(struct task_struct *t, int sig)
 {
 	return sigaction_of(t, sig)->handler == SIG_DFL &&
@@ -221,7 +221,10 @@ static void complete_signal(int sig, struct task_struct *p, bool shared)
 			}
 	if (!t)
 		return;	/* blocked everywhere: it waits in shared_pending */
-	if (sig_fatal(p, sig) &&
+	/* A fatal signal ends the group at once, but one whose action is
+	 * core: its thread takes it and dumps first (Linux's
+	 * complete_signal). */
+	if (sig_fatal(p, sig) && !sig_kernel_coredump(sig) &&
 	    !(signal->flags & (SIGNAL_UNKILLABLE | SIGNAL_GROUP_EXIT))) {
 		signal->flags = SIGNAL_GROUP_EXIT;
 		signal->group_exit_code = sig;
@@ -486,9 +489,10 @@ static int dequeue_signal(struct kernel_siginfo *info)
 	return dequeue_signal_mask(~current->blocked, info);
 }
 
-/* The default action of signr, which current dequeued: nothing, a stop,
- * or the end of its group. */
-static void do_default_action(int signr)
+/* The default action of signr, which current dequeued with info:
+ * nothing, a stop, or the end of its group, with a core dump first for
+ * the signals whose action is core. */
+static void do_default_action(int signr, const struct kernel_siginfo *info)
 {
 	struct signal_struct *sig = current->signal;
 
@@ -505,6 +509,8 @@ static void do_default_action(int signr)
 			do_signal_stop(signr);
 		return;
 	}
+	if (sig_kernel_coredump(signr))
+		do_coredump(info);	/* the status gets 0x80 if it dumped */
 	do_group_exit(signr);	/* wait status: killed by signr */
 }
 
@@ -542,7 +548,7 @@ static int get_signal(struct k_sigaction *ka, struct kernel_siginfo *info)
 				sigaction_of(current, signr)->handler = SIG_DFL;
 			return signr;
 		}
-		do_default_action(signr);
+		do_default_action(signr, info);
 	}
 }
 

@@ -393,8 +393,8 @@ struct rlimit64 {
 };
 
 /* The limits zpk enforces are fixed; the rest read as unlimited. Only
- * RLIMIT_CORE may be set (lowering it is all tests do; no cores exist). */
-static struct rlimit64 rlimit_of(unsigned int res)
+ * RLIMIT_CORE may be set: it is the process's (fs/coredump.c). */
+static struct rlimit64 rlimit_of(struct task_struct *t, unsigned int res)
 {
 	switch (res) {
 	case RLIMIT_STACK:
@@ -402,7 +402,8 @@ static struct rlimit64 rlimit_of(unsigned int res)
 	case RLIMIT_NOFILE:
 		return (struct rlimit64){ NR_OPEN_DEFAULT, NR_OPEN_DEFAULT };
 	case RLIMIT_CORE:
-		return (struct rlimit64){ 0, RLIM_INFINITY };
+		return (struct rlimit64){ t->signal->core_limit,
+					  t->signal->core_limit_max };
 	}
 	return (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
 }
@@ -411,14 +412,16 @@ static long sys_prlimit64(int pid, unsigned int res,
 			  const struct rlimit64 __user *new,
 			  struct rlimit64 __user *old)
 {
-	struct rlimit64 cur = rlimit_of(res), want;
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct rlimit64 cur, want;
 
 	if (res >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (pid && !find_task_by_pid(pid))
+	if (!t)
 		return -ESRCH;
-	if (pid && !same_thread_group(find_task_by_pid(pid), current))
+	if (!same_thread_group(t, current))
 		return -EPERM;
+	cur = rlimit_of(t, res);
 	if (new) {
 		if (copy_from_user(&want, new, sizeof(want)))
 			return -EFAULT;
@@ -430,6 +433,10 @@ static long sys_prlimit64(int pid, unsigned int res,
 	}
 	if (old && copy_to_user(old, &cur, sizeof(cur)))
 		return -EFAULT;
+	if (new && res == RLIMIT_CORE) {	/* root may raise the maximum */
+		t->signal->core_limit = want.rlim_cur;
+		t->signal->core_limit_max = want.rlim_max;
+	}
 	return 0;
 }
 SYSCALL(__NR_prlimit64, sys_prlimit64);

@@ -213,6 +213,37 @@ long get_user_pages(struct mm_struct *mm, unsigned long start,
 	return (long)i;
 }
 
+/*
+ * The page a core dump writes at addr, with a reference (Linux's
+ * get_dump_page and FOLL_DUMP): NULL for a hole the dump leaves, which
+ * is the zero page, an untouched page of anonymous memory (not faulted
+ * in: a huge sparse mapping dumps small), or a page that cannot be had.
+ * An untouched page of a file is read in, as the file holds data there.
+ * Called by the dump with current's mmap_lock held for reading, held on
+ * return (a userfault may give it up meanwhile); no spinlock.
+ */
+struct page *get_dump_page(unsigned long addr)
+{
+	struct vm_area_struct *vma = find_vma(current->mm, addr);
+	struct page *page;
+
+	if (!vma || vma->vm_start > addr)
+		return NULL;
+	/* A look first, without a reference or a fault; no fault for a
+	 * userfaultfd's reader either: it may be a dying thread. */
+	page = follow_page(vma, addr, 0);
+	if (page ? PageZero(page) :
+		   !vma->vm_file || (vma->vm_flags & __VM_UFFD_FLAGS))
+		return NULL;
+	if (get_user_pages(current->mm, addr, 1, FOLL_FORCE, &page) != 1)
+		return NULL;
+	if (PageZero(page)) {
+		put_user_page(page);
+		return NULL;
+	}
+	return page;
+}
+
 /* Faults in [start, end) of vma as mlock and MAP_POPULATE do: for write
  * in a private writable mapping (real pages), else for read. Called by
  * mm_populate with mm's mmap_lock held for reading (get_user_pages'

@@ -1,5 +1,6 @@
 /* user/sh.c — zpk's shell: words with quotes and $?/$NAME, pipelines, < > >>
- * redirection, ; and # comments, cd/exit/help/fg; "sh FILE", "sh -c CMD".
+ * redirection, ; and # comments, cd/exit/help/fg/ulimit -c; "sh FILE",
+ * "sh -c CMD".
  * On its controlling terminal each pipeline is a process group in the
  * foreground: ^C and ^Z reach it, not the shell; fg continues a stopped one. */
 #include <ctype.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,7 +196,7 @@ static void help(void)
 	int n = 0, i, col = 0;
 	DIR *d;
 
-	printf("builtins: cd [DIR], exit [N], fg, help\n");
+	printf("builtins: cd [DIR], exit [N], fg, help, ulimit -c [N]\n");
 	printf("syntax: 'quoted' \"$? $NAME\" a | b, < in, > out, >> out, "
 	       "# comment\nprograms in /bin:\n");
 	d = opendir("/bin");
@@ -292,6 +294,39 @@ static void redirect(struct tok *t)
 	}
 }
 
+/* ulimit -c [N | unlimited]: RLIMIT_CORE in 1024-byte blocks, as bash's;
+ * a new value sets both limits, as there. Its exit status. */
+static int ulimit(char **argv, int argc)
+{
+	struct rlimit rl;
+	char *end;
+
+	if (argc < 2 || strcmp(argv[1], "-c") || argc > 3) {
+		fprintf(stderr, "sh: ulimit: usage: ulimit -c [N|unlimited]\n");
+		return 2;
+	}
+	if (argc == 2) {
+		getrlimit(RLIMIT_CORE, &rl);
+		if (rl.rlim_cur == RLIM_INFINITY)
+			printf("unlimited\n");
+		else
+			printf("%llu\n", (unsigned long long)rl.rlim_cur / 1024);
+		return 0;
+	}
+	rl.rlim_cur = strcmp(argv[2], "unlimited") ?
+		      strtoull(argv[2], &end, 10) * 1024 : RLIM_INFINITY;
+	if (strcmp(argv[2], "unlimited") && (*end || end == argv[2])) {
+		fprintf(stderr, "sh: ulimit: %s: invalid number\n", argv[2]);
+		return 1;
+	}
+	rl.rlim_max = rl.rlim_cur;
+	if (setrlimit(RLIMIT_CORE, &rl)) {
+		fprintf(stderr, "sh: ulimit: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 /* Builtins that change the shell itself; true if argv was one. */
 static int builtin(char **argv, int argc)
 {
@@ -313,6 +348,10 @@ static int builtin(char **argv, int argc)
 	}
 	if (strcmp(argv[0], "fg") == 0) {
 		fg();
+		return 1;
+	}
+	if (strcmp(argv[0], "ulimit") == 0) {
+		last_status = ulimit(argv, argc);
 		return 1;
 	}
 	if (strcmp(argv[0], "exit") == 0) {
@@ -342,7 +381,8 @@ static void report(int status)
 	if (sig == SIGINT)
 		fprintf(stderr, "\n");
 	else if (sig != SIGPIPE)
-		fprintf(stderr, "%s\n", strsignal(sig));
+		fprintf(stderr, "%s%s\n", strsignal(sig),
+			WCOREDUMP(status) ? " (core dumped)" : "");
 }
 
 /* The shell's signals, ignored on a terminal it owns (as sh's); a child

@@ -3,6 +3,7 @@
  * sysctls of /proc/sys. */
 #include <asm/io.h>
 #include <zpk/cpumask.h>
+#include <zpk/coredump.h>
 #include <zpk/errno.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/loadavg.h>
@@ -150,6 +151,33 @@ static ssize_t mm_verify_write(struct task_struct *task, const char *buf,
 	    (n > 1 && (n > 2 || buf[1] != '\n')))
 		return -EINVAL;
 	return mm_verify_all() ? -EIO : (ssize_t)n;
+}
+
+/* ---- /proc/sys/kernel/core_pattern ------------------------------------ */
+
+static int core_pattern_show(struct seq_file *m, struct task_struct *task)
+{
+	(void)task;
+	seq_printf(m, "%s\n", core_pattern);
+	return 0;
+}
+
+/* Up to the first newline, cut at CORENAME_MAX_SIZE - 1 bytes, as
+ * Linux's proc_dostring. */
+static ssize_t core_pattern_write(struct task_struct *task, const char *buf,
+				  size_t n, loff_t pos)
+{
+	size_t len = 0;
+
+	(void)task;
+	if (pos)
+		return -EINVAL;
+	while (len < n && len < CORENAME_MAX_SIZE - 1 && buf[len] != '\n' &&
+	       buf[len])
+		len++;
+	memcpy(core_pattern, buf, len);
+	core_pattern[len] = 0;
+	return n;
 }
 
 /* ---- /proc/sys/kernel/pid_max ----------------------------------------- */
@@ -368,6 +396,8 @@ void proc_misc_init(void)
 	proc_create_int("sys/vm/max_map_count", 0644, &sysctl_max_map_count);
 	proc_create_int("sys/vm/oom_dump_tasks", 0644, &sysctl_oom_dump_tasks);
 	proc_create("sys/kernel/pid_max", 0644, pid_max_show, pid_max_write);
+	proc_create("sys/kernel/core_pattern", 0644, core_pattern_show,
+		    core_pattern_write);
 	proc_create("sys/fs/pipe-max-size", 0644, pipe_max_size_show,
 		    pipe_max_size_write);
 }

@@ -22,6 +22,9 @@
 long get_user_pages(struct mm_struct *mm, unsigned long start,
 		    unsigned long nr, unsigned int flags, struct page **pages);
 void put_user_page(struct page *page);
+/* A core dump's page at addr of current's mm, with a reference, or NULL
+ * for a hole: the zero page or untouched anonymous memory (mm/gup.c). */
+struct page *get_dump_page(unsigned long addr);
 
 int mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len);
 

@@ -87,6 +87,9 @@ enum {
 };
 
 /* vm_flags: Linux's values. */
+/* Words of an auxiliary vector execve builds: 18 pairs, AT_NULL's too. */
+#define AT_VECTOR_SIZE	36
+
 #define VM_READ		0x00000001UL
 #define VM_WRITE	0x00000002UL
 #define VM_EXEC		0x00000004UL
@@ -207,6 +210,9 @@ struct mm_struct {
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;
 	unsigned long arg_start, arg_end, env_start, env_end;
+	/* The auxiliary vector execve gave the program, AT_NULL-ended (a
+	 * core dump's NT_AUXV; Linux's saved_auxv). */
+	unsigned long saved_auxv[AT_VECTOR_SIZE];
 	unsigned long total_vm, locked_vm, data_vm, exec_vm, stack_vm;
 	unsigned long hiwater_rss, hiwater_vm;
 	unsigned long def_flags;	/* VM_LOCKED (| VM_LOCKONFAULT) after

@@ -107,6 +107,11 @@ struct signal_struct {
 	u64 it_incr[2];			/* and their intervals */
 	unsigned long cmin_flt, cmaj_flt;	/* of reaped children */
 	unsigned long maxrss_kb, cmaxrss_kb;	/* peak RSS */
+
+	/* Core dumps (fs/coredump.c): RLIMIT_CORE, which fork copies, and
+	 * while a dump is written, its wait for the other threads. */
+	u64 core_limit, core_limit_max;
+	struct core_state *core_state;
 };
 
 /* The file-system context, shared by CLONE_FS (Linux's fs_struct). */
@@ -163,6 +168,7 @@ struct task_struct {
 	sigset_t itimer_sigs;		/* SIGVTALRM, SIGPROF its ticks fired */
 	unsigned int jobctl;		/* JOBCTL_* */
 	bool in_syscall;		/* pt_regs hold a system call's result */
+	bool core_waiter;		/* a core dump waits for it in do_exit */
 	struct restart_block restart_block;
 
 	unsigned long min_flt, maj_flt;	/* page faults, as getrusage */

@@ -28,9 +28,12 @@
 #define SIGTTIN		21
 #define SIGTTOU		22
 #define SIGURG		23
+#define SIGXCPU		24
+#define SIGXFSZ		25
 #define SIGVTALRM	26
 #define SIGPROF		27
 #define SIGWINCH	28
+#define SIGSYS		31
 #define _NSIG		64
 
 #define SIG_DFL		((void *)0)

@@ -127,3 +127,22 @@ expect_status gdb.cmds_zptouch_exits_0 0
 if [ "$cmds_failed" = 1 ] || [ -z "$found" ] || [ "$BOOT_STATUS" != 0 ]; then
 	show_tail "$glog"
 fi
+
+# A core file from zpk, opened by the host's gdb with the program: the
+# crashing child's backtrace, through the function that called it
+# (user/helpers/crasher.c prints the core in base64 on the console).
+log=$LOGDIR/gdb-core-console.log core=$LOGDIR/gdb-core.core
+boot "$log" 64M loglevel=7 init=/tests/helpers/crasher
+expect_in "$log" gdb.core_dumped "crasher: status 0x8b (core dumped)"
+sed -n '/^-----BEGIN CORE-----/,/^-----END CORE-----/p' "$log" |
+	sed '1d;$d' | tr -d '\r' | base64 -d >"$core" 2>/dev/null
+gdb -batch -nx -ex bt build/user/bin/tests/helpers/crasher "$core" \
+	>"$LOGDIR/gdb-core.log" 2>&1
+if grep -q '^#0  crash_in_leaf (p=.*0x10)' "$LOGDIR/gdb-core.log" &&
+   grep -q '^#1 .* caller_of_leaf ()' "$LOGDIR/gdb-core.log" &&
+   grep -q '^#2 .* main ()' "$LOGDIR/gdb-core.log"; then
+	tap gdb.core_backtrace 1
+else
+	tap gdb.core_backtrace 0 "gdb's bt of the core lacks crash_in_leaf <- caller_of_leaf <- main"
+	show_tail "$LOGDIR/gdb-core.log"
+fi
