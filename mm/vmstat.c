@@ -7,7 +7,9 @@
 
 #include "internal.h"
 
+/* LAB(smp) BEGIN task 1: each CPU's counters */
 struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
+/* LAB(smp) END: atomic_long_t vm_stat_shared[NR_VMSTAT_ITEMS]; */
 
 /* A state's value may be read while CPUs change it; the sum of CPUs that
  * each moved by whole allocations is never below 0, but a reader adding
@@ -15,20 +17,30 @@ struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
  * it undoes on another: clamped at 0, as Linux's global_zone_page_state. */
 unsigned long global_vm_stat(enum vm_stat_item item)
 {
+	/* LAB(smp) BEGIN task 1: the sum of every CPU's value */
 	long sum = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		sum += READ_ONCE(vm_cpu_stats[cpu].stat[item]);
+	/* LAB(smp) END:
+	 * long sum = atomic_long_read(&vm_stat_shared[item]);
+	 *
+	 */
 	return sum < 0 ? 0 : (unsigned long)sum;
 }
 
 unsigned long global_vm_event(enum vm_event_item item)
 {
+	/* LAB(smp) BEGIN task 1: the sum of every CPU's value */
 	unsigned long sum = 0;
 
 	for (int cpu = 0; cpu < NR_CPUS; cpu++)
 		sum += READ_ONCE(vm_cpu_stats[cpu].event[item]);
 	return sum;
+	/* LAB(smp) END:
+	 * return (unsigned long)atomic_long_read(
+	 * 	&vm_stat_shared[NR_VM_STAT_ITEMS + item]);
+	 */
 }
 
 /* Indexed by item, so a reordered enum cannot give a counter another name. */

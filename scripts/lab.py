@@ -32,8 +32,10 @@ and in docs, <!-- LAB(name) BEGIN --> ... <!-- LAB(name) END: text -->.
 labs/ORDER is the order a course takes them in: a student tree holds the
 labs before its own solved, and its own and every later lab stubbed.
 labs/NAME/grade lists the tests: "points task kind target [parameters]",
-kind host (BINARY:TEST of tests/host), ktest (SUITE.TEST) or user (a test
-of /tests/runner)."""
+kind host (BINARY:TEST of tests/host), ktest (SUITE.TEST), user (a test
+of /tests/runner) or c2c (MODE:T, zpbench --c2c --MODE T under the c2c
+plugin, which passes when the window's shared writes per fault are at
+most max=X). smp=N boots N CPUs (a c2c test: T)."""
 import concurrent.futures
 import json
 import os
@@ -389,18 +391,28 @@ def leaks(lab, dest):
 class Test:
     def __init__(self, points, task, kind, target, params):
         self.points, self.task, self.kind = int(points), int(task), kind
+        opt = {p.split("=", 1)[0]: p.split("=", 1)[1] for p in params
+               if p.startswith(("smp=", "max="))}
         self.expect = [p.split("=", 1)[1] for p in params
                        if p.startswith("expect=")]
         self.target = target
-        self.params = [p for p in params if not p.startswith("expect=")]
+        self.params = [p for p in params
+                       if not p.startswith(("expect=", "smp=", "max="))]
+        # QEMU's CPUs, not a kernel parameter; a c2c test's ceiling.
+        self.smp = int(opt.get("smp", target.split(":")[1]
+                               if kind == "c2c" else 1))
+        self.max = float(opt.get("max", 0))
         self.ok, self.why, self.secs, self.log = False, "not run", 0.0, ""
         self.timed_out = False
+        self.note = ""		# a figure to show beside OK
 
     @property
     def name(self):
-        p = " ".join(x.split("=", 1)[1] for x in self.params
-                     if x.startswith("zero_page="))
-        return self.target + (" [%s]" % p if p else "")
+        p = [x.split("=", 1)[1] for x in self.params
+             if x.startswith("zero_page=")]
+        if self.smp > 1 and self.kind != "c2c":
+            p.append("%d CPUs" % self.smp)
+        return self.target + (" [%s]" % ", ".join(p) if p else "")
 
 
 def read_grade(lab, top):
@@ -419,15 +431,15 @@ KERNEL_ELF = "build/zpk.elf"
 KTEST_ELF = "build/zpk-test.elf"
 
 
-def qemu(top, params, timeout, extra=(), elf=KERNEL_ELF):
-    """Boots the tree's kernel elf with the initrd; (console text,
-    status)."""
-    cmd = [os.path.join(top, "scripts/qemu.sh"), "--mem", "512M", "--append",
-           " ".join(params), "--timeout", str(timeout), "--initrd",
-           os.path.join(top, "build/user/initrd.cpio"),
-           os.path.join(top, elf)] + list(extra)
+def qemu(top, params, timeout, smp=1, elf=KERNEL_ELF, env=None):
+    """Boots the tree's kernel elf with the initrd on smp CPUs; (console
+    text, status)."""
+    cmd = [os.path.join(top, "scripts/qemu.sh"), "--mem", "512M", "--smp",
+           str(smp), "--append", " ".join(params), "--timeout", str(timeout),
+           "--initrd", os.path.join(top, "build/user/initrd.cpio"),
+           os.path.join(top, elf)]
     r = subprocess.run(cmd, cwd=top, capture_output=True, text=True,
-                       errors="replace")
+                       errors="replace", env=dict(os.environ, **(env or {})))
     return r.stdout.replace("\r", "") + r.stderr, r.returncode
 
 
@@ -467,7 +479,8 @@ def run_ktests(top, params, tests):
     suites = sorted({t.target.split(".")[0] for t in tests})
     t0 = time.time()
     text, rc = qemu(top, ["ktest=" + ",".join(suites), "page_poison=1",
-                          "loglevel=5"] + list(params), 120, elf=KTEST_ELF)
+                          "loglevel=5"] + list(params), 120, tests[0].smp,
+                    elf=KTEST_ELF)
     bad = ended_badly(text, rc)
     for t in tests:
         t.secs, t.log = time.time() - t0, text
@@ -488,7 +501,7 @@ def run_user(top, params, tests, limit=USER_TEST_TIMEOUT):
     text, rc = qemu(top, ["init=/tests/runner", "mm_verify=warn",
                           "loglevel=7"] + list(params) +
                     ["--", "-T", str(scale()), "--timeout", str(limit)] +
-                    names, 120 + limit * len(names))
+                    names, 120 + limit * len(names), tests[0].smp)
     bad = ended_badly(text, rc)
     result, why = {}, ""
     # The runner relays a test's TAP indented, then its result line, then
@@ -526,18 +539,99 @@ def run_user(top, params, tests, limit=USER_TEST_TIMEOUT):
         t.ok = not fails
 
 
+# A c2c test's workload: T workers each read-fault C2C_PAGES fresh pages
+# C2C_ROUNDS times, in one window of the plugin (10 to 20 s under TCG).
+C2C_PAGES, C2C_ROUNDS = 128, 2
+C2C_SO = "build/c2c.so"
+
+
+def c2c_report_module():
+    """scripts/c2c-report.py, which names a report's lines."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "c2c_report", os.path.join(TOP, "scripts", "c2c-report.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_c2c(top, params, tests):
+    """One boot per test: zpbench --c2c under the c2c plugin, -icount and
+    one TCG thread (the lockstep replay: the figures repeat), as make c2c
+    boots it (scripts/c2c.sh); the window's shared writes per fault."""
+    for t in tests:
+        mode, nt = t.target.split(":")
+        t0 = time.time()
+        out = tempfile.mkdtemp(prefix="zpk-c2c-")
+        report = os.path.join(out, "c2c.txt")
+        env = {"QEMU_ACCEL": "tcg,thread=single",
+               "QEMU_EXTRA": "-icount shift=0,sleep=off -plugin %s,out=%s,"
+                             "top=5" % (os.path.join(top, C2C_SO), report)}
+        text, rc = qemu(top, ["init=/bin/zpbench"] + list(params) +
+                        ["--", "--c2c", "--" + mode, nt, "--smp-pages",
+                         str(C2C_PAGES), "--smp-rounds", str(C2C_ROUNDS)],
+                        120, t.smp, env=env)
+        t.secs, t.log = time.time() - t0, text
+        t.timed_out = rc in (124, 137)
+        try:
+            with open(report) as f:
+                t.log += "\n" + f.read()
+            t.ok, t.why = c2c_verdict(t, report, text, top)
+            t.note = t.why if t.ok else ""
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            t.why = ended_badly(text, rc) or "no c2c report (%s)" % e
+        finally:
+            shutil.rmtree(out, ignore_errors=True)
+        bad = ended_badly(text, rc)
+        if bad:		# a window that closed before a panic is no pass
+            t.ok, t.why, t.note = False, bad, ""
+
+
+def c2c_verdict(t, report, text, top):
+    """(ok, why): the first window's shared writes per fault against
+    t.max, and its top line named, as c2c-report.py names it."""
+    m = re.search(r"smp\.\w+\.\d+\.faults=(\d+)", text)
+    if not m or not int(m.group(1)):
+        return False, "zpbench reported no faults"
+    faults = int(m.group(1))
+    mod = c2c_report_module()
+    log = os.path.join(os.path.dirname(report), "console.log")
+    with open(log, "w") as f:
+        f.write(text)
+    windows, _ = mod.named(report, log, mod.Symbols(
+        os.path.join(top, KERNEL_ELF)))
+    if not windows:
+        return False, "the plugin saw no window"
+    totals, lines = windows[0]
+    per = totals.get("shared_writes", 0) / faults
+    fig = "%.3f shared writes per fault (%d faults; at most %g)" % (
+        per, faults, t.max)
+    if per <= t.max:
+        return True, fig
+    top_line = ""
+    if lines:
+        ln = lines[0]
+        fns = ", ".join("%s %d" % fw for fw in ln["writers"][:3])
+        top_line = ("; top line %s: %.3f writes per fault from vCPUs %s "
+                    "[%s]" % (ln["name"], ln["writes"] / faults, " ".join(
+                        "%d:%d" % c for c in sorted(ln["cpus"].items())),
+                              fns))
+    return False, fig + top_line
+
+
 def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
     groups = {}
     for t in tests:
-        key = (t.kind, t.target.split(":")[0] if t.kind == "host" else "",
-               tuple(t.params))
+        key = (t.kind, t.target.split(":")[0] if t.kind == "host" else
+               t.target if t.kind == "c2c" else "", tuple(t.params), t.smp)
         groups.setdefault(key, []).append(t)
     if build:
         # Only what the tests run: a mutant's host tests would compile
         # its file again under AddressSanitizer for nothing.
         kinds = {t.kind for t in tests}
         targets = ([KERNEL_ELF] + [KTEST_ELF] * ("ktest" in kinds) +
-                   ["initrd"] + ["host-tests"] * ("host" in kinds))
+                   ["initrd"] + ["host-tests"] * ("host" in kinds) +
+                   [C2C_SO] * ("c2c" in kinds))
         r = subprocess.run(["make", "-s", "-j2", "-C", top] + targets,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True)
@@ -551,11 +645,13 @@ def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT):
             return
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as ex:
         jobs = []
-        for (kind, binary, params), ts in groups.items():
+        for (kind, binary, params, _), ts in groups.items():
             if kind == "host":
                 jobs.append(ex.submit(run_host, top, binary, ts))
             elif kind == "ktest":
                 jobs.append(ex.submit(run_ktests, top, params, ts))
+            elif kind == "c2c":
+                jobs.append(ex.submit(run_c2c, top, params, ts))
             else:
                 jobs.append(ex.submit(run_user, top, params, ts, limit))
         for j in jobs:
@@ -574,7 +670,8 @@ def results_json(lab, tests, secs):
             "score": t.points if t.ok else 0,
             "max_score": t.points,
             "status": "passed" if t.ok else "failed",
-            "output": ("OK (%.1f s)" % t.secs if t.ok else
+            "output": ("OK (%.1f s)" % t.secs + (": " + t.note if t.note
+                                                 else "") if t.ok else
                        "FAIL: %s" % t.why),
             "visibility": "visible",
         } for i, t in enumerate(tests)],
@@ -598,7 +695,8 @@ def grade(lab, top=TOP, only=(), quiet=False, tasks=None, build=True,
         total += t.points
         if t.ok:
             score += t.points
-            line = "OK (%.1f s)" % t.secs
+            line = "OK (%.1f s)" % t.secs + (": " + t.note if t.note
+                                              else "")
         else:
             # gradelib's save(): the console of every failed test.
             log = os.path.join(logdir, re.sub(r"[^\w.-]+", "_", t.name) +

@@ -35,7 +35,9 @@ void smp_prepare_boot_cpu(void)
 	cpuid(1, 0, &a, &b, &cx, &d);
 	c->self = c;
 	c->cpu_number = 0;
+	/* LAB(smp) BEGIN task 1: where this CPU counts */
 	c->vm_stat = &vm_cpu_stats[0];
+	/* LAB(smp) END: */
 	c->lapic_id = b >> 24;		/* the initial APIC id */
 	c->current_task = &init_task;
 	c->idle = &init_task;
@@ -111,7 +113,9 @@ static int do_boot_cpu(int cpu)
 
 	c->self = c;
 	c->cpu_number = cpu;
+	/* LAB(smp) BEGIN task 1: where this CPU counts */
 	c->vm_stat = &vm_cpu_stats[cpu];
+	/* LAB(smp) END: */
 	c->current_task = idle;
 	c->idle = idle;
 	initial_stack = (u64)idle->stack + THREAD_SIZE;

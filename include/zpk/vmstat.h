@@ -4,6 +4,7 @@
 #define ZPK_VMSTAT_H
 
 #include <asm/percpu.h>
+#include <zpk/atomic.h>
 #include <zpk/types.h>
 
 /*
@@ -46,6 +47,7 @@ enum vm_event_item {
 
 #define NR_VMSTAT_ITEMS	(NR_VM_STAT_ITEMS + NR_VM_EVENT_ITEMS)
 
+/* LAB(smp) BEGIN task 1: a line of counters per CPU */
 /*
  * Per CPU: each CPU moves only its own line, so counting never bounces a
  * cache line between CPUs, and a read adds the CPUs' values up, so it is
@@ -59,6 +61,7 @@ struct vm_cpu_stat {
 	unsigned long event[NR_VM_EVENT_ITEMS];
 } __aligned(64);
 extern struct vm_cpu_stat vm_cpu_stats[NR_CPUS];
+/* LAB(smp) END: extern atomic_long_t vm_stat_shared[NR_VMSTAT_ITEMS]; */
 /* States then events, as /proc/vmstat names them; NR_VMSTAT_ITEMS long. */
 extern const char *const vmstat_text[NR_VMSTAT_ITEMS];
 
@@ -69,6 +72,7 @@ static inline void this_cpu_add_long(long *p, long n)
 	asm volatile("addq %1, %0" : "+m"(*p) : "er"(n));
 }
 
+/* LAB(smp) BEGIN task 1: count on this CPU's line */
 /* This CPU's counters (valid from smp_prepare_boot_cpu on). */
 static inline struct vm_cpu_stat *this_cpu_vm_stat(void)
 {
@@ -85,14 +89,26 @@ static __fault_inline void count_vm_events(enum vm_event_item item,
 	this_cpu_add_long((long *)&this_cpu_vm_stat()->event[item], (long)n);
 }
 
-static __fault_inline void count_vm_event(enum vm_event_item item)
-{
-	count_vm_events(item, 1);
-}
-
 static inline void mod_vm_stat(enum vm_stat_item item, long delta)
 {
 	this_cpu_add_long(&this_cpu_vm_stat()->stat[item], delta);
+}
+/* LAB(smp) END:
+ * static __fault_inline void count_vm_events(enum vm_event_item item,
+ * 					   unsigned long n)
+ * {
+ * 	atomic_long_add((long)n, &vm_stat_shared[NR_VM_STAT_ITEMS + item]);
+ * }
+ *
+ * static inline void mod_vm_stat(enum vm_stat_item item, long delta)
+ * {
+ * 	atomic_long_add(delta, &vm_stat_shared[item]);
+ * }
+ */
+
+static __fault_inline void count_vm_event(enum vm_event_item item)
+{
+	count_vm_events(item, 1);
 }
 
 static inline void inc_vm_stat(enum vm_stat_item item)
