@@ -966,14 +966,26 @@ def diff_text(rel, old, new):
                               capture_output=True, text=True).stdout
 
 
+def file_part(patch, rel):
+    """The part of patch's text that changes rel (a mutant may change
+    several files)."""
+    with open(patch) as f:
+        parts = re.split(r"^(?=--- a/)", f.read(), flags=re.M)
+    return "".join(p for p in parts
+                   if re.match(r"--- a/%s\n" % re.escape(rel), p))
+
+
 def mutated(patch, rel, base):
     """base with patch's change to rel applied, or None."""
     with tempfile.TemporaryDirectory() as d:
         os.makedirs(os.path.dirname(os.path.join(d, rel)), exist_ok=True)
         with open(os.path.join(d, rel), "w") as f:
             f.write(base)
+        with open(os.path.join(d, "part.patch"), "w") as f:
+            f.write(file_part(patch, rel))
         r = subprocess.run(["patch", "-s", "-F0", "-p1", "-d", d, "-i",
-                            patch], capture_output=True, text=True)
+                            os.path.join(d, "part.patch")],
+                           capture_output=True, text=True)
         if r.returncode:
             return None
         with open(os.path.join(d, rel)) as f:
