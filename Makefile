@@ -16,6 +16,18 @@ NM	?= $(CROSS_COMPILE)nm
 NASM	?= nasm
 QEMU	?= qemu-system-x86_64
 QEMU_ACCEL ?= tcg
+# make run ROOTFS=debian boots Debian's packages (make rootfs), which want
+# more memory: the initrd is unpacked before its own pages are freed.
+ifeq ($(ROOTFS),debian)
+MEM	?= 512M
+RUN_INITRD = $(B)/rootfs/initrd.cpio
+RUN_DEPS := rootfs
+else ifneq ($(ROOTFS),)
+$(error ROOTFS=$(ROOTFS): the one root there is besides zpk's is ROOTFS=debian)
+else
+RUN_INITRD = $(B)/user/initrd.cpio
+RUN_DEPS := initrd
+endif
 MEM	?= 128M
 SMP	?= 1
 CMDLINE	?=
@@ -132,9 +144,9 @@ deps:
 
 # Boot on the terminal.  Quit QEMU with Ctrl-A X: here that is a normal
 # end (qemu.sh's 125), as is zpk's own power-off with 0; a panic is not.
-run: deps $(B)/zpk.iso initrd
+run: deps $(B)/zpk.iso $(RUN_DEPS)
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL), $(SMP) CPU); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --zpk-status $(B)/zpk.elf || \
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(RUN_INITRD) --interactive --zpk-status $(B)/zpk.elf || \
 	  { rc=$$?; [ $$rc -eq 125 ] || exit $$rc; }
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.
@@ -169,6 +181,13 @@ host-tests:
 # The user programs and the initrd they live in (static musl).
 initrd: deps
 	$(MAKE) -s -C user initrd
+
+# Debian's own programs (scripts/rootfs.sh): PKGS and all they depend on,
+# downloaded once into build/rootfs/debs, unpacked with zpk's initrd laid
+# over them: build/rootfs/initrd.cpio, which make run ROOTFS=debian boots.
+PKGS	?= python3-minimal sqlite3 lua5.4 dash coreutils
+rootfs: deps initrd
+	scripts/rootfs.sh $(PKGS)
 
 test: deps $(B)/zpk.elf $(KTEST_ELF) $(DEBUG_ELF) host-tests initrd $(B)/c2c.so
 	ZPK_DEBUG_ELF=$(DEBUG_ELF) ZPK_KTEST_ELF=$(KTEST_ELF) tests/run-all.sh
@@ -238,6 +257,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE ktest-image c2c c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE rootfs ktest-image c2c c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include <zpk/bug.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/smp_lock.h>
 #include <zpk/string.h>
@@ -109,6 +110,20 @@ void put_files_struct(struct files_struct *files)
 			close_slot(files, i);
 	if (files != &init_files)
 		kfree(files);
+}
+
+int unshare_files(void)
+{
+	struct files_struct *files = current->files, *copy;
+
+	if (!files || files->count == 1)
+		return 0;
+	copy = dup_fd(files);
+	if (!copy)
+		return -ENOMEM;
+	current->files = copy;
+	put_files_struct(files);
+	return 0;
 }
 
 /* exec: closes the descriptors marked FD_CLOEXEC. */

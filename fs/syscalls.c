@@ -171,6 +171,39 @@ static long sys_close(int fd)
 }
 SYSCALL(__NR_close, sys_close);
 
+#define CLOSE_RANGE_UNSHARE	(1U << 1)
+#define CLOSE_RANGE_CLOEXEC	(1U << 2)
+
+/* close_range(2) as Linux's: the open descriptors of [fd, max_fd] are
+ * closed, or with CLOSE_RANGE_CLOEXEC marked close-on-exec; with
+ * CLOSE_RANGE_UNSHARE a shared table is copied first, so that only the
+ * caller's changes (python's subprocess calls it in the child). -EINVAL
+ * for another flag or fd > max_fd, -ENOMEM. */
+static long sys_close_range(unsigned int fd, unsigned int max_fd,
+			    unsigned int flags)
+{
+	struct files_struct *files;
+
+	if (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC))
+		return -EINVAL;
+	if (fd > max_fd)
+		return -EINVAL;
+	if ((flags & CLOSE_RANGE_UNSHARE) && unshare_files())
+		return -ENOMEM;
+	files = current_files();
+	max_fd = min(max_fd, (unsigned int)NR_OPEN_DEFAULT - 1);
+	for (unsigned int i = fd; i <= max_fd; i++) {
+		if (!files->fd[i])
+			continue;
+		if (flags & CLOSE_RANGE_CLOEXEC)
+			files->close_on_exec |= 1ULL << i;
+		else
+			close_fd((int)i);
+	}
+	return 0;
+}
+SYSCALL(__NR_close_range, sys_close_range);
+
 /* Everything runs as root: only read-only files and missing x bits say
  * no, as they do to root on Linux. */
 static long sys_faccessat(int dirfd, const char __user *path, int mode)

@@ -671,19 +671,9 @@ static int de_thread(void)
  * a handler reset must not reach who shared them. */
 static int unshare_for_exec(void)
 {
-	struct files_struct *files = current->files;
-
 	if (unshare_sighand(current))
 		return -ENOMEM;
-	if (!files || files->count == 1)
-		return 0;
-	current->files = dup_fd(files);
-	if (!current->files) {
-		current->files = files;
-		return -ENOMEM;
-	}
-	put_files_struct(files);
-	return 0;
+	return unshare_files();
 }
 
 /* What a new program does not inherit: handlers, close-on-exec files,

@@ -204,6 +204,7 @@
 #define __NR_pidfd_send_signal	424
 #define __NR_pidfd_open		434
 #define __NR_clone3		435
+#define __NR_close_range	436
 #define __NR_faccessat2		439
 #define __NR_epoll_pwait2	441
 #define __NR_process_mrelease	448

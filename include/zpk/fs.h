@@ -455,6 +455,9 @@ int fd_install_at(struct file *f, int fd, bool cloexec);
 struct file *alloc_file(struct inode *inode, unsigned int flags);
 /* Closes fd of current's table: 0 or -EBADF. */
 int close_fd(int fd);
+/* current's own copy of the descriptor table it shares, if it does
+ * (Linux's unshare_files): 0 or -ENOMEM. */
+int unshare_files(void);
 /* The table fget() and fd_install_new() use: current->files
  * (kernel/sched.c). */
 struct files_struct *current_files(void);
