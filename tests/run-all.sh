@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb c2c}
+TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb c2c realprog}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -126,6 +126,7 @@ sqlite"
 job user-runner-special bash tests/qemu/user.sh runner-special
 job user-runner-refcount bash tests/qemu/user.sh runner-refcount
 job user-runner-off bash tests/qemu/user.sh runner-off
+job realprog bash tests/qemu/realprog.sh
 for p in $user_parts; do
 	case $p in runner-*) ;; *) job "user-$p" bash tests/qemu/user.sh "$p" ;; esac
 done
@@ -161,6 +162,7 @@ suite fuzz fuzz-special fuzz-refcount fuzz-off
 suite crash crash
 suite gdb gdb
 suite c2c c2c
+suite realprog realprog
 wait
 
 echo
