@@ -545,7 +545,7 @@ void schedule(void)
 	next = pick_next_task(rq);
 	next->ticks = 0;
 	if (next != prev) {
-		if (!list_empty(&prev->run_list))	/* it waits: who idles? */
+		if (!list_empty(&prev->run_list))	/* prev waits */
 			kick_for(rq, &prev->cpus_mask);
 		context_switch(rq, prev, next);
 	} else {
