@@ -254,7 +254,7 @@ repeat:
 			leader->state = EXIT_DEAD;
 	}
 	/* A task releasing itself runs on its stack until its last switch,
-	 * after which its CPU frees it (PF_DEAD, finish_switch). Another
+	 * after which its CPU frees it (PF_DEAD, finish_lock_switch). Another
 	 * may still be in that switch on its CPU: its stack goes once it is
 	 * off it. */
 	if (p == current) {

@@ -284,6 +284,7 @@ static struct task_struct *alloc_task(void)
 	t->exit_signal = SIGCHLD;
 	t->usage = 1;
 	t->cpus_mask = current->cpus_mask;
+	t->cpu = smp_processor_id();	/* its rq until its first wake-up */
 	return t;
 }
 

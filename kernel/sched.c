@@ -1,6 +1,6 @@
-/* kernel/sched.c — one run queue for every CPU and schedule(): round-robin,
- * preempted by each CPU's tick on return to user mode; sleeping and waking
- * on wait queues. */
+/* kernel/sched.c — a run queue per CPU and schedule(): round-robin,
+ * preempted by each CPU's tick on return to user mode, idle CPUs taking
+ * tasks from the others' queues; waking, affinity, timed sleeps. */
 #include <asm/apic.h>
 #include <asm/io.h>
 #include <asm/processor.h>
@@ -46,20 +46,46 @@ LIST_HEAD(task_list);
 struct cpumask cpu_active_mask = { 1 };
 
 /*
- * The run queue: one for all CPUs, so no task waits on a busy CPU while
- * another idles and no balancer is needed (docs/smp.md). rq_lock
- * protects it, the timed sleepers, every task's state, on_cpu and
- * run_list, and each CPU's current_task; interrupts off while it is held,
- * since the tick and wake-ups from interrupt handlers take it. It is held
- * across the switch itself: the CPU that switches away from a task is
- * done with its stack before any other can pick it.
+ * A run queue per CPU (Linux's struct rq): the tasks waiting to run
+ * there, FIFO, and the sleepers with a timeout that slept there. Its lock
+ * protects them, and the state, on_rq, run_list and timeout_list of the
+ * tasks whose task_rq() it is (queued or running there, or asleep after
+ * running there last), and its CPU's rq->curr. Interrupts are off while
+ * it is held, since the tick and interrupt handlers' wake-ups take it;
+ * it is held across the switch itself, so a task in a queue is on no
+ * CPU's stack. A CPU's switches and ticks write only its own rq, on lines
+ * of its own. No CPU ever holds two rq locks: a task moves to another
+ * CPU's queue in two steps (move_task), on no queue in between.
  */
-static DEFINE_SPINLOCK(rq_lock);
-static LIST_HEAD(run_queue);		/* runnable, not running, FIFO */
-static LIST_HEAD(timed_sleepers);	/* asleep with a wake_at_ns */
+struct rq {
+	spinlock_t lock;
+	unsigned int nr_running;	/* on_rq here: queued, and curr */
+	unsigned int nr_queued;		/* in queue (read unlocked: a hint) */
+	unsigned int nr_migratory;	/* of those, allowed on another CPU */
+	struct list_head queue;		/* runnable, not running, FIFO */
+	struct list_head timeouts;	/* asleep with a wake_at_ns */
+	struct task_struct *curr, *idle;
+	int cpu;
+} __aligned(64);
+
+static struct rq runqueues[NR_CPUS];
+
+#define cpu_rq(cpu)	(&runqueues[(cpu)])
+#define this_rq()	cpu_rq(smp_processor_id())
 
 void sched_init(void)
 {
+	int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct rq *rq = cpu_rq(cpu);
+
+		spin_lock_init(&rq->lock);
+		INIT_LIST_HEAD(&rq->queue);
+		INIT_LIST_HEAD(&rq->timeouts);
+		rq->cpu = cpu;
+	}
+	runqueues[0].curr = runqueues[0].idle = &init_task;
 	INIT_LIST_HEAD(&init_task.children);
 	INIT_LIST_HEAD(&init_task.sibling);
 	INIT_LIST_HEAD(&init_task.run_list);
@@ -89,6 +115,7 @@ struct task_struct *idle_task_init(int cpu)
 	INIT_LIST_HEAD(&idle->run_list);
 	INIT_LIST_HEAD(&idle->timeout_list);
 	INIT_LIST_HEAD(&idle->thread_node);
+	cpu_rq(cpu)->curr = cpu_rq(cpu)->idle = idle;
 	return idle;
 }
 
@@ -107,81 +134,220 @@ struct task_struct *find_task_by_pid(int pid)
 	return NULL;
 }
 
-/* The first queued task that may run on cpu, or NULL. rq_lock held. */
-static struct task_struct *first_runnable(int cpu)
+/*
+ * Locks the rq p belongs to (Linux's task_rq_lock): the CPU it runs on,
+ * is queued on, or slept on last. p->cpu changes only under that lock,
+ * and a task in transit (MIGRATING) belongs to no rq: wait until it
+ * arrives. No rq lock held on entry; returns with interrupts off.
+ */
+static struct rq *task_rq_lock(struct task_struct *p, unsigned long *flags)
 {
-	struct task_struct *t;
+	struct rq *rq;
 
-	list_for_each_entry(t, &run_queue, run_list)
-		if (cpumask_test_cpu(cpu, &t->cpus_mask))
-			return t;
-	return NULL;
-}
-
-/* Wakes an idle CPU that may run t, if there is one: a reschedule IPI,
- * or need_resched when it is this CPU (in an interrupt from idle). */
-static void kick_idle_cpu(struct task_struct *t)
-{
-	int cpu;
-
-	for_each_cpu(cpu, &cpu_active_mask) {
-		if (!cpumask_test_cpu(cpu, &t->cpus_mask) ||
-		    per_cpu(current_task, cpu) != per_cpu(idle, cpu))
-			continue;
-		if (cpu == smp_processor_id())
-			per_cpu(idle, cpu)->need_resched = true;
-		else
-			apic_send_IPI(cpu, RESCHEDULE_VECTOR);
-		return;
+	for (;;) {
+		local_irq_save(*flags);
+		rq = cpu_rq(READ_ONCE(p->cpu));
+		spin_lock(&rq->lock);
+		if (rq->cpu == READ_ONCE(p->cpu) &&
+		    READ_ONCE(p->on_rq) != TASK_ON_RQ_MIGRATING)
+			return rq;
+		spin_unlock(&rq->lock);
+		local_irq_restore(*flags);
+		while (READ_ONCE(p->on_rq) == TASK_ON_RQ_MIGRATING)
+			cpu_relax();
 	}
 }
 
-/* rq_lock held: the state becomes RUNNING; queued unless a CPU runs it
- * (it has not gone to sleep yet: its schedule() will see RUNNING). */
-static void try_to_wake_up(struct task_struct *t)
+static void task_rq_unlock(struct rq *rq, unsigned long flags)
 {
-	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
-		t->state = TASK_RUNNING;
-	list_del_init(&t->timeout_list);
-	if (t->state != TASK_RUNNING || is_idle_task(t) || t->on_cpu ||
-	    !list_empty(&t->run_list))
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* p may run on other CPUs than one: a task other CPUs may steal. Its
+ * mask does not change while it is queued (set_cpus_allowed_ptr takes it
+ * off first), so the count below stays exact. */
+static int migratory(struct task_struct *p)
+{
+	return cpumask_weight(&p->cpus_mask) > 1;
+}
+
+/* rq's lock held: p joins the tail of its queue (Linux's enqueue_task),
+ * or leaves it. Other CPUs look at the counts unlocked (steal_task): a
+ * queue of pinned tasks is not worth their taking its lock. */
+static void enqueue_task(struct rq *rq, struct task_struct *p)
+{
+	list_add_tail(&p->run_list, &rq->queue);
+	WRITE_ONCE(rq->nr_queued, rq->nr_queued + 1);
+	WRITE_ONCE(rq->nr_migratory, rq->nr_migratory + migratory(p));
+}
+
+static void dequeue_task(struct rq *rq, struct task_struct *p)
+{
+	list_del_init(&p->run_list);
+	WRITE_ONCE(rq->nr_queued, rq->nr_queued - 1);
+	WRITE_ONCE(rq->nr_migratory, rq->nr_migratory - migratory(p));
+}
+
+/* rq's lock held: p becomes runnable on rq, queued (activate_task), or
+ * stops being so (deactivate_task: asleep, or leaving for another CPU). */
+static void activate_task(struct rq *rq, struct task_struct *p)
+{
+	enqueue_task(rq, p);
+	rq->nr_running++;
+	p->on_rq = TASK_ON_RQ_QUEUED;
+}
+
+static void deactivate_task(struct rq *rq, struct task_struct *p, int on_rq)
+{
+	rq->nr_running--;
+	p->on_rq = on_rq;
+}
+
+/* Linux's idle_cpu: cpu runs its idle task and nothing waits there. A
+ * look without the lock. */
+static bool idle_cpu(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return READ_ONCE(rq->curr) == rq->idle && !READ_ONCE(rq->nr_running);
+}
+
+/* p may run on cpu now: in its mask, and the scheduler's. */
+static bool cpu_allowed(struct task_struct *p, int cpu)
+{
+	return cpumask_test_cpu(cpu, &p->cpus_mask) &&
+	       cpumask_test_cpu(cpu, &cpu_active_mask);
+}
+
+/*
+ * Where a task that becomes runnable goes (Linux's select_task_rq, much
+ * simplified): an idle CPU it may run on, this one first (an interrupt
+ * that came in idle: no IPI, and no halted virtual CPU for the host to
+ * wake), then the one it last ran on, then any; else its last CPU, else
+ * the first it may run on. p's rq lock held.
+ */
+static int select_task_rq(struct task_struct *p)
+{
+	int cpu = smp_processor_id();
+
+	if (cpu_allowed(p, cpu) && idle_cpu(cpu))
+		return cpu;
+	if (cpu_allowed(p, p->cpu) && idle_cpu(p->cpu))
+		return p->cpu;
+	for_each_cpu(cpu, &cpu_active_mask)
+		if (cpumask_test_cpu(cpu, &p->cpus_mask) && idle_cpu(cpu))
+			return cpu;
+	if (cpu_allowed(p, p->cpu))
+		return p->cpu;
+	for_each_cpu(cpu, &cpu_active_mask)
+		if (cpumask_test_cpu(cpu, &p->cpus_mask))
+			return cpu;
+	return cpumask_first(&p->cpus_mask);	/* not up yet */
+}
+
+/* cpu looks at its queue: a reschedule IPI, or need_resched when it is
+ * this CPU (an interrupt that came in idle, or idle itself). */
+static void resched_cpu(int cpu)
+{
+	if (cpu == smp_processor_id())
+		current->need_resched = true;
+	else
+		apic_send_IPI(cpu, RESCHEDULE_VECTOR);
+}
+
+/*
+ * A task allowed on mask was queued on rq: rq's CPU looks at once if it
+ * idles; otherwise the task waits there, and an idle CPU of mask is asked
+ * to come and take it (steal_task). The barrier orders the enqueue before
+ * these looks, as a CPU going idle orders its rq->curr before its look at
+ * the queues: one of the two sees the other. Any rq lock held or none.
+ */
+static void kick_for(struct rq *rq, const struct cpumask *mask)
+{
+	int cpu;
+
+	smp_mb();
+	if (READ_ONCE(rq->curr) == rq->idle) {
+		resched_cpu(rq->cpu);
 		return;
-	list_add_tail(&t->run_list, &run_queue);
-	kick_idle_cpu(t);
+	}
+	for_each_cpu(cpu, &cpu_active_mask)
+		if (cpumask_test_cpu(cpu, mask) && idle_cpu(cpu)) {
+			resched_cpu(cpu);
+			return;
+		}
+}
+
+/*
+ * p, on no queue and no CPU, belongs to rq (locked) and goes on cpu's
+ * queue. Another CPU's is reached in two steps, so that no CPU holds two
+ * rq locks: p is MIGRATING, on neither, while rq's lock is let go and the
+ * other taken (Linux's move_queued_task). Returns with no rq lock held,
+ * interrupts still off, and cpu kicked.
+ */
+static void move_task(struct rq *rq, struct task_struct *p, int cpu)
+{
+	struct cpumask mask = p->cpus_mask;
+
+	if (cpu != rq->cpu) {
+		p->on_rq = TASK_ON_RQ_MIGRATING;
+		WRITE_ONCE(p->cpu, cpu);
+		spin_unlock(&rq->lock);
+		rq = cpu_rq(cpu);
+		spin_lock(&rq->lock);
+	}
+	activate_task(rq, p);
+	spin_unlock(&rq->lock);
+	kick_for(rq, &mask);
+}
+
+/* p's rq held: the state becomes RUNNING. True if p must be queued: it is
+ * on no queue and no CPU (a task still running or queued keeps its place:
+ * its schedule() sees RUNNING; one still switching away holds its CPU's
+ * rq lock, so it cannot be seen here). */
+static bool ttwu_runnable(struct task_struct *p)
+{
+	if (p->state == TASK_INTERRUPTIBLE || p->state == TASK_UNINTERRUPTIBLE)
+		p->state = TASK_RUNNING;
+	return p->state == TASK_RUNNING && !p->on_rq && !is_idle_task(p);
+}
+
+/*
+ * Linux's try_to_wake_up: a sleeper (or a new task, or a stopped one made
+ * RUNNING) goes on the queue of the CPU select_task_rq chooses, off its
+ * rq's timed sleepers. Any context, no rq lock held.
+ */
+static void try_to_wake_up(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+
+	if (!ttwu_runnable(p)) {
+		task_rq_unlock(rq, flags);
+		return;
+	}
+	list_del_init(&p->timeout_list);
+	move_task(rq, p, select_task_rq(p));
+	local_irq_restore(flags);
 }
 
 /* t runs on another CPU: a reschedule IPI sends it through
  * prepare_exit_to_usermode, where it sees what changed for it (a signal)
- * now rather than at its next tick (Linux's kick_process). */
+ * now rather than at its next tick (Linux's kick_process). No rq lock
+ * held; t's is taken. */
 void kick_process(struct task_struct *t)
 {
 	unsigned long flags;
+	struct rq *rq = task_rq_lock(t, &flags);
 
-	spin_lock_irqsave(&rq_lock, flags);
-	if (t->on_cpu && t->cpu != smp_processor_id())
-		apic_send_IPI(t->cpu, RESCHEDULE_VECTOR);
-	spin_unlock_irqrestore(&rq_lock, flags);
+	if (rq->curr == t && rq->cpu != smp_processor_id())
+		apic_send_IPI(rq->cpu, RESCHEDULE_VECTOR);
+	task_rq_unlock(rq, flags);
 }
 
 void wake_up_process(struct task_struct *t)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&rq_lock, flags);
 	try_to_wake_up(t);
-	spin_unlock_irqrestore(&rq_lock, flags);
-}
-
-/* The next task for cpu: the first in the queue it may run, else its
- * idle task. rq_lock held. */
-static struct task_struct *pick_next_task(int cpu)
-{
-	struct task_struct *next = first_runnable(cpu);
-
-	if (!next)
-		return per_cpu(idle, cpu);
-	list_del_init(&next->run_list);
-	return next;
 }
 
 /* Linux's "BUG: scheduling while atomic": a spinlock is held here. */
@@ -207,24 +373,114 @@ void __might_sleep(const char *file, int line)
 	dump_stack();
 }
 
+/* A queued task of src that may run on rq's CPU moves to rq's queue.
+ * No rq lock held, interrupts off. */
+static bool steal_from(struct rq *src, struct rq *rq)
+{
+	struct task_struct *p;
+
+	spin_lock(&src->lock);
+	list_for_each_entry(p, &src->queue, run_list)
+		if (cpumask_test_cpu(rq->cpu, &p->cpus_mask)) {
+			dequeue_task(src, p);
+			deactivate_task(src, p, TASK_ON_RQ_MIGRATING);
+			move_task(src, p, rq->cpu);
+			return true;
+		}
+	spin_unlock(&src->lock);
+	return false;
+}
+
+/* rq may have a task to give: min or more queued, one of them at least
+ * allowed elsewhere. An unlocked look. */
+static bool can_steal_from(struct rq *rq, unsigned int min)
+{
+	return READ_ONCE(rq->nr_queued) >= min && READ_ONCE(rq->nr_migratory);
+}
+
 /*
- * The end of a switch, on the new task's stack: the task this CPU left is
- * off it now (its stack is free to go: a zombie's parent may be waiting
- * for that). One that released itself (PF_DEAD, an exited thread) is
- * this CPU's to free, once rq_lock is let go. rq_lock held.
+ * Idle stealing (Linux's newidle balance, simplified): the longest
+ * waiting task that may run here, from the first other CPU, in turn from
+ * this one, with at least min queued, comes to this CPU's queue. min is 1
+ * for a CPU about to idle, 2 for one with a task of its own, so that two
+ * CPUs do not pass one task back and forth. No rq lock held, interrupts
+ * off. True if a task came.
  */
-static void finish_switch(void)
+static bool steal_task(struct rq *rq, unsigned int min)
+{
+	int i, cpu;
+
+	smp_mb();	/* rq->curr is idle before the looks (kick_for) */
+	for (i = 1; i < nr_cpu_ids; i++) {
+		cpu = (rq->cpu + i) % nr_cpu_ids;
+		if (can_steal_from(cpu_rq(cpu), min) &&
+		    steal_from(cpu_rq(cpu), rq))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * prev leaves its CPU, rq's lock held: still RUNNING, it goes back to the
+ * tail of the queue, or is marked MIGRATING when it may no longer run
+ * here (finish_lock_switch moves it); asleep, it leaves the queue, for
+ * the tick's list of rq if it has a wake_at_ns.
+ */
+static void put_prev_task(struct rq *rq, struct task_struct *prev)
+{
+	if (is_idle_task(prev))
+		return;
+	if (prev->state != TASK_RUNNING) {
+		deactivate_task(rq, prev, 0);
+		if (prev->wake_at_ns)
+			list_add_tail(&prev->timeout_list, &rq->timeouts);
+	} else if (!cpumask_test_cpu(rq->cpu, &prev->cpus_mask)) {
+		deactivate_task(rq, prev, TASK_ON_RQ_MIGRATING);
+	} else {
+		enqueue_task(rq, prev);
+	}
+}
+
+/* The next task for rq's CPU: the head of its queue, else its idle task.
+ * Every task queued on rq may run there. rq's lock held. */
+static struct task_struct *pick_next_task(struct rq *rq)
+{
+	struct task_struct *next;
+
+	if (list_empty(&rq->queue))
+		return rq->idle;
+	next = list_first_entry(&rq->queue, struct task_struct, run_list);
+	dequeue_task(rq, next);
+	return next;
+}
+
+/*
+ * The end of a switch, on the new task's stack, with this CPU's rq lock
+ * held and interrupts off: the task this CPU left is off it now (its
+ * stack is free to go: a zombie's parent may be waiting for that). One
+ * that released itself (PF_DEAD, an exited thread) is this CPU's to free,
+ * later, in free_dead_task; one MIGRATING goes to a CPU it may run on.
+ * Returns with the lock released, interrupts still off.
+ */
+static void finish_lock_switch(struct rq *rq)
 {
 	struct task_struct *prev = this_cpu_read(prev_task);
+	bool push = prev->on_rq == TASK_ON_RQ_MIGRATING;
 
 	if (prev->flags & PF_DEAD)
 		this_cpu_write(dead_task, prev);
+	/* From here a reaped zombie's parent may free prev (RUNNING, a
+	 * pushed one cannot be a zombie). */
 	__atomic_store_n(&prev->on_cpu, false, __ATOMIC_RELEASE);
+	if (push)
+		move_task(rq, prev, select_task_rq(prev));
+	else
+		spin_unlock(&rq->lock);
 }
 
-/* The stack and struct of the task finish_switch found dead, now that no
- * CPU runs on them; the big kernel lock, as put_task_struct drops the
- * signal_struct. */
+/* The stack and struct of the task finish_lock_switch found dead, now
+ * that no CPU runs on them; the big kernel lock, as put_task_struct drops
+ * the signal_struct. No spinlock held, interrupts on. */
 static void free_dead_task(void)
 {
 	struct task_struct *t = this_cpu_read(dead_task);
@@ -238,82 +494,128 @@ static void free_dead_task(void)
 	unlock_kernel();
 }
 
+/* A new task's first code (ret_from_fork): this CPU's rq lock held,
+ * interrupts off, as schedule() switched; returns with neither. */
 void finish_task_switch(void)
 {
-	finish_switch();
-	spin_unlock_irq(&rq_lock);
+	finish_lock_switch(this_rq());
+	local_irq_enable();
 	free_dead_task();
+}
+
+/* Switches this CPU from prev to next; rq's lock held, interrupts off.
+ * Returns in prev once a CPU, maybe another, switches back to it, with
+ * that CPU's rq lock released. */
+static void context_switch(struct rq *rq, struct task_struct *prev,
+			   struct task_struct *next)
+{
+	this_cpu_ptr()->nr_switches++;
+	next->on_cpu = true;
+	WRITE_ONCE(rq->curr, next);
+	this_cpu_write(prev_task, prev);
+	this_cpu_write(current_task, next);
+	switch_to(prev, next);
+	finish_lock_switch(this_rq());	/* prev runs again, maybe elsewhere */
 }
 
 /*
  * Gives this CPU to the next runnable task (maybe the same one). A task
  * going to sleep has set its state first; if that was not RUNNING it
- * leaves the queue (with a wake_at_ns, for the tick's list). Process
- * context, interrupts on, no spinlock held; the big kernel lock is let go
- * meanwhile.
+ * leaves its queue (with a wake_at_ns, for its CPU's tick). With nothing
+ * else queued here, a task waiting on another CPU may be taken first
+ * (steal_task). Process context, interrupts on, no spinlock held; the
+ * big kernel lock is let go meanwhile and held again on return.
  */
 void schedule(void)
 {
 	struct task_struct *prev = current, *next;
-	int cpu = smp_processor_id();
 	unsigned long flags;
+	struct rq *rq;
 
 	if (unlikely(spin_locks_held()))
 		schedule_bug(prev);
 	release_kernel_lock(prev);
-	spin_lock_irqsave(&rq_lock, flags);
+	local_irq_save(flags);
+	rq = this_rq();
+	if (!is_idle_task(prev) && !READ_ONCE(rq->nr_queued))
+		steal_task(rq, prev->state == TASK_RUNNING ? 2 : 1);
+	spin_lock(&rq->lock);
 	prev->need_resched = false;
-	if (prev->state == TASK_RUNNING) {
-		if (!is_idle_task(prev) && list_empty(&prev->run_list))
-			list_add_tail(&prev->run_list, &run_queue);
-	} else if (prev->wake_at_ns) {
-		list_add_tail(&prev->timeout_list, &timed_sleepers);
-	}
-	next = pick_next_task(cpu);
+	put_prev_task(rq, prev);
+	next = pick_next_task(rq);
+	next->ticks = 0;
 	if (next != prev) {
-		/* prev waits in the queue: an idle CPU may take it now. */
-		if (!list_empty(&prev->run_list))
-			kick_idle_cpu(prev);
-		this_cpu_ptr()->nr_switches++;
-		next->ticks = 0;
-		next->on_cpu = true;
-		next->cpu = cpu;
-		this_cpu_write(prev_task, prev);
-		this_cpu_write(current_task, next);
-		switch_to(prev, next);
-		finish_switch();	/* prev runs again, maybe elsewhere */
+		if (!list_empty(&prev->run_list))	/* prev waits */
+			kick_for(rq, &prev->cpus_mask);
+		context_switch(rq, prev, next);
+	} else {
+		spin_unlock(&rq->lock);
 	}
-	spin_unlock_irqrestore(&rq_lock, flags);
+	local_irq_restore(flags);
 	reacquire_kernel_lock(prev);
 	free_dead_task();
 }
 
-/* Sleepers whose time has come (nanosleep, futex timeouts). rq_lock
- * held. */
-static void wake_timed_sleepers(void)
+/* The first of rq's timed sleepers whose time has come, or NULL. rq's
+ * lock held. */
+static struct task_struct *first_expired(struct rq *rq, u64 now)
 {
-	u64 now = ktime_get_ns();
-	struct task_struct *t, *n;
+	struct task_struct *t;
 
-	list_for_each_entry_safe(t, n, &timed_sleepers, timeout_list)
+	list_for_each_entry(t, &rq->timeouts, timeout_list)
 		if (t->wake_at_ns <= now)
-			try_to_wake_up(t);
+			return t;
+	return NULL;
 }
 
-/* Interrupt context. One CPU wakes the timed sleepers; each CPU asks for
- * a switch when its task used its slice and another may run here. */
+/* This CPU's sleepers whose time has come (nanosleep, futex and poll
+ * timeouts): each CPU wakes those that slept on it, so no tick takes
+ * another CPU's lock. Interrupts off, no rq lock held. */
+static void wake_timed_sleepers(struct rq *rq)
+{
+	u64 now = ktime_get_ns();
+	struct task_struct *t;
+
+	for (;;) {
+		spin_lock(&rq->lock);
+		t = first_expired(rq, now);
+		if (!t)
+			break;
+		list_del_init(&t->timeout_list);
+		if (ttwu_runnable(t))
+			move_task(rq, t, select_task_rq(t));
+		else
+			spin_unlock(&rq->lock);
+	}
+	spin_unlock(&rq->lock);
+}
+
+/* Another CPU has two or more tasks waiting: this one, busy with one
+ * task, may take one at its next schedule() (steal_task). Unlocked looks. */
+static bool queued_elsewhere(int this_cpu)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (cpu != this_cpu && can_steal_from(cpu_rq(cpu), 2))
+			return true;
+	return false;
+}
+
+/* Interrupt context. Each CPU wakes its own timed sleepers, and asks for
+ * a switch when its task used its slice and another waits here, or two
+ * wait on another CPU. Only this CPU's rq is written. */
 static void scheduler_tick(void)
 {
 	struct task_struct *curr = current;
-	int cpu = smp_processor_id();
+	struct rq *rq = this_rq();
 
-	spin_lock(&rq_lock);
-	if (cpu == 0)
-		wake_timed_sleepers();
-	if (is_idle_task(curr) ? first_runnable(cpu) != NULL :
-	    ++curr->ticks >= TIMESLICE_TICKS && first_runnable(cpu))
+	if (is_idle_task(curr) ? READ_ONCE(rq->nr_queued) != 0 :
+	    ++curr->ticks >= TIMESLICE_TICKS &&
+	    (READ_ONCE(rq->nr_queued) || queued_elsewhere(rq->cpu)))
 		curr->need_resched = true;
-	spin_unlock(&rq_lock);
+	if (!list_empty(&rq->timeouts))
+		wake_timed_sleepers(rq);
 }
 
 void update_process_times(bool user)
@@ -323,6 +625,8 @@ void update_process_times(bool user)
 	scheduler_tick();
 }
 
+/* No lock held; returns once p's last switch away is over (on_cpu is
+ * cleared under its CPU's rq lock, after the switch). */
 void wait_task_inactive(struct task_struct *p)
 {
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
@@ -334,30 +638,28 @@ void scheduler_ipi(void)
 	current->need_resched = true;
 }
 
-/* Something queued that this CPU may run? Interrupts off. */
-static bool cpu_has_work(int cpu)
+/* Something queued here? Interrupts off, no lock: a wake-up that queues
+ * here after this look also kicks this CPU (kick_for), and its IPI stays
+ * pending until the hlt. */
+static bool cpu_has_work(struct rq *rq)
 {
-	bool work;
-
-	spin_lock(&rq_lock);
-	work = first_runnable(cpu) != NULL;
-	spin_unlock(&rq_lock);
-	return work;
+	return READ_ONCE(rq->nr_queued) != 0;
 }
 
 /*
- * The idle loop: runs whatever is runnable here, halts when nothing is.
- * The look at the queue and the hlt happen with interrupts off until
- * "sti; hlt", which takes a pending interrupt only once halted: a wake-up
- * IPI after the look is not lost.
+ * The idle loop: runs whatever is runnable here, or can be taken from
+ * another CPU's queue, and halts when nothing is. The looks and the hlt
+ * happen with interrupts off until "sti; hlt", which takes a pending
+ * interrupt only once halted: a wake-up IPI after the look is not lost.
  */
 void __noreturn cpu_idle(void)
 {
-	int cpu = smp_processor_id();
+	struct rq *rq = this_rq();
 
 	for (;;) {
 		local_irq_disable();
-		if (!current->need_resched && !cpu_has_work(cpu)) {
+		if (!current->need_resched && !cpu_has_work(rq) &&
+		    !steal_task(rq, 1)) {
 			asm volatile("sti; hlt" : : : "memory");
 			continue;
 		}
@@ -366,75 +668,9 @@ void __noreturn cpu_idle(void)
 	}
 }
 
-/* ---- wait queues ---------------------------------------------------- */
-
-/* Any context: wq's lock, then rq_lock in wake_up_process. */
-void wake_up(struct wait_queue_head *wq)
-{
-	struct wait_queue_entry *e;
-	unsigned long flags;
-
-	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(e, &wq->head, entry) {
-		if (e->func)
-			e->func(e, 0);
-		else
-			wake_up_process(e->task);
-	}
-	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-void wake_up_pollfree(struct wait_queue_head *wq)
-{
-	struct wait_queue_entry *e, *n;
-	unsigned long flags;
-
-	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry_safe(e, n, &wq->head, entry) {
-		BUG_ON(!e->func);
-		e->func(e, POLLFREE);
-	}
-	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *e,
-		     int state)
-{
-	unsigned long flags;
-
-	BUG_ON(is_idle_task(current));	/* idle must never sleep */
-	spin_lock_irqsave(&wq->lock, flags);
-	/* Not queued yet: as declared (next NULL), or after finish_wait. */
-	if (!e->entry.next || list_empty(&e->entry))
-		list_add_tail(&e->entry, &wq->head);
-	set_current_state(state);
-	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *e)
-{
-	unsigned long flags;
-
-	__set_current_state(TASK_RUNNING);
-	spin_lock_irqsave(&wq->lock, flags);
-	if (e->entry.next && !list_empty(&e->entry))
-		list_del_init(&e->entry);
-	spin_unlock_irqrestore(&wq->lock, flags);
-}
-
-int sleep_on(struct wait_queue_head *wq)
-{
-	struct wait_queue_entry e = { .task = current };
-
-	if (signal_pending(current))
-		return -ERESTARTSYS;
-	BUG_ON(is_idle_task(current));	/* idle must never sleep */
-	prepare_to_wait(wq, &e, TASK_INTERRUPTIBLE);
-	schedule();
-	finish_wait(wq, &e);
-	return signal_pending(current) ? -ERESTARTSYS : 0;
-}
-
+/* The caller goes to the tail of its CPU's queue, behind the tasks
+ * waiting there; alone there, it goes on at once, unless another CPU has
+ * two or more waiting and this one takes one of them (steal_task). */
 static long sys_sched_yield(void)
 {
 	schedule();
@@ -474,22 +710,35 @@ static long sys_sched_getaffinity(int pid, unsigned int len,
 }
 SYSCALL(__NR_sched_getaffinity, sys_sched_getaffinity);
 
-/* If a CPU outside the mask runs p, it is asked to switch (a reschedule
- * IPI); p goes back to the queue there and a CPU of the mask takes it. */
+/*
+ * p may run on m from now on. Queued on a CPU outside m, it moves to one
+ * in it now; running there, it is asked to switch (a reschedule IPI) and
+ * moves at its schedule() (put_prev_task); asleep, its wake-up places it.
+ * No rq lock held; p's is taken.
+ */
 void set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *m)
 {
 	unsigned long flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+	bool queued = p->on_rq == TASK_ON_RQ_QUEUED && rq->curr != p;
 
-	spin_lock_irqsave(&rq_lock, flags);
-	p->cpus_mask = *m;
-	if (p->on_cpu && !cpumask_test_cpu(p->cpu, m)) {
-		p->need_resched = true;
-		if (p->cpu != smp_processor_id())
-			apic_send_IPI(p->cpu, RESCHEDULE_VECTOR);
-	} else if (!list_empty(&p->run_list)) {
-		kick_idle_cpu(p);
+	if (queued) {		/* the mask changes off the queue (migratory) */
+		dequeue_task(rq, p);
+		deactivate_task(rq, p, TASK_ON_RQ_MIGRATING);
 	}
-	spin_unlock_irqrestore(&rq_lock, flags);
+	p->cpus_mask = *m;
+	if (queued) {
+		move_task(rq, p, cpumask_test_cpu(rq->cpu, m) ? rq->cpu :
+				 select_task_rq(p));
+		local_irq_restore(flags);
+		return;
+	}
+	if (rq->curr == p && !cpumask_test_cpu(rq->cpu, m)) {
+		p->need_resched = true;
+		if (rq->cpu != smp_processor_id())
+			apic_send_IPI(rq->cpu, RESCHEDULE_VECTOR);
+	}
+	task_rq_unlock(rq, flags);
 }
 
 /*

@@ -485,7 +485,7 @@ static long sys_times(struct tms __user *ubuf)
 		if (copy_to_user(ubuf, &t, sizeof(t)))
 			return -EFAULT;
 	}
-	return (long)(jiffies + (u32)(-300 * HZ)) * USER_HZ / HZ;
+	return (long)(get_jiffies_64() + (u32)(-300 * HZ)) * USER_HZ / HZ;
 }
 SYSCALL(__NR_times, sys_times);
 

@@ -45,6 +45,18 @@ void tick_handle_periodic(bool user)
 	update_process_times(user);
 }
 
+/* jiffies as any CPU should read them (Linux's get_jiffies_64): CPU 0's
+ * tick may be late (its virtual CPU not run by the host) while the tick
+ * of another CPU, which wakes the timed sleepers that slept there, is
+ * not; the TSC's clock says how many ticks are due. A read only: CPU 0
+ * alone writes jiffies. */
+u64 get_jiffies_64(void)
+{
+	u64 due = ktime_get_ns() / TICK_NSEC, j = jiffies;
+
+	return due > j ? due : j;
+}
+
 /* Busy-waits at least us microseconds, by the TSC (Linux's udelay). */
 void udelay(unsigned long us)
 {

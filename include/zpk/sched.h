@@ -121,6 +121,11 @@ struct fs_struct {
 	struct inode *pwd;		/* NULL: the root */
 };
 
+/* task_struct.on_rq (Linux's): runnable, on cpu's rq (queued there, or
+ * running there), or moving to it, on no rq meanwhile (kernel/sched.c). */
+#define TASK_ON_RQ_QUEUED	1
+#define TASK_ON_RQ_MIGRATING	2
+
 struct task_struct {
 	int pid;			/* the thread id (gettid) */
 	int tgid;			/* the process id: the leader's pid */
@@ -145,7 +150,9 @@ struct task_struct {
 	int usage;			/* the task list's, /proc files' */
 	bool need_resched;
 	bool on_cpu;			/* some CPU runs on its stack */
-	int cpu;			/* the CPU it runs or last ran on */
+	int on_rq;			/* 0, or TASK_ON_RQ_*: runnable */
+	int cpu;			/* its rq: where it runs, is queued,
+					 * or last ran (task_rq_lock) */
 	int lock_depth;			/* big kernel lock levels held */
 
 	struct signal_struct *signal;
@@ -227,10 +234,12 @@ void __noreturn cpu_idle(void);
 struct task_struct *idle_task_init(int cpu);
 /* Give the CPU to the next runnable task (maybe the same one). */
 void schedule(void);
-/* Make t runnable and put it on the run queue, unless it runs already
- * (then it just does not go to sleep). Any context. */
+/* Make t runnable and put it on a run queue of a CPU it may run on,
+ * unless it runs or is queued already (then it just does not go to
+ * sleep). Any context; no rq lock held (takes t's, then maybe another's). */
 void wake_up_process(struct task_struct *t);
-/* A running t looks at its signals now, wherever it runs. */
+/* A running t looks at its signals now, wherever it runs. No rq lock
+ * held. */
 void kick_process(struct task_struct *t);
 /* Every CPU's timer interrupt (Linux's update_process_times): the tick
  * counted where it fell (user mode, the kernel, idle), then the
@@ -239,15 +248,16 @@ void update_process_times(bool user);
 /* Waits until no CPU runs on p's stack (a zombie's last switch away may
  * still be under way on another CPU when its parent reaps it). */
 void wait_task_inactive(struct task_struct *p);
-/* A new task's first code: the end of the switch into it (the run queue
- * unlocked, interrupts on, a task that released itself and switched away
+/* A new task's first code: the end of the switch into it (entered with
+ * this CPU's rq lock held and interrupts off; returns with the lock
+ * released, interrupts on, a task that released itself and switched away
  * for good freed). */
 void finish_task_switch(void);
-/* RESCHEDULE_VECTOR's handler: this CPU looks at the run queue. */
+/* RESCHEDULE_VECTOR's handler: this CPU looks at its run queue. */
 void scheduler_ipi(void);
-/* Where p may run from now on (Linux's set_cpus_allowed_ptr): it moves
- * at its next switch (current: on its way back to user mode, or at its
- * next schedule()). */
+/* Where p may run from now on (Linux's set_cpus_allowed_ptr): queued,
+ * it moves now; running, at its next switch (current: on its way back to
+ * user mode, or at its next schedule()). No rq lock held. */
 void set_cpus_allowed_ptr(struct task_struct *p, const struct cpumask *m);
 /* CPUs the scheduler runs tasks on (Linux's cpu_active_mask). */
 extern struct cpumask cpu_active_mask;

@@ -35,6 +35,8 @@ struct timezone {
 
 /* Timer ticks since boot; only CPU 0's local timer interrupt writes it. */
 extern volatile u64 jiffies;
+/* jiffies, caught up with the TSC's clock when CPU 0's tick is late. */
+u64 get_jiffies_64(void);
 /* TSC frequency in kHz, measured against the PIT by time_init. */
 extern unsigned long tsc_khz;
 
