@@ -115,6 +115,17 @@ long sysinfo_free_pages(void)
 	return (long)((unsigned long long)si.freeram * si.mem_unit / 4096);
 }
 
+long free_pages_back(long before)
+{
+	long now = sysinfo_free_pages();
+
+	for (int i = 0; i < 100 && now < before - LEAK_SLACK; i++) {
+		usleep(1000);
+		now = sysinfo_free_pages();
+	}
+	return now;
+}
+
 int pin_to_one_cpu(void)
 {
 	return pin_to_nth_cpu(0);

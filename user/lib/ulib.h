@@ -24,6 +24,11 @@ void tap_summary(void);
 
 /* Free RAM in 4 KiB pages (sysinfo freeram * mem_unit / 4096). */
 long sysinfo_free_pages(void);
+/* The free pages once those of before (less LEAK_SLACK) are back, or
+ * after 100 ms: what a leak check reads. The kernel frees some pages just
+ * after the call that let them go returns: a dead thread's stack when its
+ * CPU next switches, which may be after its process was reaped. */
+long free_pages_back(long before);
 
 /* Pins the caller (and the children it forks) to one CPU, the first it
  * may run on: a test that counts free pages across a fork then sees the

@@ -377,7 +377,7 @@ int main(int argc, char **argv)
 		before = sysinfo_free_pages();
 		status = run(path, test_arg(names[i], zpk), 0, &timed_out);
 		verified = mm_verify_clean();
-		after = sysinfo_free_pages();
+		after = free_pages_back(before);
 		tap_ok(status == 0, "%s (%s%s, %.2f s)", names[i],
 		       timed_out ? "timed out, " : "", status_str(status),
 		       now() - t0);
