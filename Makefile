@@ -224,6 +224,12 @@ kselftest: deps $(B)/zpk.elf initrd
 # calls under each zero_page policy, one boot each; FUZZ_SEED replays a
 # run (default: a new seed, printed).
 FUZZ_SECS ?= 600
+# stress-ng as an outside fuzzer (scripts/stress.sh, docs/robustness.md):
+# Debian's stress-ng, each memory stressor STRESS_SECS seconds (3) under
+# each zero-page policy on 4 CPUs; writes build/stress/report.md.
+stress: deps $(B)/zpk.elf initrd
+	scripts/stress.sh
+
 fuzz: deps $(B)/zpk.elf initrd
 	tests/qemu/fuzz.sh --secs $(FUZZ_SECS) --seed $${FUZZ_SEED:-$$(date +%s)}
 
@@ -257,6 +263,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE rootfs ktest-image c2c c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE rootfs stress ktest-image c2c c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

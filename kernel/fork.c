@@ -44,6 +44,7 @@
 #define CLONE_UNTRACED		0x00800000
 #define CLONE_CHILD_SETTID	0x01000000
 #define CLONE_NEWUSER		0x10000000
+#define CLONE_IO		0x80000000
 
 /* ---- address spaces ---------------------------------------------------- */
 
@@ -730,18 +731,20 @@ static long sys_vfork(void)
 SYSCALL(__NR_vfork, sys_vfork);
 
 /* What zpk's clone does: processes and threads, without namespaces,
- * pidfds, CLONE_IO or CLONE_NEWCGROUP. */
+ * pidfds or CLONE_NEWCGROUP. CLONE_IO shares the I/O context, which zpk
+ * has none of: taken, nothing to share (stress-ng's userfaultfd stressor
+ * clones with it). */
 #define CLONE_SUPPORTED	(CLONE_VM | CLONE_FS | CLONE_FILES |		\
 			 CLONE_SIGHAND | CLONE_PTRACE | CLONE_VFORK |	\
 			 CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM |	\
 			 CLONE_SETTLS | CLONE_PARENT_SETTID |		\
 			 CLONE_CHILD_CLEARTID | CLONE_DETACHED |	\
-			 CLONE_UNTRACED | CLONE_CHILD_SETTID)
+			 CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
 
 /*
  * Linux's flag checks first, in copy_process's order (inconsistent
  * combinations are -EINVAL; init may not make siblings), then what zpk
- * lacks: namespaces, pidfds, CLONE_IO are -EINVAL too (docs/syscalls.md).
+ * lacks: namespaces and pidfds are -EINVAL too (docs/syscalls.md).
  * As the legacy clone, only the low 32 bits of flags count.
  */
 static int clone_flags_ok(unsigned long flags, unsigned long tls)
