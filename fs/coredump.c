@@ -266,7 +266,7 @@ static bool dump_vma_pages(struct coredump_params *cp, const struct core_vma *v)
 
 /* ---- the notes ------------------------------------------------------------ */
 
-/* A buffer that grows as bytes are added: the notes, NT_FILE's. */
+/* The notes, in a buffer that grows as they are added. */
 struct notes {
 	char *buf;
 	size_t len, cap;
