@@ -527,8 +527,10 @@ void do_coredump(const struct kernel_siginfo *info)
 	char name[CORENAME_MAX_SIZE];
 
 	/* Below a page there is no dump at all (Linux's min_coredump);
-	 * zpk runs no program for a pattern that pipes to one. */
-	if (!current->mm || cp.limit < PAGE_SIZE || core_pattern[0] == '|')
+	 * zpk runs no program for a pattern that pipes to one; a process
+	 * made undumpable (PR_SET_DUMPABLE 0) dumps nothing. */
+	if (!current->mm || cp.limit < PAGE_SIZE || core_pattern[0] == '|' ||
+	    !(current->mm->flags & MMF_DUMPABLE_MASK))
 		return;
 	if (!coredump_wait(info->si_signo, &cs))
 		return;

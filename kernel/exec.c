@@ -707,6 +707,7 @@ static int exec_binprm(struct linux_binprm *b)
 	if (!mm)
 		return -ENOMEM;
 	set_mm_exe_file(mm, b->file);
+	mm->flags = SUID_DUMP_USER;	/* no set-id programs: all dump */
 	b->past_no_return = true;
 	err = de_thread();
 	if (!err)

@@ -90,6 +90,22 @@ static struct task_struct *find_alive_thread(void)
 	return NULL;
 }
 
+/* c's parent thread is exiting: c's threads that asked for it with
+ * PR_SET_PDEATHSIG get their signal for the process, as from the parent,
+ * even when another thread of the parent's group takes c over. */
+static void send_pdeath_signals(struct task_struct *c)
+{
+	struct kernel_siginfo info = { .si_code = SI_USER,
+				       .kill.pid = current->tgid };
+	struct task_struct *t;
+
+	for_each_thread(c, t)
+		if (t->pdeath_signal) {
+			info.si_signo = t->pdeath_signal;
+			send_signal(t, t->pdeath_signal, &info);
+		}
+}
+
 /*
  * Current's children go to another live thread of its group, or else
  * to init, which reaps them (Linux's forget_original_parent). A new
@@ -107,6 +123,7 @@ static void forget_original_parent(void)
 		list_del(&c->sibling);
 		c->parent = reaper;
 		list_add_tail(&c->sibling, &reaper->children);
+		send_pdeath_signals(c);
 		if (same_thread_group(reaper, current))
 			continue;
 		c->exit_signal = SIGCHLD;  /* "We don't want people slaying init" */

@@ -199,6 +199,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
 	memcpy(mm->saved_auxv, old->saved_auxv, sizeof(mm->saved_auxv));
+	mm->flags = old->flags & MMF_DUMPABLE_MASK;
 	mm->total_vm = old->total_vm;
 	mm->data_vm = old->data_vm;
 	mm->exec_vm = old->exec_vm;
@@ -404,6 +405,7 @@ static void copy_task_fields(struct task_struct *t)
 	memcpy(t->groups, current->groups, sizeof(t->groups));
 	t->blocked = current->blocked;
 	t->mempolicy = current->mempolicy;
+	t->no_new_privs = current->no_new_privs;
 }
 
 /* A fork or vfork child keeps the alternate signal stack; a thread

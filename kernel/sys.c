@@ -173,31 +173,68 @@ static long sys_setgroups(int size, const u32 __user *list)
 }
 SYSCALL(__NR_setgroups, sys_setgroups);
 
-#define PR_SET_NAME	15
-#define PR_GET_NAME	16
+#define PR_SET_PDEATHSIG	1
+#define PR_GET_PDEATHSIG	2
+#define PR_GET_DUMPABLE		3
+#define PR_SET_DUMPABLE		4
+#define PR_SET_NAME		15
+#define PR_GET_NAME		16
+#define PR_SET_NO_NEW_PRIVS	38
+#define PR_GET_NO_NEW_PRIVS	39
 
 /* The name is comm (16 bytes with its NUL), shown in /proc/PID/comm and
- * status; the other options are -EINVAL, as Linux's unknown ones. */
-static long sys_prctl(int option, unsigned long arg2)
+ * status; 15 bytes at most are read, as Linux reads them. */
+static long prctl_set_name(const char __user *name)
 {
 	char comm[TASK_COMM_LEN];
-	long n;
 
+	if (strncpy_from_user(comm, name, sizeof(comm) - 1) == -EFAULT)
+		return -EFAULT;
+	comm[sizeof(comm) - 1] = '\0';	/* longer names are cut */
+	memcpy(current->comm, comm, sizeof(comm));
+	return 0;
+}
+
+/* Linux's prctl for the options zpk has; the others are -EINVAL, as
+ * Linux's unknown ones. */
+static long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
+		      unsigned long arg4, unsigned long arg5)
+{
 	switch (option) {
-	case PR_SET_NAME:
-		/* 15 bytes at most are read, as Linux reads them. */
-		n = strncpy_from_user(comm, (const char __user *)arg2,
-				      sizeof(comm) - 1);
-		if (n == -EFAULT)
-			return -EFAULT;
-		comm[sizeof(comm) - 1] = '\0';	/* longer names are cut */
-		memcpy(current->comm, comm, sizeof(comm));
+	case PR_SET_PDEATHSIG:
+		if (arg2 > _NSIG)
+			return -EINVAL;
+		current->pdeath_signal = arg2;
 		return 0;
+	case PR_GET_PDEATHSIG:
+		return put_user(current->pdeath_signal, (int __user *)arg2);
+	case PR_GET_DUMPABLE:
+		return current->mm->flags & MMF_DUMPABLE_MASK;
+	case PR_SET_DUMPABLE:
+		if (arg2 != SUID_DUMP_DISABLE && arg2 != SUID_DUMP_USER)
+			return -EINVAL;
+		/* atomic: the OOM reaper sets mm->flags' MMF_OOM_SKIP */
+		if (arg2 == SUID_DUMP_USER)
+			set_bit(MMF_DUMPABLE, &current->mm->flags);
+		else
+			clear_bit(MMF_DUMPABLE, &current->mm->flags);
+		return 0;
+	case PR_SET_NAME:
+		return prctl_set_name((const char __user *)arg2);
 	case PR_GET_NAME:
 		if (copy_to_user((char __user *)arg2, current->comm,
 				 sizeof(current->comm)))
 			return -EFAULT;
 		return 0;
+	case PR_SET_NO_NEW_PRIVS:	/* one way: it cannot be cleared */
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		current->no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return current->no_new_privs;
 	}
 	return -EINVAL;
 }

@@ -166,6 +166,13 @@ struct vm_area_struct {
 /* mm->flags bits (Linux's numbers). MMF_OOM_SKIP: the OOM killer has
  * reaped this mm; it frees nothing more and is never chosen again. */
 #define MMF_OOM_SKIP	21
+/* Bits 0-1: whether the process may dump core (prctl PR_SET_DUMPABLE;
+ * execve sets SUID_DUMP_USER, fork copies it). Without set-id programs
+ * only bit 0 is ever set (Linux's 2, SUID_DUMP_ROOT, is not). */
+#define MMF_DUMPABLE		0
+#define MMF_DUMPABLE_MASK	3UL
+#define SUID_DUMP_DISABLE	0
+#define SUID_DUMP_USER		1
 
 /*
  * A process's address space. The kernel half of pgd is init_pgd's.

@@ -147,6 +147,10 @@ struct task_struct {
 	struct list_head run_list;	/* on the run queue */
 	int exit_code;			/* wait4 status word */
 	int exit_signal;		/* to the parent; -1 for a thread */
+	int pdeath_signal;		/* prctl PR_SET_PDEATHSIG: sent when
+					 * the parent thread exits; 0: none */
+	bool no_new_privs;		/* PR_SET_NO_NEW_PRIVS: one-way, kept
+					 * by fork and execve */
 	int usage;			/* the task list's, /proc files' */
 	bool need_resched;
 	bool on_cpu;			/* some CPU runs on its stack */

@@ -2,12 +2,13 @@
  * the syscall and /dev/userfaultfd, UFFDIO_API, REGISTER/UNREGISTER with
  * Linux's errnos, missing faults read as messages and resolved by COPY,
  * ZEROPAGE and WAKE, poll and read, SIGBUS, kernel faults (a handled
- * signal does not end them), and a uffd closed or a process exiting
- * while faults wait. */
+ * signal does not end them), and a uffd closed, a process exiting or
+ * a clone killed while faults wait. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -486,11 +487,43 @@ static void kernel_faults(void)
 	close(pp[1]);
 }
 
+/* stress-ng's userfaultfd stressor: a clone sharing the mm, files and
+ * handlers faults; the parent reads the fault, never resolves it, and
+ * kills the clone, which must die and be reaped. */
+static int clone_fault(void *arg)
+{
+	peek(arg);
+	return 0;
+}
+
+static void killed_clone(void)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	int fd = uffd_new(O_CLOEXEC | O_NONBLOCK, 0), st = -1;
+	char *p = map(1);
+	struct uffd_msg m;
+	pid_t pid;
+
+	uffd_register(fd, p, PAGE_SIZE, UFFDIO_REGISTER_MODE_MISSING, NULL);
+	pid = clone(clone_fault, stack + sizeof(stack), SIGCHLD | CLONE_VM |
+		    CLONE_FILES | CLONE_FS | CLONE_SIGHAND, p);
+	tap_ok(pid > 0 && uffd_read(fd, &m, 5000) == 0, "a CLONE_VM|"
+	       "CLONE_FILES|CLONE_SIGHAND child's fault is read");
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &st, 0) != pid)
+		st = -1;
+	tap_ok(WIFSIGNALED(st) &&
+	       WTERMSIG(st) == SIGKILL, "SIGKILL ends its wait in the fault "
+	       "and it is reaped (%s)", status_str(st));
+	close(fd);
+	munmap(p, PAGE_SIZE);
+}
+
 int main(void)
 {
 	int st;
 
-	tap_plan(42);
+	tap_plan(44);
 	api();
 	registering();
 	missing();
@@ -501,6 +534,7 @@ int main(void)
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 42, "UFFD_FEATURE_SIGBUS: "
 	       "the fault is SIGBUS with BUS_ADRERR (%s)", status_str(st));
 	kernel_faults();
+	killed_clone();
 	st = in_child(exit_child, NULL);
 	tap_ok(WIFEXITED(st) && !WEXITSTATUS(st), "a process exits while a "
 	       "thread waits in a fault of a range still registered (%s)",
