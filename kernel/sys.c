@@ -421,7 +421,11 @@ SYSCALL(__NR_setdomainname, sys_setdomainname);
 #define RLIMIT_STACK	3
 #define RLIMIT_CORE	4
 #define RLIMIT_NOFILE	7
+#define RLIMIT_MEMLOCK	8
 #define RLIMIT_AS	9
+#define RLIMIT_MSGQUEUE	12
+#define RLIMIT_NICE	13
+#define RLIMIT_RTPRIO	14
 #define RLIM_NLIMITS	16
 #define RLIM_INFINITY	(~0UL)
 
@@ -429,11 +433,20 @@ struct rlimit64 {
 	u64 rlim_cur, rlim_max;
 };
 
-/* The limits zpk enforces are fixed; the rest read as unlimited. Only
- * RLIMIT_CORE may be set: it is the process's (fs/coredump.c). */
+/* The limits zpk enforces are fixed; the rest read as Linux's defaults
+ * (unlimited, most of them). Only RLIMIT_CORE may be set: it is the
+ * process's (fs/coredump.c). MEMLOCK, MSGQUEUE, NICE and RTPRIO bind
+ * only unprivileged processes on Linux, and every zpk process is root. */
 static struct rlimit64 rlimit_of(struct task_struct *t, unsigned int res)
 {
 	switch (res) {
+	case RLIMIT_MEMLOCK:	/* Linux's MLOCK_LIMIT, 8 MiB since 5.16 */
+		return (struct rlimit64){ 8UL << 20, 8UL << 20 };
+	case RLIMIT_MSGQUEUE:	/* MQ_BYTES_MAX */
+		return (struct rlimit64){ 819200, 819200 };
+	case RLIMIT_NICE:
+	case RLIMIT_RTPRIO:
+		return (struct rlimit64){ 0, 0 };
 	case RLIMIT_STACK:
 		return (struct rlimit64){ STACK_RLIMIT, RLIM_INFINITY };
 	case RLIMIT_NOFILE:

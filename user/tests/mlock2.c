@@ -1,13 +1,14 @@
 /* user/tests/mlock2.c — mlock2 with MLOCK_ONFAULT (locked, VmLck and the
  * smaps "lo" flag, but nothing faulted in), mlock over it (populates),
- * munlock, mlockall(MCL_FUTURE | MCL_ONFAULT), and a fork child that
- * inherits no lock. */
+ * munlock, mlockall(MCL_FUTURE | MCL_ONFAULT), a fork child that
+ * inherits no lock, and RLIMIT_MEMLOCK, which root passes. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -65,6 +66,32 @@ static int present(const void *p)
 	return n;
 }
 
+/* Linux's default RLIMIT_MEMLOCK is 8 MiB (what the host says may be
+ * its init's); root has CAP_IPC_LOCK and locks more than it. */
+static void memlock_limit(void)
+{
+	size_t len = 16UL << 20;
+	struct rlimit rl = { 0, 0 };
+	char *q;
+	int r;
+
+	getrlimit(RLIMIT_MEMLOCK, &rl);
+	tap_ok(rl.rlim_cur <= rl.rlim_max && (!is_zpk() || (rl.rlim_cur ==
+	       8UL << 20 && rl.rlim_max == 8UL << 20)), "RLIMIT_MEMLOCK "
+	       "%llu kB, at most %llu kB", (unsigned long long)rl.rlim_cur >> 10,
+	       (unsigned long long)rl.rlim_max >> 10);
+	q = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		 MAP_ANONYMOUS, -1, 0);
+	r = mlock2_(q, len, MLOCK_ONFAULT);
+	if (geteuid() == 0)
+		tap_ok(r == 0, "root mlocks 16 MiB past it (%s)",
+		       r ? strerror(errno) : "ok");
+	else
+		tap_skip("not root: the limit binds");
+	munlock(q, len);
+	munmap(q, len);
+}
+
 int main(void)
 {
 	char *p = mmap(NULL, LEN, PROT_READ | PROT_WRITE,
@@ -74,7 +101,7 @@ int main(void)
 	pid_t pid;
 
 	need_proc();
-	tap_plan(12);
+	tap_plan(14);
 	lck0 = self_kb("VmLck");
 	tap_ok(mlock2_(p, LEN, 2) < 0 && errno == EINVAL, "mlock2 with an "
 	       "unknown flag: EINVAL");
@@ -115,5 +142,6 @@ int main(void)
 	       "populated (%lld pages present)", rss);
 	munmap(q, LEN);
 	munmap(p, LEN);
+	memlock_limit();
 	tap_done();
 }
