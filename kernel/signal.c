@@ -10,6 +10,7 @@
 #include <zpk/signal.h>
 #include <zpk/string.h>
 #include <zpk/syscalls.h>
+#include <zpk/time.h>
 #include <zpk/uaccess.h>
 
 #define UNBLOCKABLE	(sigmask(SIGKILL) | sigmask(SIGSTOP))
@@ -761,6 +762,68 @@ static long sys_rt_sigsuspend(const sigset_t __user *uset, size_t setsize)
 }
 SYSCALL(__NR_rt_sigsuspend, sys_rt_sigsuspend);
 
+/*
+ * Linux's do_sigtimedwait: a pending signal of these (never SIGKILL or
+ * SIGSTOP) is taken without running its handler. With none, sleep with
+ * them unblocked, so that one sent to the process picks this thread,
+ * until one comes, another signal (-EINTR), or wake_at (0: never) passes
+ * (-EAGAIN). The signal's number, its siginfo in *info.
+ */
+static long do_sigtimedwait(sigset_t these, struct kernel_siginfo *info,
+			    u64 wake_at)
+{
+	sigset_t saved = current->blocked;
+	int sig = dequeue_signal_mask(these, info);
+
+	if (sig || wake_at == 1)
+		return sig ? sig : -EAGAIN;
+	current->blocked &= ~these;
+	for (;;) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (signal_pending(current) ||
+		    (wake_at && ktime_get_ns() >= wake_at))
+			break;
+		current->wake_at_ns = wake_at;
+		schedule();
+		current->wake_at_ns = 0;
+	}
+	current->state = TASK_RUNNING;
+	set_current_blocked(saved);
+	sig = dequeue_signal_mask(these, info);
+	if (sig)
+		return sig;
+	return signal_pending(current) ? -EINTR : -EAGAIN;
+}
+
+/* sigwaitinfo and sigtimedwait: timeout NULL waits for ever, {0, 0}
+ * only looks. Not restarted after a handler: -EINTR, as Linux. */
+static long sys_rt_sigtimedwait(const sigset_t __user *uthese,
+				struct kernel_siginfo __user *uinfo,
+				const struct __kernel_timespec __user *uts,
+				size_t setsize)
+{
+	struct kernel_siginfo info;
+	sigset_t these;
+	u64 wake_at = 0, ns;
+	long ret;
+
+	if (setsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		ret = timespec_from_user(uts, &ns);
+		if (ret)
+			return ret;
+		wake_at = ns ? ktime_get_ns() + ns : 1;	/* 1: do not sleep */
+	}
+	ret = do_sigtimedwait(these & ~UNBLOCKABLE, &info, wake_at);
+	if (ret > 0 && uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return ret;
+}
+SYSCALL(__NR_rt_sigtimedwait, sys_rt_sigtimedwait);
+
 static long sys_rt_sigreturn(void)
 {
 	struct pt_regs *regs = task_pt_regs(current);
@@ -931,6 +994,64 @@ static long sys_kill(int pid, int sig)
 	return count ? err : -ESRCH;
 }
 SYSCALL(__NR_kill, sys_kill);
+
+/*
+ * sigqueue's info from user space, for sig (Linux's
+ * __copy_siginfo_from_user): si_signo is sig. Only to oneself may it
+ * claim to be the kernel's (si_code >= 0) or tkill's (SI_TKILL), for
+ * that adds the sender. 0, -EFAULT or -EPERM.
+ */
+static int sigqueueinfo_from_user(struct kernel_siginfo *info, int sig,
+				  const struct kernel_siginfo __user *u,
+				  int target)
+{
+	if (copy_from_user(info, u, sizeof(*info)))
+		return -EFAULT;
+	info->si_signo = sig;
+	if ((info->si_code >= 0 || info->si_code == SI_TKILL) &&
+	    target != current->pid)
+		return -EPERM;
+	return 0;
+}
+
+static long sys_rt_sigqueueinfo(int pid, int sig,
+				const struct kernel_siginfo __user *uinfo)
+{
+	struct kernel_siginfo info;
+	struct task_struct *t;
+	int err = sigqueueinfo_from_user(&info, sig, uinfo, pid);
+
+	if (err)
+		return err;
+	t = pid > 0 ? find_task_by_pid(pid) : NULL;
+	if (!t)
+		return -ESRCH;
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	return sig ? send_signal(t, sig, &info) : 0;
+}
+SYSCALL(__NR_rt_sigqueueinfo, sys_rt_sigqueueinfo);
+
+static long sys_rt_tgsigqueueinfo(int tgid, int tid, int sig,
+				  const struct kernel_siginfo __user *uinfo)
+{
+	struct kernel_siginfo info;
+	struct task_struct *t;
+	int err;
+
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	err = sigqueueinfo_from_user(&info, sig, uinfo, tid);
+	if (err)
+		return err;
+	t = find_task_by_pid(tid);
+	if (!t || t->tgid != tgid)
+		return -ESRCH;
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	return sig ? send_sig_thread(t, sig, &info) : 0;
+}
+SYSCALL(__NR_rt_tgsigqueueinfo, sys_rt_tgsigqueueinfo);
 
 /* Thread-directed: the thread tid, if it is in process tgid (> 0). */
 static long do_tkill(int tgid, int tid, int sig)
