@@ -1,5 +1,6 @@
 /* fs/proc/array.c — /proc/PID/status, stat, statm and cmdline, in
  * the layout of Linux 6.x's fs/proc/array.c and task_mmu.c's task_mem. */
+#include <zpk/capability.h>
 #include <zpk/fs.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
@@ -162,10 +163,11 @@ static void task_cap_cpus(struct seq_file *m, struct task_struct *t)
 {
 	unsigned long cpus = t->cpus_mask.bits & ((1UL << nr_cpu_ids) - 1);
 
-	seq_puts(m, "CapInh:\t0000000000000000\nCapPrm:\t000001ffffffffff\n"
-		 "CapEff:\t000001ffffffffff\nCapBnd:\t000001ffffffffff\n"
-		 "CapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t0\n"
-		 "Seccomp_filters:\t0\n");
+	seq_printf(m, "CapInh:\t%016llx\nCapPrm:\t%016llx\nCapEff:\t%016llx\n"
+		   "CapBnd:\t%016llx\nCapAmb:\t%016llx\n", 0ULL, CAP_FULL_SET,
+		   CAP_FULL_SET, CAP_FULL_SET, 0ULL);
+	seq_printf(m, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n",
+		   t->no_new_privs);
 	seq_printf(m, "Cpus_allowed:\t%lx\nCpus_allowed_list:\t", cpus);
 	seq_cpu_list(m, cpus);
 	seq_putc(m, '\n');

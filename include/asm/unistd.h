@@ -105,6 +105,7 @@
 #define __NR_setgroups		116
 #define __NR_getpgid		121
 #define __NR_getsid		124
+#define __NR_capget		125
 #define __NR_rt_sigpending	127
 #define __NR_rt_sigtimedwait	128
 #define __NR_rt_sigqueueinfo	129

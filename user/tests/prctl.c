@@ -224,13 +224,24 @@ static void no_new_privs(void)
 	waitpid(pid, &st, 0);
 	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 1, "set to 1, and a fork "
 	       "child has it (%s)", status_str(st));
+	pid = fork();
+	if (pid == 0) {
+		char buf[4096];
+
+		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+		_exit(read_file("/proc/self/status", buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "\nNoNewPrivs:\t1\n") ? 0 : 1);
+	}
+	waitpid(pid, &st, 0);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status says "
+	       "NoNewPrivs: 1 (%s)", status_str(st));
 }
 
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "dumpable"))
 		return prctl(PR_GET_DUMPABLE);
-	tap_plan(16);
+	tap_plan(17);
 	pdeathsig();
 	dumpable();
 	no_new_privs();
