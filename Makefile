@@ -226,8 +226,10 @@ kselftest: deps $(B)/zpk.elf initrd
 FUZZ_SECS ?= 600
 # stress-ng as an outside fuzzer (scripts/stress.sh, docs/robustness.md):
 # Debian's stress-ng, each memory stressor STRESS_SECS seconds (3) under
-# each zero-page policy on 4 CPUs; writes build/stress/report.md.
+# each zero-page policy on 4 CPUs, then on Debian's Linux 6.1 for the
+# comparison (STRESS_LINUX=0 skips it); writes build/stress/report.md.
 stress: deps $(B)/zpk.elf initrd
+	$(MAKE) -s -C user bench
 	scripts/stress.sh
 
 fuzz: deps $(B)/zpk.elf initrd
