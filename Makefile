@@ -69,7 +69,7 @@ LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	   --no-warn-rwx-segments -T linker.ld
 
 KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c fs/*.c fs/proc/*.c net/*.c \
-		   ipc/*.c mm/*.c lib/*.c)
+		   ipc/*.c mm/*.c lib/*.c block/*.c drivers/*/*.c)
 KSRC_S	:= $(wildcard boot/*.asm arch/x86_64/*.asm)
 KOBJS	:= $(patsubst %.c,$(B)/k/%.o,$(KSRC_C)) \
 	   $(patsubst %.asm,$(B)/k/%.o,$(KSRC_S))
