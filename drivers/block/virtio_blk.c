@@ -106,6 +106,10 @@ static void virtblk_submit_bio(struct bio *bio)
 	unsigned long flags;
 	unsigned int n;
 
+	if (bio->bi_vcnt + 2U > vblk->vq->num) {	/* would wait forever */
+		bio_endio(bio, -EIO);
+		return;
+	}
 	virtblk_wait_room(vblk, bio->bi_vcnt + 2, &flags);
 	req = vblk->free_reqs;
 	vblk->free_reqs = req->next;
