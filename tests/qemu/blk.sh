@@ -3,7 +3,8 @@
 # /dev/vda and no boot line; with a raw image made here, user/tests/blkdev
 # under the runner (leak check, mm_verify) on 1 and 4 CPUs, then the
 # bytes it wrote are looked for in the image on the host; busybox's mkswap
-# and dd on /dev/vda, the swap header checked on the host.
+# and dd on /dev/vda, the swap header checked on the host; an I/O error
+# (QEMU's blkdebug) comes back as EIO.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -89,7 +90,28 @@ part_busybox() {
 	grep -E "^(dd:|intr)" "$log" | tr -d '\r' | sed 's/^/# /'
 }
 
+# QEMU's blkdebug fails every read of sector 2048 with EIO: read(2)
+# says EIO for it, and the sectors around it still read.
+part_eio() {
+	local img=$work/eio.img log=$LOGDIR/blk-eio.log conf=$work/eio.conf
+	printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "2048"\n' \
+		>"$conf"
+	truncate -s "$SIZE" "$img"
+	scripts/zpk-run --timeout 60 --disk "blkdebug:$conf:$img" busybox sh -c \
+		'for s in 2047 2048 2049; do
+			dd if=/dev/vda of=/dev/null bs=512 skip=$s count=1 2>&1 |
+				grep -q "Input/output error" && echo "sector $s: EIO" ||
+				echo "sector $s: read"
+		done' >"$log" 2>&1
+	expect_in "$log" "an I/O error: a read of the failing sector is EIO" \
+		"sector 2048: EIO"
+	expect_in "$log" "... the sector before it reads" "sector 2047: read"
+	expect_in "$log" "... and the one after it, the kernel unharmed" \
+		"sector 2049: read"
+}
+
 part_nodisk
+part_eio
 part_blkdev 1
 part_blkdev 4
 part_busybox
