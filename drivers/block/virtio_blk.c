@@ -211,6 +211,20 @@ static void virtblk_announce(struct virtio_blk *vblk, int gsi)
 		vblk->vp.pci->irq, gsi);
 }
 
+/* A probe that failed: the device reset first (it forgets the rings'
+ * address, so their pages may go), then FAILED, then the memory. */
+static void virtblk_free(struct virtio_blk *vblk)
+{
+	if (vblk->vp.ioaddr) {
+		vp_legacy_reset(&vblk->vp);
+		vp_legacy_add_status(&vblk->vp, VIRTIO_CONFIG_S_FAILED);
+	}
+	if (vblk->vq)
+		vring_del_virtqueue(vblk->vq);
+	kfree(vblk->reqs);
+	kfree(vblk);
+}
+
 static int virtblk_probe(struct pci_dev *dev)
 {
 	struct virtio_blk *vblk;
@@ -247,8 +261,8 @@ static int virtblk_probe(struct pci_dev *dev)
 fail:
 	pr_warn("virtio_blk: %02x:%02x.%x not used (%d)\n", dev->bus,
 		PCI_SLOT(dev->devfn), PCI_FUNC(dev->devfn), err);
-	vp_legacy_add_status(&vblk->vp, VIRTIO_CONFIG_S_FAILED);
 	vblk_dev = NULL;
+	virtblk_free(vblk);
 	return err;
 }
 
