@@ -30,6 +30,8 @@ RUN_DEPS := initrd
 endif
 MEM	?= 128M
 SMP	?= 1
+# make run DISK=img: a raw image as zpk's /dev/vda (virtio-blk).
+DISK	?=
 CMDLINE	?=
 GRUB_MKRESCUE ?= grub-mkrescue
 
@@ -69,7 +71,7 @@ LDFLAGS	:= -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	   --no-warn-rwx-segments -T linker.ld
 
 KSRC_C	:= $(wildcard arch/x86_64/*.c kernel/*.c fs/*.c fs/proc/*.c net/*.c \
-		   ipc/*.c mm/*.c lib/*.c)
+		   ipc/*.c mm/*.c lib/*.c block/*.c drivers/*/*.c)
 KSRC_S	:= $(wildcard boot/*.asm arch/x86_64/*.asm)
 KOBJS	:= $(patsubst %.c,$(B)/k/%.o,$(KSRC_C)) \
 	   $(patsubst %.asm,$(B)/k/%.o,$(KSRC_S))
@@ -146,7 +148,7 @@ deps:
 # end (qemu.sh's 125), as is zpk's own power-off with 0; a panic is not.
 run: deps $(B)/zpk.iso $(RUN_DEPS)
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL), $(SMP) CPU); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(RUN_INITRD) --interactive --zpk-status $(B)/zpk.elf || \
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(RUN_INITRD) $(if $(DISK),--disk $(DISK)) --interactive --zpk-status $(B)/zpk.elf || \
 	  { rc=$$?; [ $$rc -eq 125 ] || exit $$rc; }
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.

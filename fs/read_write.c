@@ -307,6 +307,11 @@ static long sys_lseek(int fd, loff_t off, int whence)
 
 	if (!f)
 		return -EBADF;
+	if (f->f_op->llseek) {
+		r = f->f_op->llseek(f, off, whence);
+		fput(f);
+		return r;
+	}
 	switch (whence) {
 	case SEEK_SET: base = 0; break;
 	case SEEK_CUR: base = f->f_pos; break;

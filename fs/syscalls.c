@@ -562,15 +562,19 @@ static long sys_truncate(const char __user *path, loff_t len)
 }
 SYSCALL(__NR_truncate, sys_truncate);
 
-/* Files live in RAM: there is nothing to write back. */
+/* Files live in RAM: there is nothing to write back, but for a disk's
+ * cache (its f_op->fsync). */
 static long sys_fsync(int fd)
 {
 	struct file *f = fget(fd);
+	long r = 0;
 
 	if (!f)
 		return -EBADF;
+	if (f->f_op->fsync)
+		r = f->f_op->fsync(f);
 	fput(f);
-	return 0;
+	return r;
 }
 SYSCALL(__NR_fsync, sys_fsync);
 SYSCALL(__NR_fdatasync, sys_fsync);

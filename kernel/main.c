@@ -7,6 +7,7 @@
 #include <asm/smp.h>
 #include <asm/syscall.h>
 #include <asm/traps.h>
+#include <zpk/blkdev.h>
 #include <zpk/bug.h>
 #include <zpk/console.h>
 #include <zpk/init.h>
@@ -15,6 +16,7 @@
 #include <zpk/mm.h>
 #include <zpk/multiboot2.h>
 #include <zpk/param.h>
+#include <zpk/pci.h>
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
@@ -128,6 +130,8 @@ void kernel_main(u32 magic, u32 info)
 	apic_init();
 	acpi_boot_init();
 	serial_irq_init();
+	pci_init();
+	virtio_blk_init();
 	sti();
 	system_state = SYSTEM_SCHEDULING;
 	smp_init();

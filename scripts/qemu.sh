@@ -7,7 +7,8 @@ usage() {
 	cat <<USAGE
 usage: scripts/qemu.sh [--mem SIZE] [--smp N] [--append PARAMS]
                        [--initrd FILE] [--timeout SECONDS] [--interactive]
-                       [--gdb] [--linux] [--zpk-status] ZPK_ELF|BZIMAGE
+                       [--gdb] [--linux] [--zpk-status] [--disk IMG]
+                       ZPK_ELF|BZIMAGE
   --mem SIZE      guest RAM, e.g. 32M, 6G (default 128M)
   --smp N         CPUs, 1..8 (default 1); with more than one, TCG runs
                   each on a host thread (-accel tcg,thread=multi) unless
@@ -19,6 +20,8 @@ usage: scripts/qemu.sh [--mem SIZE] [--smp N] [--append PARAMS]
   --gdb           start halted with a gdb stub on tcp::\${GDB_PORT:-1234}
   --linux         boot a Linux bzImage with -kernel/-initrd/-append instead
                   of zpk from a GRUB ISO; every other argument is the same
+  --disk IMG      a raw disk image as a virtio disk (-drive
+                  file=IMG,if=virtio,format=raw): zpk's /dev/vda
   --zpk-status    exit with kernel_poweroff's value instead of QEMU's
                   status: 0 when zpk powered off normally (init exited 0),
                   init's status, 127 for a panic; 124 on timeout; 125 if
@@ -34,7 +37,7 @@ USAGE
 	exit "${1:-2}"
 }
 mem=128M smp=1 append= initrd= timeout_s= interactive= gdb= linux=
-zpk_status=
+zpk_status= disk=
 case ${1:-} in -h|--help) usage 0 ;; esac
 while [ $# -gt 1 ]; do
 	case $1 in
@@ -48,6 +51,7 @@ while [ $# -gt 1 ]; do
 	--gdb) gdb=1; shift ;;
 	--linux) linux=1; shift ;;
 	--zpk-status) zpk_status=1; shift ;;
+	--disk) disk=$2; shift 2 ;;
 	*) usage ;;
 	esac
 done
@@ -83,6 +87,7 @@ else
 	args+=(-display none -serial stdio -monitor none)
 fi
 [ -z "$gdb" ] || args+=(-S -gdb "tcp::${GDB_PORT:-1234}")
+[ -z "$disk" ] || args+=(-drive "file=$disk,if=virtio,format=raw")
 # shellcheck disable=SC2206
 args+=(${QEMU_EXTRA:-})
 

@@ -20,13 +20,14 @@ qemu_status_to_zpk() {
 }
 
 # boot LOG MEM PARAMS... — boots zpk, output to LOG; sets BOOT_STATUS
-# (decoded) and BOOT_SECONDS (wall time). BOOT_SMP=N: N CPUs (default 1).
+# (decoded) and BOOT_SECONDS (wall time). BOOT_SMP=N: N CPUs (default 1);
+# BOOT_DISK=IMG: a raw image as the virtio disk /dev/vda.
 boot() {
 	local log=$1 mem=$2 t0 t1 rc
 	shift 2
 	t0=$(date +%s.%N)
 	scripts/qemu.sh --mem "$mem" --smp "${BOOT_SMP:-1}" --append "$*" \
-		--timeout "$TEST_TIMEOUT" \
+		--timeout "$TEST_TIMEOUT" ${BOOT_DISK:+--disk "$BOOT_DISK"} \
 		${ZPK_INITRD:+--initrd "$ZPK_INITRD"} "$ZPK_ELF" >"$log" 2>&1
 	rc=$?
 	t1=$(date +%s.%N)

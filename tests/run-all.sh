@@ -31,7 +31,7 @@ rm -rf "$JOBDIR"
 mkdir -p "$JOBDIR"
 declare -A job_pid
 # TEST_SUITES="host boot ..." runs only those suites (default: all).
-TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user fuzz crash gdb c2c realprog}
+TEST_SUITES=${TEST_SUITES:-host docs clang ktest-32M ktest-512M ktest-6G ktest-smp4 boot user blk fuzz crash gdb c2c realprog}
 want() { case " $TEST_SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # job NAME CMD... — start CMD in the background once a slot is free; its
@@ -144,6 +144,7 @@ job crash bash tests/qemu/crash.sh
 job gdb bash tests/qemu/gdb.sh
 job c2c bash tests/qemu/c2c.sh
 job boot bash tests/qemu/boot.sh
+job blk bash tests/qemu/blk.sh
 job host host_tests
 job docs docs_check
 job clang clang_build
@@ -158,6 +159,7 @@ suite ktest-smp4 ktest-smp4
 suite boot boot
 # shellcheck disable=SC2046
 suite user $(for p in $user_parts; do echo "user-$p"; done)
+suite blk blk
 suite fuzz fuzz-special fuzz-refcount fuzz-off
 suite crash crash
 suite gdb gdb

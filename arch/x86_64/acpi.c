@@ -1,6 +1,8 @@
-/* arch/x86_64/acpi.c — the CPUs, as ACPI lists them: the RSDP (GRUB's copy,
- * else found in the BIOS areas), the RSDT or XSDT, and the MADT's entries. */
+/* arch/x86_64/acpi.c — the CPUs and the IO-APIC, as ACPI lists them: the
+ * RSDP (GRUB's copy, else found in the BIOS areas), the RSDT or XSDT, and
+ * the MADT's entries (local APICs, IO-APIC, interrupt overrides). */
 #include <asm/acpi.h>
+#include <asm/io_apic.h>
 #include <asm/smp.h>
 #include <zpk/compiler.h>
 #include <zpk/errno.h>
@@ -49,6 +51,7 @@ struct acpi_subtable_header {
 
 #define ACPI_MADT_TYPE_LOCAL_APIC	0
 #define ACPI_MADT_TYPE_IO_APIC		1
+#define ACPI_MADT_TYPE_INTERRUPT_OVERRIDE 2
 #define ACPI_MADT_ENABLED		1	/* lapic_flags: usable */
 
 struct acpi_madt_local_apic {
@@ -64,6 +67,15 @@ struct acpi_madt_io_apic {
 	u8 reserved;
 	u32 address;
 	u32 global_irq_base;
+} __packed;
+
+/* An ISA IRQ wired to another GSI, or with other polarity or trigger. */
+struct acpi_madt_interrupt_override {
+	struct acpi_subtable_header header;
+	u8 bus;				/* 0: ISA */
+	u8 source_irq;
+	u32 global_irq;
+	u16 inti_flags;
 } __packed;
 
 static u8 acpi_checksum(const void *p, size_t len)
@@ -147,6 +159,7 @@ static void acpi_parse_madt_entry(const struct acpi_subtable_header *e)
 {
 	const struct acpi_madt_local_apic *lapic = (const void *)e;
 	const struct acpi_madt_io_apic *ioapic = (const void *)e;
+	const struct acpi_madt_interrupt_override *iso = (const void *)e;
 
 	switch (e->type) {
 	case ACPI_MADT_TYPE_LOCAL_APIC:
@@ -160,6 +173,12 @@ static void acpi_parse_madt_entry(const struct acpi_subtable_header *e)
 	case ACPI_MADT_TYPE_IO_APIC:
 		pr_info("ACPI: IOAPIC (id[%#04x] address[%#x] gsi_base[%u])\n",
 			ioapic->id, ioapic->address, ioapic->global_irq_base);
+		mp_register_ioapic(ioapic->id, ioapic->address,
+				   ioapic->global_irq_base);
+		break;
+	case ACPI_MADT_TYPE_INTERRUPT_OVERRIDE:
+		mp_override_legacy_irq(iso->source_irq, iso->global_irq,
+				       iso->inti_flags);
 		break;
 	}
 }

@@ -2,6 +2,7 @@
  * exception to the test hook, the exception table, or a full report and stop. */
 #include <asm/apic.h>
 #include <asm/io.h>
+#include <asm/io_apic.h>
 #include <asm/irq.h>
 #include <asm/smp.h>
 #include <asm/traps.h>
@@ -121,6 +122,8 @@ void do_trap(struct pt_regs *regs)
 			return;
 		if (regs->vector >= FIRST_SYSTEM_VECTOR &&
 		    do_system_vector(regs))
+			return;
+		if (do_io_apic_irq(regs))
 			return;
 		pr_warn("zpk: unexpected interrupt %llu\n",
 			(unsigned long long)regs->vector);

@@ -16,9 +16,27 @@ static inline u8 inb(u16 port)
 	asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
+static inline void outw(u16 port, u16 v)
+{
+	asm volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline u16 inw(u16 port)
+{
+	u16 v;
+
+	asm volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
 static inline void outl(u16 port, u32 v)
 {
 	asm volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+static inline u32 inl(u16 port)
+{
+	u32 v;
+
+	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
 }
 static inline void io_wait(void)
 {

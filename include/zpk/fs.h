@@ -128,6 +128,11 @@ struct file_operations {
 	 * userfaultfd). Called by mmap_region with mm's mmap_lock held for
 	 * writing, before the VMA is linked; 0 or -errno (no mapping). */
 	int (*mmap)(struct file *f, struct vm_area_struct *vma);
+	/* Optional: lseek(2) itself (a disk's node: within its size); the
+	 * new position or -errno. Without it, i_size is the end. */
+	loff_t (*llseek)(struct file *f, loff_t off, int whence);
+	/* Optional: fsync(2)'s work (a disk's cache flush); 0 or -errno. */
+	int (*fsync)(struct file *f);
 };
 
 /*

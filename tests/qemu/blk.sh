@@ -1,0 +1,117 @@
+#!/bin/bash
+# tests/qemu/blk.sh — the virtio disk (docs/block.md): without one, no
+# /dev/vda and no boot line; with a raw image made here, user/tests/blkdev
+# under the runner (leak check, mm_verify) on 1 and 4 CPUs, then the
+# bytes it wrote are looked for in the image on the host; busybox's mkswap
+# and dd on /dev/vda, the swap header checked on the host; an I/O error
+# (QEMU's blkdebug) comes back as EIO.
+cd "$(dirname "$0")/../.."
+. tests/lib.sh
+work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+SIZE=$((8 << 20))
+
+# scratch IMG: an image user/tests/blkdev may write (its first line).
+scratch() {
+	printf 'ZPK-BLK-SCRATCH %d\n' "$SIZE" >"$1"
+	truncate -s "$SIZE" "$1"
+}
+
+# The pattern blkdev.c leaves: pat(off) = off * 7 + 3 over 64 KiB at
+# 1 MiB (inverted over 1000 bytes at 1 MiB + 4196), and over the last
+# 10 bytes. Prints what differs, nothing if all is there.
+check_image() {
+	python3 - "$1" "$SIZE" <<'PY'
+import sys
+img, size = open(sys.argv[1], 'rb').read(), int(sys.argv[2])
+pat = lambda o: (o * 7 + 3) & 0xff
+want = {o: pat(o) for o in range(1 << 20, (1 << 20) + (64 << 10))}
+want.update({o: ~pat(o) & 0xff for o in range((1 << 20) + 4196, (1 << 20) + 5196)})
+want.update({o: pat(o) for o in range(size - 10, size)})
+bad = [o for o, v in want.items() if img[o] != v]
+if len(img) != size or bad:
+    print(f"size {len(img)}, {len(bad)} bytes differ, first at {bad[:1]}")
+PY
+}
+
+part_nodisk() {
+	local log=$LOGDIR/blk-nodisk.log
+	scripts/zpk-run --timeout 60 sh -c 'ls /dev; dmesg' >"$log" 2>&1
+	expect_not_in "$log" "no disk: no /dev/vda" "vda"
+	expect_not_in "$log" "no disk: no virtio_blk line" "virtio_blk"
+}
+
+# blkdev under the runner on N CPUs, then the image on the host.
+part_blkdev() {
+	local smp=$1 img=$work/blk-smp$1.img log=$LOGDIR/blk-smp$1.log why
+	scratch "$img"
+	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 256M init=/tests/runner \
+		mm_verify=exit -- blkdev
+	expect_in "$log" "[smp$smp] the boot line names the disk" \
+		"virtio_blk virtio0: [vda] 16384 512-byte logical blocks"
+	expect_in "$log" "[smp$smp] blkdev passes" "ok 1 - blkdev (exit 0"
+	expect_in "$log" "[smp$smp] no page leak, mm_verify clean" \
+		"ok 2 - blkdev: no page leak"
+	expect_status "[smp$smp] the runner exited 0" 0
+	grep -F "    # 1 MiB:" "$log" | sed "s/^ *# /# [smp$smp] /"
+	why=$(check_image "$img")
+	tap "[smp$smp] the bytes zpk wrote are in the image on the host" \
+		"$([ -z "$why" ] && echo 1)" "$why"
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
+# The seconds of a command in zpk's sh, from /proc/uptime.
+DD='t() { cut -d" " -f1 /proc/uptime; }
+a=$(t); dd if=/dev/zero of=/dev/vda bs=1M seek=1 count=7 conv=fsync
+b=$(t); dd if=/dev/vda of=/dev/null bs=1M
+c=$(t); echo "dd: 7 MiB written in $(echo "$b $a" | awk "{print \$1-\$2}") s, 8 MiB read in $(echo "$c $b" | awk "{print \$1-\$2}") s"
+grep "^intr" /proc/stat'
+
+part_busybox() {
+	local img=$work/swap.img log=$LOGDIR/blk-busybox.log sig
+	if [ ! -x build/user/root/bin/busybox ]; then
+		tap "busybox: not in the initrd (busybox-static) # SKIP" 1
+		return
+	fi
+	truncate -s "$SIZE" "$img"
+	scripts/zpk-run --timeout 120 --disk "$img" busybox sh -c \
+		"mkswap /dev/vda && $DD" >"$log" 2>&1
+	expect_in "$log" "busybox mkswap /dev/vda runs" \
+		"Setting up swapspace version 1, size = 8384512 bytes"
+	sig=$(dd if="$img" bs=1 skip=4086 count=10 2>/dev/null)
+	tap "its header is on the disk: SWAPSPACE2 at offset 4086" \
+		"$([ "$sig" = SWAPSPACE2 ] && echo 1)" "found \"$sig\""
+	if command -v file >/dev/null; then
+		expect_in <(file "$img") "the host's file(1) sees a Linux swap file" \
+			"Linux swap file, 4k page size, little endian, version 1"
+	fi
+	expect_in "$log" "busybox dd writes 7 MiB" "7+0 records out"
+	expect_in "$log" "busybox dd reads the 8 MiB back" "8+0 records out"
+	grep -E "^(dd:|intr)" "$log" | tr -d '\r' | sed 's/^/# /'
+}
+
+# QEMU's blkdebug fails every read of sector 2048 with EIO: read(2)
+# says EIO for it, and the sectors around it still read.
+part_eio() {
+	local img=$work/eio.img log=$LOGDIR/blk-eio.log conf=$work/eio.conf
+	printf '[inject-error]\nevent = "read_aio"\nerrno = "5"\nsector = "2048"\n' \
+		>"$conf"
+	truncate -s "$SIZE" "$img"
+	scripts/zpk-run --timeout 60 --disk "blkdebug:$conf:$img" busybox sh -c \
+		'for s in 2047 2048 2049; do
+			dd if=/dev/vda of=/dev/null bs=512 skip=$s count=1 2>&1 |
+				grep -q "Input/output error" && echo "sector $s: EIO" ||
+				echo "sector $s: read"
+		done' >"$log" 2>&1
+	expect_in "$log" "an I/O error: a read of the failing sector is EIO" \
+		"sector 2048: EIO"
+	expect_in "$log" "... the sector before it reads" "sector 2047: read"
+	expect_in "$log" "... and the one after it, the kernel unharmed" \
+		"sector 2049: read"
+}
+
+part_nodisk
+part_eio
+part_blkdev 1
+part_blkdev 4
+part_busybox
