@@ -1,5 +1,5 @@
 /* fs/mount.c — the mounted file systems: the mount table /proc/PID/mounts
- * prints (the root, /dev, /proc), their ids, and statfs, fstatfs. */
+ * prints (the root, /dev, /proc, /sys), their ids, and statfs, fstatfs. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
@@ -15,7 +15,7 @@
 
 /* In mount order, as Linux lists them. */
 static struct super_block *const mount_table[] = {
-	&rootfs_sb, &devtmpfs_sb, &proc_sb,
+	&rootfs_sb, &devtmpfs_sb, &proc_sb, &sysfs_sb,
 };
 
 int sb_mnt_id(const struct super_block *sb)

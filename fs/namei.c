@@ -201,6 +201,13 @@ bool dir_dead(const struct inode *dir)
  * slash unless a directory is made (as Linux's mknod says), in /proc and
  * in a removed directory.
  */
+/* A new name in a kernel's directory: /proc has no such name (-ENOENT);
+ * sysfs refuses to make one (kernfs's -EPERM). */
+static int fixed_create_err(const struct inode *dir)
+{
+	return dir->i_sb == &sysfs_sb ? -EPERM : -ENOENT;
+}
+
 static int lookup_create(struct inode *cwd, const char *path, bool is_dir,
 			 struct nameidata *nd)
 {
@@ -212,7 +219,8 @@ static int lookup_create(struct inode *cwd, const char *path, bool is_dir,
 	if (is_dot_or_empty(nd) || ramfs_find(nd->dir, nd->last, nd->len))
 		return -EEXIST;
 	if (nd->dir->i_fixed)	/* made-up names exist too */
-		return nd_final(nd, &inode) ? -ENOENT : -EEXIST;
+		return nd_final(nd, &inode) ? fixed_create_err(nd->dir) :
+					      -EEXIST;
 	if (nd->slash && !is_dir)
 		return -ENOENT;
 	return dir_dead(nd->dir) ? -ENOENT : 0;

@@ -45,8 +45,10 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 	if (!(flags & O_CREAT) || err != -ENOENT ||
 	    ramfs_find(nd.dir, nd.last, nd.len))
 		return err;
-	if (nd.dir->i_fixed || dir_dead(nd.dir))
-		return -ENOENT;		/* /proc, a removed cwd: no new names */
+	if (nd.dir->i_fixed)	/* /proc, /sys: no new names */
+		return nd.dir->i_sb == &sysfs_sb ? -EACCES : -ENOENT;
+	if (dir_dead(nd.dir))	/* a removed cwd */
+		return -ENOENT;
 	err = ramfs_create(nd.dir, nd.last, nd.len, S_IFREG | (mode & 07777),
 			   &inode);
 	if (err)

@@ -8,6 +8,7 @@
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
 #include <zpk/string.h>
+#include <zpk/sysfs.h>
 
 static const struct boot_module *find_initrd(void)
 {
@@ -26,6 +27,7 @@ void initrd_init(void)
 
 	vfs_init();
 	proc_root_init();
+	sysfs_init();
 	tty_init();
 	userfaultfd_init();
 	if (!m) {

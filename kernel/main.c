@@ -20,6 +20,7 @@
 #include <zpk/printk.h>
 #include <zpk/reboot.h>
 #include <zpk/sched.h>
+#include <zpk/sysfs.h>
 #include <zpk/smp.h>
 #include <zpk/spinlock.h>
 #include <zpk/string.h>
@@ -135,6 +136,7 @@ void kernel_main(u32 magic, u32 info)
 	sti();
 	system_state = SYSTEM_SCHEDULING;
 	smp_init();
+	sysfs_cpu_init();
 
 	if (crash_mode[0])
 		do_crash();

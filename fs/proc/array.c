@@ -139,24 +139,6 @@ static void task_sig(struct seq_file *m, struct task_struct *t)
 	render_sigset(m, "SigCgt", catch);
 }
 
-/* A CPU mask as Linux's %*pbl prints it: ranges, "0-3,6". */
-static void seq_cpu_list(struct seq_file *m, unsigned long bits)
-{
-	const char *sep = "";
-
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		int last = cpu;
-
-		if (!(bits & (1UL << cpu)))
-			continue;
-		while (last + 1 < NR_CPUS && (bits & (1UL << (last + 1))))
-			last++;
-		seq_printf(m, last > cpu ? "%s%d-%d" : "%s%d", sep, cpu, last);
-		sep = ",";
-		cpu = last;
-	}
-}
-
 /* Everything runs as root with every capability; the CPUs it may run on
  * (of the nr_cpu_ids there are: hex, then as a list, as Linux's). */
 static void task_cap_cpus(struct seq_file *m, struct task_struct *t)

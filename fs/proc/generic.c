@@ -1,5 +1,6 @@
 /* fs/proc/generic.c — the machinery of /proc files: seq_file-lite
  * text generated on read, binary reads at an offset, writes, proc_create. */
+#include <zpk/cpumask.h>
 #include <zpk/errno.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/sched.h>
@@ -62,6 +63,24 @@ void seq_pad(struct seq_file *m, char c)
 		seq_putc(m, c);
 }
 
+/* A CPU mask as Linux's %*pbl prints it: ranges, "0-3,6". */
+void seq_cpu_list(struct seq_file *m, unsigned long bits)
+{
+	const char *sep = "";
+
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		int last = cpu;
+
+		if (!(bits & (1UL << cpu)))
+			continue;
+		while (last + 1 < NR_CPUS && (bits & (1UL << (last + 1))))
+			last++;
+		seq_printf(m, last > cpu ? "%s%d-%d" : "%s%d", sep, cpu, last);
+		sep = ",";
+		cpu = last;
+	}
+}
+
 /*
  * Runs show until its text fits, doubling the buffer: the whole file at
  * once, so that reads at any offset see one consistent snapshot. NULL
@@ -121,13 +140,18 @@ static bool binds_mm(const struct proc_entry *e)
 }
 
 /* Binds f to the process (and mm) of its inode: 0, -ESRCH if that
- * process is gone, -ENOMEM. */
+ * process is gone, -EACCES, -ENOMEM. */
 static int proc_open(struct file *f)
 {
 	struct proc_inode *pi = PROC_I(f->f_inode);
 	struct proc_file *pf;
 	struct task_struct *task = NULL;
 
+	/* sysfs refuses a write open of a value it cannot store, as
+	 * Linux's kernfs_fop_open; /proc answers the write itself (-EIO) */
+	if (f->f_inode->i_sb == &sysfs_sb && (f->f_flags & O_ACCMODE) &&
+	    !(pi->entry && pi->entry->write))
+		return -EACCES;
 	if (pi->pid != PROC_NO_PID) {
 		task = proc_inode_task(f->f_inode);
 		if (!task)
@@ -347,31 +371,70 @@ struct proc_inode *proc_new_inode(u32 mode, int pid,
 	return pi;
 }
 
-/* Splits "/proc/" + path into its directory and last name. */
-static int proc_parent(const char *path, struct inode **dir,
-		       const char **name)
-{
-	char full[256];
-	const char *slash = strrchr(path, '/');
-	int n;
-
-	*name = slash ? slash + 1 : path;
-	n = snprintf(full, sizeof(full), "/proc/%.*s",
-		     slash ? (int)(slash - path) : 0, path);
-	if (n >= (int)sizeof(full) || !**name)
-		return -ENAMETOOLONG;
-	return vfs_lookup(NULL, full, dir);
-}
-
-/* The directory and last name of a new /proc/PATH; -EEXIST if taken. */
-static int proc_new_name(const char *path, struct inode **dir,
+/* Splits the absolute path full into its directory and last name. */
+static int pseudo_parent(const char *full, struct inode **dir,
 			 const char **name)
 {
-	int err = proc_parent(path, dir, name);
+	const char *slash = strrchr(full, '/');
+	char d[256];
+	size_t n;
 
-	if (!err && ramfs_find(*dir, *name, strlen(*name)))
+	if (!slash || !slash[1])
+		return -ENOENT;
+	n = slash - full;
+	if (n >= sizeof(d))
+		return -ENAMETOOLONG;
+	memcpy(d, full, n);
+	d[n] = '\0';
+	*name = slash + 1;
+	return vfs_lookup(NULL, n ? d : "/", dir);
+}
+
+/*
+ * A new name at the absolute path full, on sb (/proc's or sysfs's), for
+ * entry e (NULL for a directory); fixed is what removing a directory's
+ * names answers. 0, -EEXIST if taken, -ENOENT without the directory,
+ * -ENOMEM.
+ */
+int pseudo_add(struct super_block *sb, const char *full, u32 mode,
+	       struct proc_entry *e, int fixed)
+{
+	struct proc_inode *pi;
+	struct inode *dir;
+	const char *name;
+	int err = pseudo_parent(full, &dir, &name);
+
+	if (err)
+		return err;
+	if (ramfs_find(dir, name, strlen(name)))
 		return -EEXIST;
+	pi = proc_new_inode(mode, PROC_NO_PID, e);
+	if (!pi)
+		return -ENOMEM;
+	pi->vfs_inode.i_sb = sb;
+	if (S_ISDIR(mode))
+		pi->vfs_inode.i_fixed = fixed;
+	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
+	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
 	return err;
+}
+
+/* An entry for a text (show) or binary (read) file; NULL if no memory. */
+struct proc_entry *proc_entry_new(const char *name, u32 mode,
+				  proc_show_fn show, proc_read_fn read,
+				  proc_write_fn write, int *data)
+{
+	struct proc_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
+
+	if (!e)
+		return NULL;
+	e->name = name;
+	e->mode = S_IFREG | (mode & 07777);
+	e->show = show;
+	e->read = read;
+	e->write = write;
+	e->data = data;
+	return e;
 }
 
 /* A new /proc name at path for entry e (NULL for a directory); in
@@ -379,38 +442,23 @@ static int proc_new_name(const char *path, struct inode **dir,
  * check) to remove, elsewhere -EPERM. */
 static int proc_add(const char *path, u32 mode, struct proc_entry *e)
 {
-	struct proc_inode *pi;
-	struct inode *dir;
-	const char *name;
-	int err = proc_new_name(path, &dir, &name);
+	char full[256];
+	bool sys = !strncmp(path, "sys", 3) && (path[3] == '/' || !path[3]);
 
-	if (err)
-		return err;
-	pi = proc_new_inode(mode, PROC_NO_PID, e);
-	if (!pi)
-		return -ENOMEM;
-	if (S_ISDIR(mode) && !strncmp(path, "sys", 3) &&
-	    (path[3] == '/' || !path[3]))
-		pi->vfs_inode.i_fixed = -EACCES;
-	err = ramfs_link(dir, name, strlen(name), &pi->vfs_inode);
-	iput(&pi->vfs_inode);	/* the name holds it (or it is gone) */
-	return err;
+	if (snprintf(full, sizeof(full), "/proc/%s", path) >= (int)sizeof(full))
+		return -ENAMETOOLONG;
+	return pseudo_add(&proc_sb, full, mode, e, sys ? -EACCES : -EPERM);
 }
 
 static int proc_add_entry(const char *path, u32 mode, proc_show_fn show,
 			  proc_read_fn read, proc_write_fn write, int *data)
 {
-	struct proc_entry *e = kzalloc(sizeof(*e), GFP_KERNEL);
+	struct proc_entry *e = proc_entry_new(path, mode, show, read, write,
+					      data);
 	int err;
 
 	if (!e)
 		return -ENOMEM;
-	e->name = path;
-	e->mode = S_IFREG | (mode & 07777);
-	e->show = show;
-	e->read = read;
-	e->write = write;
-	e->data = data;
 	err = proc_add(path, e->mode, e);
 	if (err)
 		kfree(e);
@@ -443,9 +491,15 @@ int proc_symlink(const char *path, const char *target)
 {
 	struct inode *dir;
 	const char *name;
-	int err = proc_new_name(path, &dir, &name);
+	char full[256];
+	int err;
 
+	if (snprintf(full, sizeof(full), "/proc/%s", path) >= (int)sizeof(full))
+		return -ENAMETOOLONG;
+	err = pseudo_parent(full, &dir, &name);
 	if (err)
 		return err;
+	if (ramfs_find(dir, name, strlen(name)))
+		return -EEXIST;
 	return ramfs_symlink(dir, name, strlen(name), target, strlen(target));
 }

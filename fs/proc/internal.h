@@ -30,6 +30,12 @@ static inline struct proc_inode *PROC_I(struct inode *inode)
 }
 
 /* generic.c: a new proc inode (i_count 1, i_nlink 0). */
+/* Shared with sysfs (fs/sysfs.c), which serves its files the same way. */
+int pseudo_add(struct super_block *sb, const char *full, u32 mode,
+	       struct proc_entry *e, int fixed);
+struct proc_entry *proc_entry_new(const char *name, u32 mode,
+				  proc_show_fn show, proc_read_fn read,
+				  proc_write_fn write, int *data);
 struct proc_inode *proc_new_inode(u32 mode, int pid,
 				  const struct proc_entry *entry);
 extern const struct file_operations proc_file_ops;

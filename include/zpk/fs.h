@@ -85,8 +85,8 @@ struct super_block {
 	bool s_mgtime;			/* Linux 6.13's FS_MGTIME (tmpfs):
 					 * statx gives the times only if asked */
 };
-extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, pipefs_sb,
-			  anon_inodefs_sb;
+extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, sysfs_sb,
+			  pipefs_sb, anon_inodefs_sb;
 
 #define TMPFS_MAGIC	0x01021994
 #define ST_NOSUID	0x0002

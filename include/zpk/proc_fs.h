@@ -27,6 +27,8 @@ void seq_putc(struct seq_file *m, char c);
  * seq_pad(m, c) fills with spaces up to it, then writes c (if not 0). */
 void seq_setwidth(struct seq_file *m, size_t width);
 void seq_pad(struct seq_file *m, char c);
+/* A CPU mask as Linux's %*pbl prints it: ranges, "0-3,6". */
+void seq_cpu_list(struct seq_file *m, unsigned long bits);
 
 /*
  * What a /proc file does. task is the process of a /proc/PID file, NULL
