@@ -205,7 +205,7 @@ bool dir_dead(const struct inode *dir)
  * sysfs refuses to make one (kernfs's -EPERM). */
 static int fixed_create_err(const struct inode *dir)
 {
-	return dir->i_sb == &sysfs_sb ? -EPERM : -ENOENT;
+	return dir->i_sb->s_magic == SYSFS_MAGIC ? -EPERM : -ENOENT;
 }
 
 static int lookup_create(struct inode *cwd, const char *path, bool is_dir,

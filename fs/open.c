@@ -46,7 +46,8 @@ static int open_inode(struct inode *cwd, const char *path, int flags,
 	    ramfs_find(nd.dir, nd.last, nd.len))
 		return err;
 	if (nd.dir->i_fixed)	/* /proc, /sys: no new names */
-		return nd.dir->i_sb == &sysfs_sb ? -EACCES : -ENOENT;
+		return nd.dir->i_sb->s_magic == SYSFS_MAGIC ? -EACCES :
+							       -ENOENT;
 	if (dir_dead(nd.dir))	/* a removed cwd */
 		return -ENOENT;
 	err = ramfs_create(nd.dir, nd.last, nd.len, S_IFREG | (mode & 07777),

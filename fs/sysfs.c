@@ -12,8 +12,6 @@
 #include <zpk/sysfs.h>
 #include "proc/internal.h"
 
-#define SYSFS_MAGIC	0x62656572
-
 struct super_block sysfs_sb = {
 	.s_dev = 21,
 	.s_magic = SYSFS_MAGIC,

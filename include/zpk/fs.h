@@ -89,6 +89,7 @@ extern struct super_block rootfs_sb, devtmpfs_sb, proc_sb, sysfs_sb,
 			  pipefs_sb, anon_inodefs_sb;
 
 #define TMPFS_MAGIC	0x01021994
+#define SYSFS_MAGIC	0x62656572
 #define ST_NOSUID	0x0002
 #define ST_NODEV	0x0004
 #define ST_NOEXEC	0x0008

@@ -16,7 +16,7 @@
 
 #include "ulib.h"
 
-#define SYSFS_MAGIC	0x62656572
+#define SYSFS_MAGIC	0x62656572	/* <linux/magic.h>'s */
 #define CPU		"/sys/devices/system/cpu/"
 
 /* A list like "0-3,6\n" as a mask; -1 if it is not one. */
