@@ -1,5 +1,5 @@
 /* block/blk.h — what only block/ shares (Linux's block/blk.h): the /dev
- * node's file operations and the lookup of a disk by device number. */
+ * node's file operations and its ioctls. */
 #ifndef BLOCK_BLK_H
 #define BLOCK_BLK_H
 
@@ -8,8 +8,6 @@
 
 /* /dev/vda's read, write, llseek, fsync, ioctl (block/fops.c). */
 extern const struct file_operations def_blk_fops;
-/* The disk of device number devt, or NULL (block/genhd.c). */
-struct gendisk *get_disk_by_devt(u32 devt);
 /* The block device ioctls (block/ioctl.c): -ENOTTY for others. */
 long blkdev_ioctl(struct file *f, unsigned int cmd, unsigned long arg);
 

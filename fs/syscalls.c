@@ -109,6 +109,19 @@ long user_lookup_flags(int dirfd, const char __user *upath,
 	return err;
 }
 
+int user_file_open(const char __user *upath, int flags, struct file **res)
+{
+	struct inode *dir;
+	char *path;
+	long err = getname_at(AT_FDCWD, upath, &dir, &path);
+
+	if (err)
+		return err;
+	err = vfs_open_at(dir, path, flags, 0, res);
+	kfree(path);
+	return err;
+}
+
 long user_lookup(int dirfd, const char __user *upath, struct inode **res)
 {
 	return user_lookup_flags(dirfd, upath, LOOKUP_FOLLOW, res);

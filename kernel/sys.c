@@ -11,6 +11,7 @@
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
+#include <zpk/swap.h>
 #include <zpk/syscalls.h>
 #include <zpk/time.h>
 #include <zpk/uaccess.h>
@@ -623,6 +624,7 @@ static long sys_sysinfo(struct sysinfo __user *info)
 	get_avenrun(s.loads, 0, SI_LOAD_SHIFT - FSHIFT);
 	s.totalram = totalram_pages();
 	s.freeram = nr_free_pages();
+	si_swapinfo(&s.totalswap, &s.freeswap);
 	s.mem_unit = PAGE_SIZE;
 	list_for_each_entry(t, &task_list, tasks)
 		s.procs++;

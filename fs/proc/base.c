@@ -13,6 +13,7 @@
 #include <zpk/slab.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/swap.h>
 #include "internal.h"
 
 #define R	(S_IFREG | 0444)
@@ -590,4 +591,5 @@ void proc_root_init(void)
 	proc_misc_init();
 	proc_stat_init();
 	proc_sysvipc_init();
+	proc_swaps_init();
 }

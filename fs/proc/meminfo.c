@@ -4,6 +4,7 @@
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/sched.h>
+#include <zpk/swap.h>
 #include <zpk/vmstat.h>
 #include "internal.h"
 
@@ -29,8 +30,10 @@ static int meminfo_show(struct seq_file *m, struct task_struct *task)
 {
 	unsigned long free = nr_free_pages();
 	unsigned long slab = global_vm_stat(NR_SLAB);
+	unsigned long swap_total, swap_free;
 
 	(void)task;
+	si_swapinfo(&swap_total, &swap_free);
 	show_val_kb(m, "MemTotal:", totalram_pages());
 	show_val_kb(m, "MemFree:", free);
 	/* Nothing is reclaimable: RAM files cannot be dropped. */
@@ -38,8 +41,8 @@ static int meminfo_show(struct seq_file *m, struct task_struct *task)
 	show_val_kb(m, "Buffers:", 0);
 	show_val_kb(m, "Cached:", ramfs_cached_pages());
 	show_val_kb(m, "SwapCached:", 0);
-	show_val_kb(m, "SwapTotal:", 0);
-	show_val_kb(m, "SwapFree:", 0);
+	show_val_kb(m, "SwapTotal:", swap_total);
+	show_val_kb(m, "SwapFree:", swap_free);
 	show_val_kb(m, "Dirty:", 0);
 	show_val_kb(m, "Writeback:", 0);
 	show_val_kb(m, "AnonPages:", global_vm_stat(NR_ANON_PAGES));

@@ -124,6 +124,8 @@
 #define __NR_arch_prctl		158
 #define __NR_setrlimit		160
 #define __NR_sync		162
+#define __NR_swapon		167
+#define __NR_swapoff		168
 #define __NR_sethostname	170
 #define __NR_setdomainname	171
 #define __NR_gettid		186

@@ -94,6 +94,9 @@ int blkdev_issue_flush(struct gendisk *disk);
 /* Boot, from the driver: disk gets its node /dev/NAME (block/genhd.c).
  * 0 or -errno (no node: the disk is not used). */
 int add_disk(struct gendisk *disk);
+/* The disk of device number devt (a block inode's i_rdev: what swapon
+ * finds the disk by), or NULL. */
+struct gendisk *get_disk_by_devt(u32 devt);
 /* The disk named name ("vda"), or NULL. */
 struct gendisk *get_disk_by_name(const char *name);
 

@@ -45,6 +45,7 @@ typedef s64 loff_t;
 #define S_ISDIR(m)	(((m) & S_IFMT) == S_IFDIR)
 #define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #define S_ISREG(m)	(((m) & S_IFMT) == S_IFREG)
+#define S_ISBLK(m)	(((m) & S_IFMT) == S_IFBLK)
 #define S_ISCHR(m)	(((m) & S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m)	(((m) & S_IFMT) == S_IFIFO)
 #define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
@@ -438,6 +439,9 @@ int sb_mnt_id(const struct super_block *sb);
  * access mode (-EBADF) as read(2)/write(2) do. */
 int vfs_open_at(struct inode *cwd, const char *path, int flags, u32 mode,
 		struct file **res);
+/* open(2) of a user path from the caller's cwd, for a system call that
+ * keeps the file (swapon: Linux's file_open_name); 0 or -errno as open. */
+int user_file_open(const char __user *upath, int flags, struct file **res);
 ssize_t vfs_read(struct file *f, char *buf, size_t n);
 ssize_t vfs_write(struct file *f, const char *buf, size_t n);
 /* The user's cnt iovecs, checked, into a new kernel array (fs/read_write.c):

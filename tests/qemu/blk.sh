@@ -2,8 +2,9 @@
 # tests/qemu/blk.sh — the virtio disk (docs/block.md): without one, no
 # /dev/vda and no boot line; with a raw image made here, user/tests/blkdev
 # under the runner (leak check, mm_verify) on 1 and 4 CPUs, then the
-# bytes it wrote are looked for in the image on the host; busybox's mkswap
-# and dd on /dev/vda, the swap header checked on the host; an I/O error
+# bytes it wrote are looked for in the image on the host; busybox's mkswap,
+# swapon, free and dd on /dev/vda, the swap header checked on the host;
+# user/tests/swapon and an area the host's mkswap made; an I/O error
 # (QEMU's blkdebug) comes back as EIO.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -75,9 +76,14 @@ part_busybox() {
 	fi
 	truncate -s "$SIZE" "$img"
 	scripts/zpk-run --timeout 120 --disk "$img" busybox sh -c \
-		"mkswap /dev/vda && $DD" >"$log" 2>&1
+		"mkswap /dev/vda && swapon /dev/vda && cat /proc/swaps && free &&
+		swapoff /dev/vda && $DD" >"$log" 2>&1
 	expect_in "$log" "busybox mkswap /dev/vda runs" \
 		"Setting up swapspace version 1, size = 8384512 bytes"
+	expect_in "$log" "busybox swapon takes its area: /proc/swaps" \
+		"/dev/vda                                partition	8188		0		-2"
+	expect_in "$log" "... and free's Swap line" \
+		"Swap:          8188           0        8188"
 	sig=$(dd if="$img" bs=1 skip=4086 count=10 2>/dev/null)
 	tap "its header is on the disk: SWAPSPACE2 at offset 4086" \
 		"$([ "$sig" = SWAPSPACE2 ] && echo 1)" "found \"$sig\""
@@ -110,8 +116,34 @@ part_eio() {
 		"sector 2049: read"
 }
 
+# user/tests/swapon under the runner (leak check, mm_verify); then an
+# area util-linux's mkswap made on the host, if it is here.
+part_swapon() {
+	local img=$work/swapon.img log=$LOGDIR/blk-swapon.log
+	scratch "$img"
+	BOOT_DISK=$img boot "$log" 128M init=/tests/runner mm_verify=exit \
+		-- swapon
+	expect_in "$log" "swapon passes" "ok 1 - swapon (exit 0"
+	expect_in "$log" "swapon: no page leak, mm_verify clean" \
+		"ok 2 - swapon: no page leak"
+	command -v mkswap >/dev/null || PATH=$PATH:/sbin:/usr/sbin
+	if ! command -v mkswap >/dev/null; then
+		tap "a host mkswap's area # SKIP no mkswap on the host" 1
+		return
+	fi
+	img=$work/host-swap.img log=$LOGDIR/blk-hostswap.log
+	truncate -s "$SIZE" "$img"
+	mkswap -L zpk "$img" >/dev/null 2>&1
+	scripts/zpk-run --timeout 60 --disk "$img" busybox sh -c \
+		'swapon /dev/vda && cat /proc/swaps && swapoff /dev/vda' \
+		>"$log" 2>&1
+	expect_in "$log" "an area util-linux's mkswap made on the host is taken" \
+		"/dev/vda                                partition	8188		0		-2"
+}
+
 part_nodisk
 part_eio
+part_swapon
 part_blkdev 1
 part_blkdev 4
 part_busybox
