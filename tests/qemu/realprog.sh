@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
-PKGS="python3-minimal sqlite3 lua5.4 dash coreutils"
+PKGS="python3-minimal libpython3.11-stdlib sqlite3 lua5.4 dash coreutils"
 dir=$LOGDIR/realprog
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -36,10 +36,13 @@ printf '%s\n' "create table t(a integer, b text);" \
 	"insert into t values (1, 'zero'), (2, 'page'), (3, 'kernel');" \
 	"select group_concat(b, ' ') from t where a > 1;" \
 	"select count(*), sum(a) from t;" >"$dir/q.sql"
-# python3: re, hashlib, subprocess (fork and exec of a dynamic program)
-# and threading.
+# python3: json, re, hashlib, subprocess (fork and exec of a dynamic
+# program) and threading (json is in libpython3.11-stdlib).
 cat >"$dir/t.py" <<'EOF'
-import hashlib, re, subprocess, threading
+import hashlib, json, re, subprocess, threading
+print(json.dumps({"policy": ["special", "refcount", "off"], "pages": 65536},
+                 sort_keys=True))
+print(json.loads('{"zero": [0, 0.5, null, true]}')["zero"])
 print(re.sub(r"(\w+) (\w+)", r"\2 \1", "page zero"))
 print(hashlib.sha256(b"zpk").hexdigest())
 print(subprocess.run(["/bin/dash", "-c", "echo $((6 * 7))"],
@@ -112,7 +115,7 @@ same dash "dash: pipes, redirections, here-document, \$(...), a trap" \
 	"$(dash "$dir/dash.sh" 2>&1)"
 same coreutils "coreutils: sort -n, md5sum, seq | wc" \
 	"$(dash "$dir/coreutils.sh" 2>&1)"
-same python "python3: re, hashlib, subprocess, threading" \
+same python "python3: json, re, hashlib, subprocess, threading" \
 	"$(python3 -S "$dir/t.py" 2>&1)"
 tap "coreutils: ls -l /proc/self/ lists maps and exe" \
 	"$(part ls | grep -q ' maps$' && part ls | grep -q ' exe -> ' && echo 1)" \
