@@ -678,13 +678,104 @@ static long sys_sched_yield(void)
 }
 SYSCALL(__NR_sched_yield, sys_sched_yield);
 
-/* ---- CPUs ------------------------------------------------------------- */
-
 /* The task a pid names for the sched_* calls: 0 is the caller. */
 static struct task_struct *find_process_by_pid(int pid)
 {
 	return pid ? find_task_by_pid(pid) : current;
 }
+
+/* ---- policies ---------------------------------------------------------- */
+
+#define SCHED_OTHER	0
+#define SCHED_FIFO	1
+#define SCHED_RR	2
+#define SCHED_BATCH	3
+#define SCHED_IDLE	5
+#define SCHED_DEADLINE	6
+
+struct sched_param {
+	int sched_priority;
+};
+
+/* Every task is SCHED_OTHER: zpk's one class, equal round-robin slices
+ * (nice only orders getpriority). */
+static long sys_sched_getscheduler(int pid)
+{
+	if (pid < 0)
+		return -EINVAL;
+	return find_process_by_pid(pid) ? SCHED_OTHER : -ESRCH;
+}
+SYSCALL(__NR_sched_getscheduler, sys_sched_getscheduler);
+
+static long sys_sched_getparam(int pid, struct sched_param __user *param)
+{
+	struct sched_param p = { 0 };
+
+	if (pid < 0 || !param)
+		return -EINVAL;
+	if (!find_process_by_pid(pid))
+		return -ESRCH;
+	return copy_to_user(param, &p, sizeof(p)) ? -EFAULT : 0;
+}
+SYSCALL(__NR_sched_getparam, sys_sched_getparam);
+
+/* Linux's checks, in its order; then only SCHED_OTHER (priority 0) can
+ * be had: the other classes zpk lacks are -EPERM, as for a caller
+ * Linux would not let have them. */
+static long set_scheduler(int pid, int policy,
+			  const struct sched_param __user *param)
+{
+	struct sched_param p;
+	bool rt = policy == SCHED_FIFO || policy == SCHED_RR;
+
+	if (pid < 0 || !param)
+		return -EINVAL;
+	if (copy_from_user(&p, param, sizeof(p)))
+		return -EFAULT;
+	if (!find_process_by_pid(pid))
+		return -ESRCH;
+	if (policy != SCHED_OTHER && policy != SCHED_BATCH &&
+	    policy != SCHED_IDLE && !rt)
+		return -EINVAL;
+	if (rt ? p.sched_priority < 1 || p.sched_priority > 99 :
+		 p.sched_priority != 0)
+		return -EINVAL;
+	return policy == SCHED_OTHER ? 0 : -EPERM;
+}
+
+static long sys_sched_setscheduler(int pid, int policy,
+				   const struct sched_param __user *param)
+{
+	return policy < 0 ? -EINVAL : set_scheduler(pid, policy, param);
+}
+SYSCALL(__NR_sched_setscheduler, sys_sched_setscheduler);
+
+static long sys_sched_setparam(int pid, const struct sched_param __user *param)
+{
+	return set_scheduler(pid, SCHED_OTHER, param);
+}
+SYSCALL(__NR_sched_setparam, sys_sched_setparam);
+
+/* The priorities a policy takes: 1..99 for the real-time ones, 0 for
+ * the rest, -EINVAL for no policy. */
+static long sys_sched_get_priority_max(int policy)
+{
+	if (policy == SCHED_FIFO || policy == SCHED_RR)
+		return 99;
+	return policy == SCHED_OTHER || policy == SCHED_BATCH ||
+	       policy == SCHED_IDLE || policy == SCHED_DEADLINE ? 0 : -EINVAL;
+}
+SYSCALL(__NR_sched_get_priority_max, sys_sched_get_priority_max);
+
+static long sys_sched_get_priority_min(int policy)
+{
+	long max = sys_sched_get_priority_max(policy);
+
+	return max > 0 ? 1 : max;
+}
+SYSCALL(__NR_sched_get_priority_min, sys_sched_get_priority_min);
+
+/* ---- CPUs ------------------------------------------------------------- */
 
 /*
  * Where pid may run, among the CPUs online, as Linux: len must hold

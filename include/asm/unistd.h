@@ -116,6 +116,12 @@
 #define __NR_fstatfs		138
 #define __NR_getpriority	140
 #define __NR_setpriority	141
+#define __NR_sched_setparam	142
+#define __NR_sched_getparam	143
+#define __NR_sched_setscheduler	144
+#define __NR_sched_getscheduler	145
+#define __NR_sched_get_priority_max	146
+#define __NR_sched_get_priority_min	147
 #define __NR_mlock		149
 #define __NR_munlock		150
 #define __NR_mlockall		151
