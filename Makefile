@@ -30,8 +30,11 @@ RUN_DEPS := initrd
 endif
 MEM	?= 128M
 SMP	?= 1
-# make run DISK=img: a raw image as zpk's /dev/vda (virtio-blk).
+# make run DISK=img: a raw image as zpk's /dev/vda (virtio-blk);
+# make run SWAP=64M: a swap image of that size instead ($(B)/swap.img,
+# made anew), which init swaps on (/etc/fstab).
 DISK	?=
+SWAP	?=
 CMDLINE	?=
 GRUB_MKRESCUE ?= grub-mkrescue
 
@@ -148,7 +151,9 @@ deps:
 # end (qemu.sh's 125), as is zpk's own power-off with 0; a panic is not.
 run: deps $(B)/zpk.iso $(RUN_DEPS)
 	@echo "zpk: booting in QEMU ($(QEMU_ACCEL), $(SMP) CPU); quit with Ctrl-A X"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(RUN_INITRD) $(if $(DISK),--disk $(DISK)) --interactive --zpk-status $(B)/zpk.elf || \
+	$(if $(and $(DISK),$(SWAP)),$(error DISK= and SWAP= both want /dev/vda))
+	$(if $(SWAP),scripts/mkswap-img.sh $(SWAP) $(B)/swap.img)
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(RUN_INITRD) $(if $(DISK),--disk $(DISK))$(if $(SWAP),--disk $(B)/swap.img) --interactive --zpk-status $(B)/zpk.elf || \
 	  { rc=$$?; [ $$rc -eq 125 ] || exit $$rc; }
 
 # The debug build: the same sources at DEBUG_OPT, objects in $(B)/debug.

@@ -1,11 +1,14 @@
-/* user/init.c — /sbin/init, PID 1: "init" runs /etc/rc then a shell forever;
- * "init PROG ARGS..." runs PROG once and exits with its status. */
+/* user/init.c — /sbin/init, PID 1: turns on the swap areas of
+ * /etc/fstab; then "init" runs /etc/rc and a shell forever, "init PROG
+ * ARGS..." runs PROG once and exits with its status. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +77,30 @@ static int run(char **argv, int ctty)
 	return WEXITSTATUS(status);
 }
 
+/* swapon -a: each "DEVICE none swap ..." line of /etc/fstab whose device
+ * exists (the boot may have no disk); a failure is said, not fatal. */
+static void swapon_fstab(void)
+{
+	char line[256], dev[128], dir[64], type[16];
+	FILE *f = fopen("/etc/fstab", "r");
+	struct stat st;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%127s %63s %15s", dev, dir, type) != 3 ||
+		    dev[0] == '#' || strcmp(type, "swap") || stat(dev, &st))
+			continue;
+		if (swapon(dev, 0)) {
+			say("init: swapon ");
+			say(dev);
+			say(": ");
+			say(strerror(errno));
+			say("\n");
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	char *rc[] = { "/bin/sh", "/etc/rc", NULL };
@@ -86,9 +113,9 @@ int main(int argc, char **argv)
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 
+	swapon_fstab();
 	if (argc > 1)
 		return run(argv + 1, 0);
-
 	if (access(rc[1], R_OK) == 0)
 		run(rc, 0);
 	for (;;) {

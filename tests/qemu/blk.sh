@@ -4,7 +4,8 @@
 # under the runner (leak check, mm_verify) on 1 and 4 CPUs, then the
 # bytes it wrote are looked for in the image on the host; busybox's mkswap,
 # swapon, free and dd on /dev/vda, the swap header checked on the host;
-# user/tests/swapon and an area the host's mkswap made; an I/O error
+# user/tests/swapon, an area the host's mkswap made, booting with swap
+# (init's /etc/fstab, zpk-run --swap); an I/O error
 # (QEMU's blkdebug) comes back as EIO.
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -141,9 +142,25 @@ part_swapon() {
 		"/dev/vda                                partition	8188		0		-2"
 }
 
+# Booting with swap: init swaps on /etc/fstab's /dev/vda (the boot
+# script's free shows it), and zpk-run --swap before its program.
+part_swap_boot() {
+	local img=$work/boot-swap.img log=$LOGDIR/blk-swapboot.log
+	scripts/mkswap-img.sh 8M "$img"
+	BOOT_DISK=$img boot "$log" 128M init=/sbin/init -- /bin/cat \
+		/proc/swaps
+	expect_in "$log" "init swaps on fstab's /dev/vda" \
+		"/dev/vda                                partition	8188		0		-2"
+	log=$LOGDIR/blk-zpkrun-swap.log
+	scripts/zpk-run --timeout 60 --swap 8M cat /proc/swaps >"$log" 2>&1
+	expect_in "$log" "zpk-run --swap 8M: /proc/swaps lists it" \
+		"/dev/vda                                partition	8188		0		-2"
+}
+
 part_nodisk
 part_eio
 part_swapon
+part_swap_boot
 part_blkdev 1
 part_blkdev 4
 part_busybox

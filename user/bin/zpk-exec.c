@@ -2,11 +2,13 @@
  * the arguments FILE holds, each ended by a NUL byte (the first is the
  * program's path). scripts/zpk-run boots it as init, so that arguments
  * with spaces or quotes reach the program whole: the kernel's command
- * line would split them. Exit 127 if FILE cannot be read or the program
- * cannot be run. */
+ * line would split them. With /etc/zpk-run.swap (zpk-run --swap), the
+ * disk /dev/vda is swapped on first. Exit 127 if FILE cannot be read or
+ * the program cannot be run. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/swap.h>
 #include <unistd.h>
 
 #define MAX_ARGS	256
@@ -36,6 +38,8 @@ int main(int argc, char **argv)
 		args[nargs++] = p;
 	args[nargs] = NULL;
 	close(fd);
+	if (access("/etc/zpk-run.swap", F_OK) == 0 && swapon("/dev/vda", 0))
+		perror("zpk-exec: swapon /dev/vda");
 	execv(args[0], args);
 	perror(args[0]);
 	return 127;
