@@ -422,6 +422,20 @@ static void copy_sigaltstack(struct task_struct *t, unsigned long flags)
 	t->sas_ss_flags = current->sas_ss_flags;
 }
 
+/* A copy of fs with one user, or NULL. */
+static struct fs_struct *copy_fs_struct(const struct fs_struct *fs)
+{
+	struct fs_struct *copy = kmalloc(sizeof(*copy), GFP_KERNEL);
+
+	if (!copy)
+		return NULL;
+	*copy = *fs;
+	copy->users = 1;
+	if (fs->pwd)
+		ihold(fs->pwd);
+	return copy;
+}
+
 /* CLONE_FS shares the cwd and umask; otherwise the child has a copy. */
 static int copy_fs(unsigned long flags, struct task_struct *t)
 {
@@ -432,14 +446,8 @@ static int copy_fs(unsigned long flags, struct task_struct *t)
 		t->fs = fs;
 		return 0;
 	}
-	t->fs = kmalloc(sizeof(*fs), GFP_KERNEL);
-	if (!t->fs)
-		return -ENOMEM;
-	*t->fs = *fs;
-	t->fs->users = 1;
-	if (fs->pwd)
-		ihold(fs->pwd);
-	return 0;
+	t->fs = copy_fs_struct(fs);
+	return t->fs ? 0 : -ENOMEM;
 }
 
 /* CLONE_FILES shares the descriptor table; otherwise a copy. */
@@ -786,6 +794,74 @@ static long sys_clone(unsigned long clone_flags, unsigned long newsp,
 	return kernel_clone(&args);
 }
 SYSCALL(__NR_clone, sys_clone);
+
+/* ---- unshare ---------------------------------------------------------- */
+
+#define CLONE_NEWCGROUP		0x02000000
+#define CLONE_NEWUTS		0x04000000
+#define CLONE_NEWIPC		0x08000000
+#define CLONE_NEWPID		0x20000000
+#define CLONE_NEWNET		0x40000000
+#define CLONE_NEWTIME		0x00000080
+#define UNSHARE_VALID	(CLONE_THREAD | CLONE_FS | CLONE_NEWNS | \
+			 CLONE_SIGHAND | CLONE_VM | CLONE_FILES | \
+			 CLONE_SYSVSEM | CLONE_NEWUTS | CLONE_NEWIPC | \
+			 CLONE_NEWNET | CLONE_NEWUSER | CLONE_NEWPID | \
+			 CLONE_NEWCGROUP | CLONE_NEWTIME)
+#define UNSHARE_NS	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | \
+			 CLONE_NEWNET | CLONE_NEWUSER | CLONE_NEWPID | \
+			 CLONE_NEWCGROUP | CLONE_NEWTIME)
+
+/* The cwd and umask become the caller's own (CLONE_FS): 0 or -ENOMEM. */
+static int unshare_fs(void)
+{
+	struct fs_struct *fs = current->fs, *copy;
+
+	if (fs->users == 1)
+		return 0;
+	copy = copy_fs_struct(fs);
+	if (!copy)
+		return -ENOMEM;
+	current->fs = copy;
+	put_fs_struct(fs);
+	return 0;
+}
+
+/*
+ * unshare(2), Linux's ksys_unshare for what zpk has: CLONE_FILES and
+ * CLONE_FS give the caller its own descriptor table, and cwd and umask.
+ * Linux itself only pretends to unshare the thread group, handlers and
+ * address space: those are 0 when nothing shares them, else -EINVAL.
+ * CLONE_SYSVSEM is taken (no semaphores to undo); namespaces, which zpk
+ * lacks, are -EINVAL, as on a Linux built without them.
+ */
+static long sys_unshare(unsigned long flags)
+{
+	if (flags & CLONE_NEWUSER)
+		flags |= CLONE_THREAD | CLONE_FS;
+	if (flags & CLONE_VM)
+		flags |= CLONE_SIGHAND;
+	if (flags & CLONE_SIGHAND)
+		flags |= CLONE_THREAD;
+	if (flags & CLONE_NEWNS)
+		flags |= CLONE_FS;
+	if (flags & ~UNSHARE_VALID)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !thread_group_empty(current))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && current->sighand->count > 1)
+		return -EINVAL;
+	if ((flags & CLONE_VM) && atomic_read(&current->mm->mm_users) > 1)
+		return -EINVAL;
+	if (flags & UNSHARE_NS)
+		return -EINVAL;
+	if ((flags & CLONE_FS) && unshare_fs())
+		return -ENOMEM;
+	if ((flags & CLONE_FILES) && unshare_files())
+		return -ENOMEM;
+	return 0;
+}
+SYSCALL(__NR_unshare, sys_unshare);
 
 /* clone3 is missing: glibc and musl fall back to clone on -ENOSYS, as
  * they do on Linux before 5.3, so this stays quiet in the log. */

@@ -172,6 +172,7 @@
 #define __NR_faccessat		269
 #define __NR_pselect6		270
 #define __NR_ppoll		271
+#define __NR_unshare		272
 #define __NR_set_robust_list	273
 #define __NR_get_robust_list	274
 #define __NR_vmsplice		278
