@@ -29,16 +29,18 @@ static u64 real_base_ns;	/* wall clock at monotonic 0 */
 
 /* Every CPU's local timer interrupt, at HZ; user: it came from user
  * mode. One CPU keeps jiffies (Linux's tick_do_timer_cpu) and runs the
- * kernel timers: CPU 0, which never goes offline. A tick or more may be
- * lost (a virtual CPU the host did not run): jiffies then catch up with
- * the TSC's clock, as Linux's tick_do_update_jiffies64 does, so that
- * times() and the clocks agree. */
+ * kernel timers: CPU 0, which never goes offline. jiffies count the
+ * ticks the TSC's clock says are due, as Linux's tick_do_update_jiffies64
+ * does: a tick or more may be lost (a virtual CPU the host did not run),
+ * and late ones may then come in a burst, which must not run jiffies
+ * ahead of the clock; so times() and the clocks agree. */
 void tick_handle_periodic(bool user)
 {
 	if (smp_processor_id() == 0) {
 		u64 due = ktime_get_ns() / TICK_NSEC;
 
-		jiffies = due > jiffies + 1 ? due : jiffies + 1;
+		if (due > jiffies)
+			jiffies = due;
 		calc_global_load_tick();
 		run_timers();
 	}
