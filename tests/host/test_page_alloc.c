@@ -770,6 +770,30 @@ static void test_address_conversions(void **state)
 	assert_free_blocks(boot_blocks);
 }
 
+/* A compound page: tails point at the head, one refcount (the head's,
+ * which a tail's get_page/put_page reaches), freed whole by the last
+ * put_page of any subpage, tails plain again. */
+static void test_compound_page_refcount_and_free(void **state)
+{
+	struct page *head = alloc_compound_pages(GFP_KERNEL, 9);
+
+	(void)state;
+	assert_non_null(head);
+	assert_true(PageHead(head));
+	assert_false(PageTail(head));
+	assert_true(PageTail(head + 1) && PageTail(head + 511));
+	assert_ptr_equal(compound_head(head + 300), head);
+	assert_int_equal(page_count(head + 300), 1);
+	get_page(head + 17);
+	assert_int_equal(page_count(head), 2);
+	put_page(head + 300);
+	assert_int_equal(page_count(head + 1), 1);
+	put_page(head + 17);		/* the last: all 512 go */
+	assert_false(PageTail(head + 1));
+	assert_false(PageHead(head));
+	assert_free_blocks(boot_blocks);
+}
+
 #define T(fn) cmocka_unit_test_setup(fn, setup_boot_ram)
 
 int main(void)
@@ -789,6 +813,7 @@ int main(void)
 		T(test_get_page_on_free_page_bugs),
 		T(test_last_put_page_frees),
 		T(test_put_page_frees_at_allocated_order),
+		T(test_compound_page_refcount_and_free),
 		T(test_gfp_zero_returns_zeroed_memory),
 		T(test_poison_detects_write_after_free),
 		T(test_poison_checked_after_merge),
