@@ -3,6 +3,7 @@
  * lists of small blocks in front of it; poisoning. */
 #include <asm/irqflags.h>
 #include <zpk/bug.h>
+#include <zpk/huge_mm.h>
 #include <zpk/mm.h>
 #include <zpk/smp.h>
 #include <zpk/spinlock.h>
@@ -368,6 +369,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		drain_all_pages();
 		page = get_page_from_freelist(order);
 	}
+#ifndef HOST_TEST
+	/* Memory pressure: the huge zero page's shrinker (Linux's
+	 * shrink_huge_zero_page_scan) gives back an unused one. */
+	if (!page && shrink_huge_zero_page())
+		page = get_page_from_freelist(order);
+#endif
 	if (!page)
 		return NULL;
 	mod_vm_stat(NR_FREE_PAGES, -(1L << order));

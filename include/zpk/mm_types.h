@@ -46,7 +46,8 @@ struct page {
 	 * own _mapcount counts the PTEs mapping that 4 KiB. */
 	atomic_t compound_mapcount;
 	union {
-		/* buddy free list, per-CPU list or slab list */
+		/* buddy free list, per-CPU list, slab list, or (a PMD
+		 * table's) the PTE tables deposited for its huge PMDs */
 		struct list_head lru;
 		/* a tail page of a compound page: its head's address | 1
 		 * (Linux's compound_head, also the first word of lru: a

@@ -665,12 +665,15 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 	static const char *const want[] = {
 		"nr_free_pages", "nr_page_table_pages",
 		"nr_slab_unreclaimable", "nr_anon_pages", "nr_mapped",
-		"nr_shmem", "nr_kernel_stack", "pgalloc_normal", "pgfree", "pgzero",
+		"nr_shmem", "nr_kernel_stack", "nr_anon_transparent_hugepages",
+		"pgalloc_normal", "pgfree", "pgzero",
 		"pgfault", "pgmajfault", "cow_fault", "zero_page_map",
 		"zero_page_cow", "zero_page_unmap", "zero_page_fork_copy",
 		"zero_page_refcount_ops", "nr_tlb_local_flush_all",
 		"nr_tlb_local_flush_one", "nr_tlb_remote_flush",
-		"nr_tlb_remote_flush_received",
+		"nr_tlb_remote_flush_received", "thp_fault_alloc",
+		"thp_fault_fallback", "thp_split_pmd", "thp_zero_page_alloc",
+		"thp_zero_page_alloc_failed",
 	};
 
 	(void)state;
@@ -691,6 +694,7 @@ static void test_vmstat_format_lines(void **state)
 		"nr_mapped 0\n"
 		"nr_shmem 0\n"
 		"nr_kernel_stack 4\n"
+		"nr_anon_transparent_hugepages 0\n"
 		"pgalloc_normal 0\n"
 		"pgfree 0\n"
 		"pgzero 0\n"
@@ -705,7 +709,12 @@ static void test_vmstat_format_lines(void **state)
 		"nr_tlb_local_flush_all 0\n"
 		"nr_tlb_local_flush_one 0\n"
 		"nr_tlb_remote_flush 0\n"
-		"nr_tlb_remote_flush_received 0\n";
+		"nr_tlb_remote_flush_received 0\n"
+		"thp_fault_alloc 0\n"
+		"thp_fault_fallback 0\n"
+		"thp_split_pmd 0\n"
+		"thp_zero_page_alloc 0\n"
+		"thp_zero_page_alloc_failed 0\n";
 	char buf[1024], small[20];
 	size_t len;
 
