@@ -782,6 +782,41 @@ int copy_huge_pmds(struct mm_struct *dst, struct mm_struct *src,
 	return ret;
 }
 
+/*
+ * mremap: the huge PMD at old_pmd (for addr) goes whole to new_pmd, a
+ * none entry, with its deposited table, soft-dirty (Linux's
+ * move_huge_pmd); nothing is split or counted again. mmap_lock held for
+ * writing, so no fault fills new_pmd meanwhile; takes both PMD locks
+ * (nothing else holds two). The old entry is flushed through tlb.
+ * Returns 0, or WALK_PTES if old_pmd is no longer huge.
+ */
+int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
+		  unsigned long addr, struct mmu_gather *tlb)
+{
+	spinlock_t *old_ptl = pmd_lockptr(old_pmd);
+	spinlock_t *new_ptl = pmd_lockptr(new_pmd);
+	pte_t *pgtable;
+	pmd_t entry;
+
+	(void)mm;
+	spin_lock(old_ptl);
+	if (!pmd_leaf(*old_pmd)) {
+		spin_unlock(old_ptl);
+		return WALK_PTES;
+	}
+	if (new_ptl != old_ptl)
+		spin_lock(new_ptl);
+	entry = __pmd(__atomic_exchange_n(&old_pmd->pmd, 0, __ATOMIC_SEQ_CST));
+	pgtable = pgtable_trans_huge_withdraw(old_pmd);
+	list_add(&virt_to_page(pgtable)->lru, &virt_to_page(new_pmd)->lru);
+	set_pmd(new_pmd, __pmd(pmd_val(entry) | _PAGE_SOFT_DIRTY));
+	if (new_ptl != old_ptl)
+		spin_unlock(new_ptl);
+	spin_unlock(old_ptl);
+	__tlb_adjust_range(tlb, addr, HPAGE_PMD_SIZE);
+	return 0;
+}
+
 /* ---- walkers --------------------------------------------------------- */
 
 int walk_huge_pmd_ptes(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,

@@ -164,6 +164,10 @@ void split_huge_pmd_address(struct mm_struct *mm, unsigned long addr);
 vm_fault_t handle_huge_pmd_fault(struct vm_area_struct *vma,
 				 unsigned long address, unsigned int flags);
 struct mmu_gather;
+/* mremap: a huge PMD moved whole to a none PMD entry (Linux's
+ * move_huge_pmd). 0, or WALK_PTES. mmap_lock held for writing. */
+int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
+		  unsigned long addr, struct mmu_gather *tlb);
 /* A huge PMD a zap covers whole: 0 (counted into rss[]) or WALK_PTES. */
 int zap_huge_pmd(struct mmu_gather *tlb, struct mm_struct *mm, pmd_t *pmd,
 		 unsigned long haddr, long rss[NR_MM_COUNTERS]);

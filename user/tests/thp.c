@@ -254,12 +254,39 @@ static void test_dontneed(char *p)
 	      0);
 }
 
+/* A huge page moved to a place not 2 MiB-aligned: split, moved 4 KiB at
+ * a time, its data intact (Linux's move_page_tables falls back so). */
+static void test_mremap_unaligned(char *p)
+{
+	char *area = mmap(NULL, 3 * HPAGE, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *dst, *q;
+
+	if (area == MAP_FAILED) {
+		check(0, "no area for the unaligned mremap (%lld%lld)", 0, 0);
+		return;
+	}
+	dst = (char *)(((unsigned long)area + HPAGE - 1) & ~(HPAGE - 1)) +
+	      4096;
+	q = mremap(p, HPAGE, HPAGE, MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	check(q == dst && q[12345] == 0x67 && q[0] == 0x66 &&
+	      q[HPAGE - 1] == 0x66 &&
+	      smaps_field(q, "AnonHugePages:", NULL, 0) == 0,
+	      "mremap to an unaligned place: split, data intact "
+	      "(AnonHugePages %lld kB%lld)",
+	      smaps_field(dst, "AnonHugePages:", NULL, 0), 0);
+	munmap(area, 3 * HPAGE);
+}
+
 static void test_mremap_mem(char *p, char *dst)
 {
 	char buf[64];
 	int fd;
 	char *q;
 
+	/* test_dontneed's reads left the huge zero page here: away with
+	 * it, so that the write maps a THP (not 4 KiB copies). */
+	madvise(p, HPAGE, MADV_DONTNEED);
 	memset(p, 0x66, HPAGE);
 	p[12345] = 0x67;
 	fd = open("/proc/self/mem", O_RDONLY);
@@ -272,6 +299,11 @@ static void test_mremap_mem(char *p, char *dst)
 	check(q == dst && q[12345] == 0x67 && q[0] == 0x66 &&
 	      q[HPAGE - 1] == 0x66, "mremap moves a huge page's data "
 	      "(%lld%lld)", 0, 0);
+	check(q == dst && smaps_field(q, "AnonHugePages:", NULL, 0) == 2048,
+	      "... to a 2 MiB-aligned place as a huge page (AnonHugePages "
+	      "%lld kB, want %lld)", smaps_field(dst, "AnonHugePages:", NULL,
+						  0), 2048);
+	test_mremap_unaligned(q);
 }
 
 static void test_opt_out(void)
@@ -318,7 +350,7 @@ static void test_opt_out(void)
 	      "EINVAL (%lld%lld)", 0, 0);
 }
 
-#define NCHECKS	26
+#define NCHECKS	28
 
 /* The whole test as one skip. */
 static void skip_all(const char *why, long long n)
