@@ -708,6 +708,8 @@ static int exec_binprm(struct linux_binprm *b)
 		return -ENOMEM;
 	set_mm_exe_file(mm, b->file);
 	mm->flags = SUID_DUMP_USER;	/* no set-id programs: all dump */
+	if (current->mm)	/* PR_SET_THP_DISABLE stays, as in Linux */
+		mm->flags |= current->mm->flags & (1UL << MMF_DISABLE_THP);
 	b->past_no_return = true;
 	err = de_thread();
 	if (!err)

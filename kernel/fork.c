@@ -7,6 +7,7 @@
 #include <zpk/err.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/huge_mm.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -173,7 +174,8 @@ static int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm,
 		vma_link(mm, new);
 		if (vma->vm_flags & VM_WIPEONFORK)
 			continue;
-		if (copy_page_range(mm, oldmm, vma))
+		if (copy_page_range(mm, oldmm, vma) ||
+		    copy_huge_pmds(mm, oldmm, vma))
 			return -ENOMEM;
 		if (userfaultfd_wp(vma) && !userfaultfd_wp(new))
 			uffd_wp_range(new, new->vm_start,
@@ -199,7 +201,7 @@ static void dup_mm_fields(struct mm_struct *mm, const struct mm_struct *old)
 	mm->env_start = old->env_start;
 	mm->env_end = old->env_end;
 	memcpy(mm->saved_auxv, old->saved_auxv, sizeof(mm->saved_auxv));
-	mm->flags = old->flags & MMF_DUMPABLE_MASK;
+	mm->flags = old->flags & (MMF_DUMPABLE_MASK | 1UL << MMF_DISABLE_THP);
 	mm->total_vm = old->total_vm;
 	mm->data_vm = old->data_vm;
 	mm->exec_vm = old->exec_vm;

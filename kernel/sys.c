@@ -182,6 +182,8 @@ SYSCALL(__NR_setgroups, sys_setgroups);
 #define PR_GET_NAME		16
 #define PR_SET_NO_NEW_PRIVS	38
 #define PR_GET_NO_NEW_PRIVS	39
+#define PR_SET_THP_DISABLE	41
+#define PR_GET_THP_DISABLE	42
 
 /* The name is comm (16 bytes with its NUL), shown in /proc/PID/comm and
  * status; 15 bytes at most are read, as Linux reads them. */
@@ -236,6 +238,18 @@ static long sys_prctl(int option, unsigned long arg2, unsigned long arg3,
 		if (arg2 || arg3 || arg4 || arg5)
 			return -EINVAL;
 		return current->no_new_privs;
+	case PR_SET_THP_DISABLE:	/* MMF_DISABLE_THP: mm/huge_memory.c */
+		if (arg3 || arg4 || arg5)
+			return -EINVAL;
+		if (arg2)
+			set_bit(MMF_DISABLE_THP, &current->mm->flags);
+		else
+			clear_bit(MMF_DISABLE_THP, &current->mm->flags);
+		return 0;
+	case PR_GET_THP_DISABLE:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return test_bit(MMF_DISABLE_THP, &current->mm->flags);
 	}
 	return -EINVAL;
 }

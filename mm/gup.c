@@ -1,6 +1,7 @@
 /* mm/gup.c — get_user_pages and follow_page: the one way kernel code reaches
  * user pages by page (populate, /proc/PID/mem, process_vm_readv/writev). */
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -72,6 +73,44 @@ static struct page *follow_pte(struct vm_area_struct *vma,
 }
 
 /*
+ * follow_page of a huge PMD (Linux's follow_trans_huge_pmd): the 4 KiB
+ * at address, decided as for a PTE that maps it (follow_pte), so a
+ * read of the huge zero page gives the small zero page (both zeros) and
+ * FOLL_DUMP its hole. What a PTE could do and a PMD cannot, the PMD is
+ * split for, and the PTE level answers: a FOLL_FORCE write through a
+ * read-only PMD (the COW and the write at 4 KiB), FOLL_NOZERO on the
+ * huge zero page. Takes and drops the PMD's lock; mmap_lock held. true
+ * with the answer in *pagep, or false: follow the PTE.
+ */
+static bool follow_trans_huge_pmd(struct vm_area_struct *vma,
+				  unsigned long address, pmd_t *pmd,
+				  unsigned int flags, struct page **pagep)
+{
+	spinlock_t *ptl = pmd_lockptr(pmd);
+	bool zero;
+
+	spin_lock(ptl);
+	if (!pmd_leaf(*pmd)) {
+		spin_unlock(ptl);
+		return false;
+	}
+	zero = is_huge_zero_pmd(*pmd);
+	if ((zero && (flags & FOLL_NOZERO)) ||
+	    ((flags & (FOLL_WRITE | FOLL_FORCE)) == (FOLL_WRITE | FOLL_FORCE) &&
+	     !(pmd_val(*pmd) & _PAGE_RW))) {
+		__split_huge_pmd_locked(vma->vm_mm, pmd,
+					address & HPAGE_PMD_MASK);
+		spin_unlock(ptl);
+		return false;
+	}
+	*pagep = follow_pte(vma, address,
+			    __pte(pte_val(huge_pmd_pte(*pmd, address)) &
+				  ~_PAGE_PSE), flags);
+	spin_unlock(ptl);
+	return true;
+}
+
+/*
  * The page mapped at address, or NULL when a fault must come first (not
  * present, not writable for FOLL_WRITE, a zero page under FOLL_NOZERO).
  * The zero page comes back for reads; FOLL_GET takes a reference on it
@@ -85,10 +124,15 @@ static struct page *follow_pte(struct vm_area_struct *vma,
 struct page *follow_page(struct vm_area_struct *vma, unsigned long address,
 			 unsigned int flags)
 {
+	pmd_t *pmd = pmd_lookup(vma->vm_mm, address);
 	spinlock_t *ptl;
-	pte_t *ptep = pte_lookup_lock(vma->vm_mm, address, &ptl);
+	pte_t *ptep;
 	struct page *page;
 
+	if (pmd && pmd_leaf(READ_ONCE(*pmd)) &&
+	    follow_trans_huge_pmd(vma, address, pmd, flags, &page))
+		return page;
+	ptep = pte_lookup_lock(vma->vm_mm, address, &ptl);
 	if (!ptep)
 		return NULL;
 	page = follow_pte(vma, address, *ptep, flags);

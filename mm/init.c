@@ -1,6 +1,8 @@
 /* mm/init.c — bringing memory management up at boot, in order:
- * memblock, the kernel page tables, mem_map, the zero page, the buddy lists. */
+ * memblock, the kernel page tables, mem_map, the zero page, the buddy lists
+ * (and huge_zero_page=persistent's page). */
 #include <asm/sections.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/mmu.h>
@@ -48,4 +50,5 @@ void mm_init(void)
 		nr_free_pages() << (PAGE_SHIFT - 10),
 		totalram_pages() << (PAGE_SHIFT - 10),
 		memblock_reserved_pages << (PAGE_SHIFT - 10));
+	thp_init();
 }

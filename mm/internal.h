@@ -113,6 +113,65 @@ vm_fault_t mfill_zeropage_pte(struct vm_area_struct *vma, unsigned long address,
 /* FOLL_NOZERO: clears a zero-page PTE at addr (true if there was one). */
 bool flush_zero_pte(struct vm_area_struct *vma, unsigned long addr);
 
+/* A zeroed page-table page (NULL: no memory) and its freeing; counted in
+ * NR_PAGE_TABLE_PAGES, not in nr_ptes (the caller's). */
+void *pgtable_alloc(void);
+void pgtable_free(void *table);
+/* The PMD entry for addr, allocating the tables above it (NULL: no
+ * memory), or only if they exist (pmd_lookup). mmap_lock held. */
+pmd_t *pmd_alloc_walk(struct mm_struct *mm, unsigned long addr);
+pmd_t *pmd_lookup(struct mm_struct *mm, unsigned long addr);
+
+/* ---- huge PMDs (mm/huge_memory.c) -------------------------------------- */
+
+/* A range walk's hook for a huge PMD at addr, [addr, end) of it in the
+ * walk (end within the same 2 MiB): the walk's answer, or WALK_PTES. */
+#define WALK_PTES	0x7ffe
+typedef int (*pmd_walk_fn)(struct mm_struct *mm, pmd_t *pmd,
+			   unsigned long addr, unsigned long end,
+			   pte_walk_fn fn, void *priv);
+/* walk_page_range with pmd_fn for the huge PMDs (mprotect's
+ * change_huge_pmd); walk_page_range's contract. */
+int walk_page_range_pmd(struct mm_struct *mm, unsigned long start,
+			unsigned long end, pte_walk_fn fn, pmd_walk_fn pmd_fn,
+			void *priv);
+/* fn on a copy of the PTE of each 4 KiB (walk_page_range_nosplit). */
+int walk_huge_pmd_ptes(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		       unsigned long end, pte_walk_fn fn, void *priv);
+/* split_huge_pmd, then WALK_PTES (walk_page_range). */
+int split_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+			unsigned long end, pte_walk_fn fn, void *priv);
+/* The lock of a PMD entry: its PMD table page's ptl (Linux's split PMD
+ * lock, pmd_lockptr). Inside the mmap_lock; the page_table_lock and the
+ * allocator's nest inside it; never held with a PTE lock of the same
+ * range but by a split, before its table is in. */
+spinlock_t *pmd_lockptr(pmd_t *pmd);
+/* The 4 KiB at addr of a huge PMD as a PTE would map it, marked by
+ * _PAGE_PSE (pte_pmd_mapped); the huge zero page's as the small zero
+ * page's, special. */
+pte_t huge_pmd_pte(pmd_t pmd, unsigned long addr);
+/* A huge PMD (if pmd still is one) becomes a PTE table of the same
+ * pages: split_huge_pmd takes the PMD lock, the _locked form has it.
+ * mmap_lock held; flushes the TLB. */
+void split_huge_pmd(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
+void __split_huge_pmd_locked(struct mm_struct *mm, pmd_t *pmd,
+			     unsigned long haddr);
+/* Splits the huge PMD that maps addr, if one does (split_vma: a huge PMD
+ * never straddles two VMAs). mmap_lock held for writing. */
+void split_huge_pmd_address(struct mm_struct *mm, unsigned long addr);
+/* The PMD level of a fault: 0 or VM_FAULT_* (FALLBACK: the PTE level's
+ * turn). mmap_lock held for reading, no other lock. */
+vm_fault_t handle_huge_pmd_fault(struct vm_area_struct *vma,
+				 unsigned long address, unsigned int flags);
+struct mmu_gather;
+/* mremap: a huge PMD moved whole to a none PMD entry (Linux's
+ * move_huge_pmd). 0, or WALK_PTES. mmap_lock held for writing. */
+int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
+		  unsigned long addr, struct mmu_gather *tlb);
+/* A huge PMD a zap covers whole: 0 (counted into rss[]) or WALK_PTES. */
+int zap_huge_pmd(struct mmu_gather *tlb, struct mm_struct *mm, pmd_t *pmd,
+		 unsigned long haddr, long rss[NR_MM_COUNTERS]);
+
 /* ---- a page's mappings (mm/rmap.c) ------------------------------------- */
 
 /* A fresh private page's first mapping (Linux's page_add_new_anon_rmap

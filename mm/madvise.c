@@ -1,6 +1,6 @@
 /* mm/madvise.c — madvise(2) (Linux's mm/madvise.c): populate, the fork
- * flags, DONTNEED/FREE and REMOVE, with userfaultfd's remove events; the
- * hints are accepted and do nothing. */
+ * flags, DONTNEED/FREE and REMOVE, with userfaultfd's remove events,
+ * (NO)HUGEPAGE's VMA flags; the other hints are accepted and do nothing. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/gup.h>
@@ -168,6 +168,14 @@ static long madvise_vmas(struct mm_struct *mm, unsigned long start,
 	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
 	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
 		return madvise_fork_flags(mm, start, end, advice);
+	/* Linux's hugepage_madvise: new faults only; huge pages already
+	 * mapped stay (khugepaged, which would collapse, zpk has not). */
+	if (advice == MADV_HUGEPAGE)
+		return vma_modify_flags(mm, start, end - start, VM_HUGEPAGE,
+					VM_NOHUGEPAGE);
+	if (advice == MADV_NOHUGEPAGE)
+		return vma_modify_flags(mm, start, end - start, VM_NOHUGEPAGE,
+					VM_HUGEPAGE);
 	if (advice != MADV_DONTNEED && advice != MADV_FREE &&
 	    advice != MADV_REMOVE)
 		return 0;
@@ -181,7 +189,8 @@ static long madvise_locked(struct mm_struct *mm, unsigned long start,
 			   unsigned long end, int advice)
 {
 	bool write = advice == MADV_DONTFORK || advice == MADV_DOFORK ||
-		     advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK;
+		     advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK ||
+		     advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE;
 	long ret;
 
 	if (write)
@@ -214,6 +223,7 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE:
 	case MADV_DONTFORK: case MADV_DOFORK:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_REMOVE:
+	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE:
 		break;
 	default:
 		return -EINVAL;

@@ -6,6 +6,7 @@
 #include <asm/tlb.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
@@ -22,11 +23,13 @@
 
 /*
  * A zeroed table page, or NULL if out of memory; its page's ptl is the
- * lock of the entries in it once it is a PTE table. No lock held or
- * taken but the allocator's: the page is no one's until table_populate
- * (under mm's page_table_lock) or pgd_alloc puts it in. Called by both.
+ * lock of the entries in it once it is a PTE table (of a huge PMD's,
+ * once a PMD table), its lru the list of tables deposited for its huge
+ * PMDs. No lock held or taken but the allocator's: the page is no one's
+ * until table_populate (under mm's page_table_lock), pgd_alloc or a
+ * huge PMD's deposit puts it in. Called by those.
  */
-static void *pgtable_alloc(void)
+void *pgtable_alloc(void)
 {
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
@@ -34,14 +37,15 @@ static void *pgtable_alloc(void)
 		return NULL;
 	page_set_flag(page, PG_pgtable);
 	spin_lock_init(&page->ptl);
+	INIT_LIST_HEAD(&page->lru);
 	inc_vm_stat(NR_PAGE_TABLE_PAGES);
 	return page_address(page);
 }
 
 /* A table page back to the allocator: one free_pgtables took out of a
- * dead tree, or one table_populate lost a race with. No CPU can reach
- * it, so no lock. */
-static void pgtable_free(void *table)
+ * dead tree, one table_populate lost a race with, or a huge PMD's
+ * deposit. No CPU can reach it, so no lock. */
+void pgtable_free(void *table)
 {
 	struct page *page = virt_to_page(table);
 
@@ -70,6 +74,21 @@ static void *table_of(u64 entry)
 	return __va(entry & PTE_PFN_MASK);
 }
 
+/* The zap took every huge PMD's deposited table back; any left (none
+ * should be) go with their PMD table. */
+static void free_deposited_tables(struct mm_struct *mm, pmd_t *pmd)
+{
+	struct list_head *l = &virt_to_page(pmd)->lru;
+
+	while (!list_empty(l)) {
+		struct page *pt = list_first_entry(l, struct page, lru);
+
+		list_del(&pt->lru);
+		pgtable_free(page_address(pt));
+		mm->nr_ptes--;
+	}
+}
+
 /*
  * zpk/memory.h. Called by exit_mmap (kernel/fork.c) after the zap and
  * the flush of every CPU that may still walk the tables, with mm's
@@ -96,6 +115,7 @@ void free_pgtables(struct mm_struct *mm)
 			if (pud_none(pud[j]) || pud_leaf(pud[j]))
 				continue;
 			pmd = table_of(pud_val(pud[j]));
+			free_deposited_tables(mm, pmd);
 			for (k = 0; k < PTRS_PER_TABLE; k++) {
 				if (pmd_none(pmd[k]) || pmd_leaf(pmd[k]))
 					continue;
@@ -153,26 +173,16 @@ static bool table_populate(struct mm_struct *mm, u64 *entry)
 	return true;
 }
 
-/*
- * The one walk. Returns the PTE for addr, allocating missing tables if
- * alloc. When it returns NULL without alloc, *next (if given) is the first
- * address past the hole, so range loops skip empty tables whole. Called
- * with mm's mmap_lock held (or mm private to the caller), no PTE lock of
- * mm's own (a new table takes the page_table_lock: table_populate), and
- * returns with the same held; the PTE it returns is not locked
- * (pte_lock). Called by __handle_mm_fault and walk_pte. The
- * fault path inlines it (__walk_pte; a real frame in the debug build):
- * there the call and the unused arguments cost as much as a level of the
- * walk; the range loops call it (walk_pte), as inlined it costs their
- * per-PTE loops registers.
- */
-static __fault_inline pte_t *__walk_pte(struct mm_struct *mm,
+/* The walk's upper half: the PMD entry for addr (tables above it
+ * allocated if alloc), or NULL with *next past the hole. __walk_pte's
+ * contract; also called by pmd_alloc_walk and pmd_lookup, the PMD
+ * level's way in (mm/huge_memory.c). */
+static __fault_inline pmd_t *__walk_pmd(struct mm_struct *mm,
 					unsigned long addr, bool alloc,
 					unsigned long *next)
 {
 	pgd_t *pgd;
 	pud_t *pud;
-	pmd_t *pmd;
 
 	if (next)
 		*next = ~0UL;
@@ -193,19 +203,61 @@ static __fault_inline pte_t *__walk_pte(struct mm_struct *mm,
 			return NULL;
 	}
 	if (pud_leaf(*pud))
-		return NULL;	/* no huge user pages */
-	pmd = pmd_offset(pud, addr);
+		return NULL;	/* no 1 GiB user pages */
+	return pmd_offset(pud, addr);
+}
+
+/*
+ * The one walk. Returns the PTE for addr, allocating missing tables if
+ * alloc. When it returns NULL without alloc, *next (if given) is the first
+ * address past the hole, so range loops skip empty tables whole. Called
+ * with mm's mmap_lock held (or mm private to the caller), no PTE lock of
+ * mm's own (a new table takes the page_table_lock: table_populate), and
+ * returns with the same held; the PTE it returns is not locked
+ * (pte_lock). Called by __handle_mm_fault and walk_pte. The
+ * fault path inlines it (__walk_pte; a real frame in the debug build):
+ * there the call and the unused arguments cost as much as a level of the
+ * walk; the range loops call it (walk_pte), as inlined it costs their
+ * per-PTE loops registers. A huge PMD: see below.
+ */
+static __fault_inline pte_t *__walk_pte(struct mm_struct *mm,
+					unsigned long addr, bool alloc,
+					unsigned long *next)
+{
+	pmd_t *pmd = __walk_pmd(mm, addr, alloc, next);
+
+	if (!pmd)
+		return NULL;
 	if (pmd_none(*pmd)) {
 		if (next)
 			*next = (addr + PMD_SIZE) & ~(PMD_SIZE - 1);
 		if (!alloc || !table_populate(mm, &pmd->pmd))
 			return NULL;
 	}
-	if (pmd_leaf(*pmd))
-		return NULL;
+	/* A huge PMD (or one a racing fault just put where table_populate
+	 * found none): a walk that may allocate splits it, to reach a PTE;
+	 * a lookup skips it, as its users follow huge PMDs themselves. */
+	if (pmd_leaf(READ_ONCE(*pmd))) {
+		if (next)
+			*next = (addr + PMD_SIZE) & ~(PMD_SIZE - 1);
+		if (!alloc)
+			return NULL;
+		split_huge_pmd(mm, pmd, addr);
+	}
 	if (next)
 		*next = addr + PAGE_SIZE;
 	return pte_offset_kernel(pmd, addr);
+}
+
+/* mm/internal.h: __walk_pmd's contract (mmap_lock held). */
+pmd_t *pmd_alloc_walk(struct mm_struct *mm, unsigned long addr)
+{
+	return __walk_pmd(mm, addr, true, NULL);
+}
+
+pmd_t *pmd_lookup(struct mm_struct *mm, unsigned long addr)
+{
+	return __walk_pmd(mm, addr, false, NULL);
 }
 
 /* __walk_pte called (same contract): fork's copy_page_range, the range
@@ -282,25 +334,36 @@ void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl)
  * mremap, gup, userfaultfd and this descent. Under mm's mmap_lock (or mm
  * private to the caller). The zap inlines this (__walk_page_range): its
  * fn, run per PTE of a munmap or exit, is a direct call, itself inlined.
+ * A huge PMD goes to pmd_fn (which takes its lock): its answer, or
+ * WALK_PTES to walk the PTE table it left there (it split the PMD).
  */
 static __always_inline int __walk_page_range(struct mm_struct *mm,
 					     unsigned long start,
 					     unsigned long end,
-					     pte_walk_fn fn, void *priv)
+					     pte_walk_fn fn,
+					     pmd_walk_fn pmd_fn, void *priv)
 {
 	unsigned long addr, next;
 	spinlock_t *ptl;
 	int ret = 0;
 
 	for (addr = start & PAGE_MASK; addr < end && !ret; addr = next) {
-		pte_t *pte = walk_pte(mm, addr, false, &next);
+		pmd_t *pmd = __walk_pmd(mm, addr, false, &next);
+		pte_t *pte;
 
-		if (!pte)
+		if (!pmd)
 			continue;
+		next = pte_table_end(addr, end);
+		if (pmd_leaf(READ_ONCE(*pmd)) &&
+		    (ret = pmd_fn(mm, pmd, addr, next, fn, priv)) != WALK_PTES)
+			continue;
+		ret = 0;
+		if (pmd_none(READ_ONCE(*pmd)) || pmd_leaf(READ_ONCE(*pmd)))
+			continue;
+		pte = pte_offset_kernel(pmd, addr);
 		ptl = pte_lockptr(pte);
 		spin_lock(ptl);
-		for (next = pte_table_end(addr, end); addr < next && !ret;
-		     addr += PAGE_SIZE, pte++)
+		for (; addr < next && !ret; addr += PAGE_SIZE, pte++)
 			if (!pte_none(*pte))
 				ret = fn(pte, addr, priv);
 		spin_unlock(ptl);
@@ -309,12 +372,31 @@ static __always_inline int __walk_page_range(struct mm_struct *mm,
 }
 
 /* __walk_page_range called (same contract): mprotect's change_protection,
- * /proc's smaps, clear_refs and pagemap, mincore, mbind's strict check,
- * mremap's move, mm_verify. */
+ * clear_refs and mremap's move, which change PTEs: a huge PMD on the way
+ * is split first (split_huge_pmd). */
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv)
 {
-	return __walk_page_range(mm, start, end, fn, priv);
+	return __walk_page_range(mm, start, end, fn, split_huge_pmd_walk,
+				 priv);
+}
+
+/* mm/internal.h: a walk whose own pmd_fn meets huge PMDs (mprotect's). */
+int walk_page_range_pmd(struct mm_struct *mm, unsigned long start,
+			unsigned long end, pte_walk_fn fn, pmd_walk_fn pmd_fn,
+			void *priv)
+{
+	return __walk_page_range(mm, start, end, fn, pmd_fn, priv);
+}
+
+/* The same for walks that only read (smaps, pagemap, mincore, mbind's
+ * check, mm_verify): fn sees each 4 KiB of a huge PMD as a copy of a PTE
+ * (pte_pmd_mapped), under the PMD's lock, and the PMD stays whole. */
+int walk_page_range_nosplit(struct mm_struct *mm, unsigned long start,
+			    unsigned long end, pte_walk_fn fn, void *priv)
+{
+	return __walk_page_range(mm, start, end, fn, walk_huge_pmd_ptes,
+				 priv);
 }
 
 /* ---- pages behind PTEs ---------------------------------------------- */
@@ -811,6 +893,11 @@ static __maybe_unused vm_fault_t __handle_mm_fault(struct vm_area_struct *vma,
 						   unsigned long address,
 						   unsigned int flags)
 {
+	/* The PMD level first: a huge page, or a huge PMD to write. */
+	vm_fault_t huge = handle_huge_pmd_fault(vma, address, flags);
+
+	if (huge != VM_FAULT_FALLBACK)
+		return huge;
 	/* LAB(demand-paging) BEGIN task 2: down to the PTE, locked */
 	spinlock_t *ptl;
 	pte_t *pte;
@@ -922,6 +1009,21 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 	return 0;
 }
 
+/* A huge PMD in a zap: gone whole if the zap covers it (zap_huge_pmd),
+ * else split, and its PTEs zapped (a pmd_walk_fn). */
+static int zap_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
+			     unsigned long addr, unsigned long end,
+			     pte_walk_fn fn, void *priv)
+{
+	struct zap_details *zd = priv;
+
+	(void)fn;
+	if (!(addr & ~HPAGE_PMD_MASK) && end - addr == HPAGE_PMD_SIZE)
+		return zap_huge_pmd(zd->tlb, mm, pmd, addr, zd->rss);
+	split_huge_pmd(mm, pmd, addr);
+	return WALK_PTES;
+}
+
 /* The zap of [start, end): under mm's mmap_lock (for reading or
  * writing, as the caller), each PTE table's lock taken in turn; the
  * counters are added before it returns, while the mmap_lock is held. */
@@ -931,7 +1033,8 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 {
 	struct zap_details zd = { .vma = vma, .tlb = tlb };
 
-	__walk_page_range(mm, start, end, zap_one_pte, &zd);
+	__walk_page_range(mm, start, end, zap_one_pte, zap_huge_pmd_walk,
+			  &zd);
 	add_mm_rss_vec(mm, zd.rss);
 	count_vm_events(ZERO_PAGE_UNMAP, -zd.rss[MM_ZEROPAGES]);
 }

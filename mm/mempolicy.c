@@ -162,9 +162,10 @@ static int queue_pages_range(struct mm_struct *mm, unsigned long start,
 		if (!discontig_ok && vma->vm_end < end &&
 		    (!next || vma->vm_end < next->vm_start))
 			return -EFAULT;
-		if (strict && walk_page_range(mm, max(start, vma->vm_start),
-					      min(end, vma->vm_end),
-					      normal_page, vma))
+		if (strict &&
+		    walk_page_range_nosplit(mm, max(start, vma->vm_start),
+					    min(end, vma->vm_end),
+					    normal_page, vma))
 			return -EIO;
 	}
 	return 0;

@@ -57,7 +57,7 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr,
 		return -ENOMEM;
 	end = min(vma->vm_end, addr + (pages << PAGE_SHIFT));
 	mincore_holes(vma, addr, end, vec);
-	walk_page_range(mm, addr, end, mincore_pte, &w);
+	walk_page_range_nosplit(mm, addr, end, mincore_pte, &w);
 	return (long)((end - addr) >> PAGE_SHIFT);
 }
 

@@ -2,6 +2,7 @@
  * every mapped page's _mapcount/_refcount from the page tables themselves:
  * an exiting mm and its pages at each exit, every mm on demand. */
 #include <zpk/bug.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -80,6 +81,7 @@ struct walk_ctx {
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;	/* cursor: the VMA at or after addr */
 	long rss[NR_MM_COUNTERS];
+	long huge_zero_pmds;		/* the huge zero page's PMDs */
 	struct mm_verify_report *r;
 };
 
@@ -94,12 +96,32 @@ static struct vm_area_struct *vma_at(struct walk_ctx *c, unsigned long addr)
 	return c->vma && c->vma->vm_start <= addr ? c->vma : NULL;
 }
 
+/* The first 4 KiB of a huge PMD (seen whole by the walk, which keeps it):
+ * a THP, anonymous, its head PMD-mapped, within one VMA. */
+static void count_pmd_mapped(struct walk_ctx *c, unsigned long addr,
+			     struct page *page)
+{
+	struct page *head = compound_head(page);
+	struct vm_area_struct *vma = vma_at(c, addr);
+
+	if (addr & ~HPAGE_PMD_MASK)
+		return;
+	if (!PageHead(head) || head->order != HPAGE_PMD_ORDER ||
+	    page != head || !PageAnon(head) ||
+	    atomic_read(&head->compound_mapcount) <= 0)
+		report(c->r, "huge PMD at %#lx: pfn %#lx not a PMD-mapped "
+		       "anonymous THP head", addr, page_to_pfn(page));
+	if (vma && addr + HPAGE_PMD_SIZE > vma->vm_end)
+		report(c->r, "huge PMD at %#lx straddles its VMA's end %#lx",
+		       addr, vma->vm_end);
+}
+
 static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 {
 	struct walk_ctx *c = priv;
 	struct vm_area_struct *vma = vma_at(c, addr);
 	pte_t pte = *ptep;
-	struct page *page;
+	struct page *page, *ex;
 
 	if (!vma)
 		report(c->r, "PTE %#lx at %#lx outside every VMA",
@@ -131,6 +153,8 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (is_zero_pfn(pte_pfn(pte))) {
 		if (pte_write(pte))
 			report(c->r, "zero page mapped writable at %#lx", addr);
+		if (pte_pmd_mapped(pte) && !(addr & ~HPAGE_PMD_MASK))
+			c->huge_zero_pmds++;
 		c->rss[MM_ZEROPAGES]++;
 		if (!pte_special(pte))
 			c->rss[MM_FILEPAGES]++;	/* refcount: as 2.6.23 */
@@ -145,13 +169,17 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (PageBuddy(page) || page_count(page) <= 0)
 		report(c->r, "PTE at %#lx maps free pfn %#lx", addr,
 		       page_to_pfn(page));
+	if (pte_pmd_mapped(pte))
+		count_pmd_mapped(c, addr, page);
+	/* A PMD's exclusivity is its head's, a PTE's its own page's. */
+	ex = pte_pmd_mapped(pte) ? compound_head(page) : page;
 	if (pte_write(pte) && PageAnon(page) && page_mapcount(page) > 1)
 		report(c->r, "COW-shared pfn %#lx writable at %#lx",
 		       page_to_pfn(page), addr);
-	else if (pte_write(pte) && PageAnon(page) && !PageAnonExclusive(page))
+	else if (pte_write(pte) && PageAnon(page) && !PageAnonExclusive(ex))
 		report(c->r, "pfn %#lx writable at %#lx but not "
 		       "PageAnonExclusive", page_to_pfn(page), addr);
-	if (PageAnonExclusive(page) && page_mapcount(page) > 1)
+	if (PageAnonExclusive(ex) && page_mapcount(page) > 1)
 		report(c->r, "PageAnonExclusive pfn %#lx has %d mappings",
 		       page_to_pfn(page), page_mapcount(page));
 	c->rss[mm_counter(page)]++;
@@ -166,7 +194,12 @@ int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
 	if (!list_empty(&mm->mmap))
 		c.vma = list_first_entry(&mm->mmap, struct vm_area_struct,
 					 vm_list);
-	walk_page_range(mm, 0, TASK_SIZE, count_pte, &c);
+	walk_page_range_nosplit(mm, 0, TASK_SIZE, count_pte, &c);
+	r->huge_zero_pmds += c.huge_zero_pmds;
+	if (c.huge_zero_pmds && huge_zero_policy == HUGE_ZERO_PER_MM &&
+	    !test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
+		report(r, "mm %p maps the huge zero page without its per-mm "
+		       "reference", mm);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		if (c.rss[i] != mm_counter_sum(mm, i))
 			report(r, "mm %p: %s is %ld but the page tables map %ld",
@@ -197,7 +230,8 @@ static int tally_pte(pte_t *ptep, unsigned long addr, void *priv)
 static void tally(struct mm_struct **mms, int n, int delta)
 {
 	for (int i = 0; i < n; i++)
-		walk_page_range(mms[i], 0, TASK_SIZE, tally_pte, &delta);
+		walk_page_range_nosplit(mms[i], 0, TASK_SIZE, tally_pte,
+					&delta);
 }
 
 /* The references a page must hold besides its mappings: a page-cache
@@ -207,13 +241,32 @@ static int base_refs(struct page *page)
 	return PageAnon(page) ? 0 : 1;
 }
 
+/* A THP's one _refcount against every mapping of it: each PMD, and each
+ * PTE of a subpage, holds one on the head (Linux's). */
+static void check_compound_refs(struct mm_verify_report *r,
+				struct page *head)
+{
+	long maps = atomic_read(&head->compound_mapcount);
+
+	for (unsigned long i = 0; i < (1UL << head->order); i++)
+		maps += atomic_read(&head[i]._mapcount) + 1;
+	if (maps > 0 && page_count(head) != maps)
+		report(r, "THP pfn %#lx: _refcount %d but %ld mappings",
+		       page_to_pfn(head), page_count(head), maps);
+}
+
 /* One page's _refcount against its _mapcount (the zero page's too):
- * right once the _mapcounts are. */
+ * right once the _mapcounts are. A THP is checked at its head. */
 static void check_page_refs(struct mm_verify_report *r, struct page *page)
 {
 	unsigned long pfn = page_to_pfn(page);
 	int maps = page_mapcount(page);
 
+	if (PageCompound(page)) {
+		if (PageHead(page) && !is_huge_zero_pfn(pfn))
+			check_compound_refs(r, page);
+		return;
+	}
 	if (maps > 0 && page_count(page) < maps + base_refs(page))
 		report(r, "pfn %#lx: _refcount %d below its %d mappings + %d",
 		       pfn, page_count(page), maps, base_refs(page));
@@ -245,6 +298,42 @@ static void tally_holders(int delta)
 		h->tally_pages(delta);
 }
 
+/* per-mm's references: the mms that took one. */
+static int mms_holding_huge_zero(struct mm_struct **mms, int n)
+{
+	int held = 0;
+
+	for (int i = 0; i < n; i++)
+		held += test_bit(MMF_HUGE_ZERO_PAGE, &mms[i]->flags);
+	return held;
+}
+
+/* The huge zero page's references, as its policy counts them (the PMDs
+ * were counted into r by mm_verify_report, for every mm). */
+static void check_huge_zero_refs(struct mm_verify_report *r,
+				 struct mm_struct **mms, int n)
+{
+	int refs = huge_zero_refcount(), want = 0;
+	bool there = READ_ONCE(huge_zero_pfn) != ~0UL;
+
+	if (r->huge_zero_pmds && !there)
+		report(r, "%ld huge zero PMDs but no huge zero page",
+		       r->huge_zero_pmds);
+	if (!there)
+		want = 0;
+	else if (huge_zero_policy == HUGE_ZERO_REFCOUNT)
+		want = 1 + (int)r->huge_zero_pmds;
+	else if (huge_zero_policy == HUGE_ZERO_PERSISTENT)
+		want = 2;	/* its own, and boot's */
+	else
+		want = 1 + mms_holding_huge_zero(mms, n);
+	if (refs != want)
+		report(r, "huge zero page (%s): %d references, want %d",
+		       huge_zero_policy == HUGE_ZERO_REFCOUNT ? "refcount" :
+		       huge_zero_policy == HUGE_ZERO_PER_MM ? "per-mm" :
+		       "persistent", refs, want);
+}
+
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r)
 {
@@ -266,6 +355,7 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 		check_page_refs(r, pfn_to_page(pfn));
 	tally_holders(+1);
 	unlock_kernel();
+	check_huge_zero_refs(r, mms, n);
 	return r->errors - errors;
 }
 
@@ -303,10 +393,10 @@ static int mapcount_below_own(pte_t *ptep, unsigned long addr, void *priv)
 {
 	struct page *page = counted_page(NULL, addr, *ptep);
 
-	if (page && atomic_read(&page->_mapcount) < -1)
+	if (page && page_mapcount(page) < 0)
 		report(priv, "pfn %#lx: _mapcount is %d short of the mappings "
 		       "the exiting mm alone holds", page_to_pfn(page),
-		       -1 - atomic_read(&page->_mapcount));
+		       -page_mapcount(page));
 	return 0;
 }
 
@@ -326,11 +416,11 @@ int mm_verify_exit_report(struct mm_struct *mm, struct mm_verify_report *r)
 
 	mm_verify_report(mm, r);
 	tally(&mm, 1, -1);
-	walk_page_range(mm, 0, TASK_SIZE, mapcount_below_own, r);
+	walk_page_range_nosplit(mm, 0, TASK_SIZE, mapcount_below_own, r);
 	tally(&mm, 1, +1);
 	lock_kernel();		/* the holders' references hold */
 	tally_holders(-1);	/* vmsplice: references held by pipes */
-	walk_page_range(mm, 0, TASK_SIZE, refs_cover_maps, r);
+	walk_page_range_nosplit(mm, 0, TASK_SIZE, refs_cover_maps, r);
 	tally_holders(+1);
 	unlock_kernel();
 	check_page_refs(r, pfn_to_page(zero_pfn));
@@ -394,6 +484,10 @@ int mm_verify_all(void)
 	mm_verify_pages_report(mms, n, &r);
 	unlock_all_mms();
 	kfree(mms);
+	/* The sweep stands for memory pressure too: the huge zero page's
+	 * shrinker frees it if no one holds it (so a test's leak check
+	 * balances under refcount and per-mm). */
+	shrink_huge_zero_page();
 	mm_verify_bug(&r);
 	return r.errors;
 }

@@ -4,6 +4,7 @@
 #include <asm/tlb.h>
 #include <zpk/bug.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/fs.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
@@ -258,6 +259,10 @@ static int __split_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	new = kmem_cache_alloc(vm_area_cachep, GFP_KERNEL);
 	if (!new)
 		return -ENOMEM;
+	/* A huge PMD never straddles two VMAs (Linux's
+	 * vma_adjust_trans_huge): fork and zap take each whole. */
+	if (addr & ~HPAGE_PMD_MASK)
+		split_huge_pmd_address(mm, addr);
 	*new = *vma;
 	if (new->vm_file)
 		get_file(new->vm_file);
@@ -798,6 +803,7 @@ void exit_mmap_vmas(struct mm_struct *mm)
 		remove_vma(mm, vma);
 	}
 	tlb_finish_mmu(&tlb);
+	mm_put_huge_zero_page(mm);
 	BUG_ON(mm->map_count);
 	mm->total_vm = mm->locked_vm = mm->data_vm = 0;
 	mm->exec_vm = mm->stack_vm = 0;

@@ -3,6 +3,7 @@
  * (change_protection), also for userfaultfd's write protection. */
 #include <asm/tlb.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
@@ -60,6 +61,51 @@ static int change_pte_prot(pte_t *pte, unsigned long addr, void *priv)
 	return 0;
 }
 
+/*
+ * A huge PMD in change_protection's walk (Linux's change_huge_pmd): one
+ * the range covers whole gets the new protection at once, by the same
+ * rule as a PTE (writable only if the THP is this mm's alone and, where
+ * the VMA tracks it, soft-dirty; the huge zero page never). The rest is
+ * split and changed at 4 KiB: a PMD the range covers in part, PROT_NONE
+ * (not present, a PMD zpk would take for none) and userfaultfd's
+ * protection (whose ranges zpk keeps at 4 KiB). Takes the PMD's lock;
+ * mmap_lock held. 0, or WALK_PTES.
+ */
+static int change_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
+			   unsigned long addr, unsigned long end,
+			   pte_walk_fn fn, void *priv)
+{
+	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
+			 _PAGE_SOFT_DIRTY | _PAGE_PSE;
+	struct change_prot *cp = priv;
+	spinlock_t *ptl = pmd_lockptr(pmd);
+	struct page *head = NULL;
+	u64 old, entry;
+
+	if ((addr & ~HPAGE_PMD_MASK) || end - addr != HPAGE_PMD_SIZE ||
+	    !(cp->prot & _PAGE_PRESENT) || cp->cp_flags)
+		return split_huge_pmd_walk(mm, pmd, addr, end, fn, priv);
+	spin_lock(ptl);
+	if (!pmd_leaf(*pmd)) {
+		spin_unlock(ptl);
+		return WALK_PTES;
+	}
+	if (!is_huge_zero_pmd(*pmd))
+		head = pfn_to_page(pte_pfn(__pte(pmd_val(*pmd))));
+	entry = (pmd_val(*pmd) & keep) | cp->prot;
+	if (!head || !PageAnonExclusive(head) ||
+	    (cp->soft_dirty && !(entry & _PAGE_SOFT_DIRTY)))
+		entry &= ~_PAGE_RW;
+	old = __atomic_exchange_n(&pmd->pmd, entry, __ATOMIC_SEQ_CST);
+	spin_unlock(ptl);
+	if (old != entry) {
+		if (!cp->end)
+			cp->start = addr;
+		cp->end = addr + HPAGE_PMD_SIZE;
+	}
+	return 0;
+}
+
 /* Rewrites the present PTEs of [start, end) for newflags, then flushes
  * the ones it changed with one flush_tlb_mm_range (Linux's
  * change_protection_range: flush_tlb_range if any page changed). Called
@@ -75,7 +121,8 @@ void change_protection(struct mm_struct *mm, unsigned long start,
 		.cp_flags = cp_flags,
 	};
 
-	walk_page_range(mm, start, end, change_pte_prot, &cp);
+	walk_page_range_pmd(mm, start, end, change_pte_prot, change_huge_pmd,
+			    &cp);
 	if (cp.end)
 		flush_tlb_mm_range(mm, cp.start, cp.end);
 }

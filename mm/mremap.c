@@ -2,6 +2,7 @@
  * or move a mapping by moving its PTEs (never copying its pages). */
 #include <asm/tlb.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/gup.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -46,6 +47,30 @@ static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 }
 
 /*
+ * A huge PMD on the move's way (a pmd_walk_fn): moved whole if the move
+ * covers it and its new place is 2 MiB-aligned with nothing mapped
+ * there (move_huge_pmd), else split and its PTEs moved one by one.
+ */
+static int move_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
+			      unsigned long addr, unsigned long end,
+			      pte_walk_fn fn, void *priv)
+{
+	struct move_ctx *mc = priv;
+	unsigned long new_addr = addr + mc->delta;
+	pmd_t *new_pmd;
+	int ret;
+
+	if ((addr & ~HPAGE_PMD_MASK) || end - addr != HPAGE_PMD_SIZE ||
+	    (new_addr & ~HPAGE_PMD_MASK) ||
+	    !(new_pmd = pmd_alloc_walk(mm, new_addr)) || !pmd_none(*new_pmd))
+		return split_huge_pmd_walk(mm, pmd, addr, end, fn, priv);
+	ret = move_huge_pmd(mm, pmd, new_pmd, addr, &mc->tlb);
+	if (!ret)
+		mc->moved = end - mc->start;
+	return ret;
+}
+
+/*
  * Moves the PTEs of [old_addr, old_addr + len) to new_addr (Linux's
  * move_page_tables); the ranges do not overlap and the new one has no
  * PTEs. The old range is flushed from the TLB before it returns. Returns
@@ -62,7 +87,8 @@ static unsigned long move_page_tables(struct mm_struct *mm,
 	int err;
 
 	tlb_gather_mmu(&mc.tlb, mm);
-	err = walk_page_range(mm, old_addr, old_addr + len, move_one_pte, &mc);
+	err = walk_page_range_pmd(mm, old_addr, old_addr + len, move_one_pte,
+				  move_huge_pmd_walk, &mc);
 	tlb_finish_mmu(&mc.tlb);
 	return err ? mc.moved : len;
 }

@@ -3,6 +3,7 @@
  * lists of small blocks in front of it; poisoning. */
 #include <asm/irqflags.h>
 #include <zpk/bug.h>
+#include <zpk/huge_mm.h>
 #include <zpk/mm.h>
 #include <zpk/smp.h>
 #include <zpk/spinlock.h>
@@ -190,18 +191,20 @@ static void prep_one_page(struct page *page, gfp_t gfp)
 	const u8 *mem = page_address(page);
 	long off;
 
-	if (page_count(page) || page_mapcount(page) ||
+	if (atomic_read(&page->_refcount) ||
+	    atomic_read(&page->_mapcount) != -1 ||
 	    (page->flags & ~(1UL << PG_poisoned)))
 		BUGF("bad page state at alloc: pfn %#lx flags %#lx _refcount "
 		     "%d _mapcount %d (struct page written while free)",
-		     pfn, page->flags, page_count(page),
-		     page_mapcount(page) - 1);
+		     pfn, page->flags, atomic_read(&page->_refcount),
+		     atomic_read(&page->_mapcount));
 	if (PagePoisoned(page) && (off = first_unpoisoned(mem)) >= 0)
 		BUGF("use after free: pfn %#lx written while free, byte at "
 		     "offset %#lx is %#x, not poison %#x", pfn,
 		     (unsigned long)off, mem[off], PAGE_POISON);
 	page->flags = 0;
 	page->order = 0;
+	atomic_set(&page->compound_mapcount, 0);
 	if (gfp & __GFP_ZERO)
 		clear_page(page_address(page));
 }
@@ -366,6 +369,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		drain_all_pages();
 		page = get_page_from_freelist(order);
 	}
+#ifndef HOST_TEST
+	/* Memory pressure: the huge zero page's shrinker (Linux's
+	 * shrink_huge_zero_page_scan) gives back an unused one. */
+	if (!page && shrink_huge_zero_page())
+		page = get_page_from_freelist(order);
+#endif
 	if (!page)
 		return NULL;
 	mod_vm_stat(NR_FREE_PAGES, -(1L << order));
@@ -375,6 +384,38 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	page->order = order;	/* checked by __free_pages, used by put_page */
 	set_page_count(page, 1);
 	return page;
+}
+
+struct page *alloc_compound_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	if (!page || !order)
+		return page;
+	page_set_flag(page, PG_head);
+	for (unsigned long i = 1; i < (1UL << order); i++)
+		WRITE_ONCE(page[i].compound_head, (unsigned long)page | 1);
+	return page;
+}
+
+/* A compound page's last reference went: its tails and head become
+ * plain pages again, checked as Linux's free_tail_pages_check does. */
+static void destroy_compound_page(struct page *page, unsigned int order,
+				  void *caller)
+{
+	if (atomic_read(&page->compound_mapcount))
+		BUGF("freeing compound pfn %#lx still PMD-mapped (%d), "
+		     "caller %p", page_to_pfn(page),
+		     atomic_read(&page->compound_mapcount), caller);
+	for (unsigned long i = 1; i < (1UL << order); i++) {
+		if (atomic_read(&page[i]._mapcount) != -1 ||
+		    atomic_read(&page[i]._refcount))
+			BUGF("freeing compound pfn %#lx: tail %lu mapped or "
+			     "referenced, caller %p", page_to_pfn(page), i,
+			     caller);
+		WRITE_ONCE(page[i].compound_head, 0);
+	}
+	page_clear_flag(page, PG_head);
 }
 
 /* The checks Linux's free_pages_check makes, once the last ref is gone. */
@@ -408,12 +449,14 @@ static void free_pages_caller(struct page *page, unsigned int order,
 	if (PageBuddy(page))
 		BUGF("double free of pfn %#lx (free, order %u), caller %p",
 		     pfn, page->order, caller);
-	if (page_count(page) <= 0)
+	if (atomic_read(&page->_refcount) <= 0)
 		BUGF("freeing pfn %#lx with _refcount %d (already free, or not "
 		     "the first page of its block), caller %p",
-		     pfn, page_count(page), caller);
+		     pfn, atomic_read(&page->_refcount), caller);
 	if (!page_ref_dec_and_test(page))
 		return;
+	if (PageHead(page))
+		destroy_compound_page(page, order, caller);
 	free_pages_check(page, order, caller);
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		page[i].flags = 0;
@@ -440,6 +483,7 @@ void __free_pages(struct page *page, unsigned int order)
 
 void put_page(struct page *page)
 {
+	page = compound_head(page);
 	free_pages_caller(page, page->order, __builtin_return_address(0));
 }
 

@@ -41,6 +41,14 @@ void page_remove_rmap(struct page *page)
 		     page_to_pfn(page));
 	if (!atomic_add_negative(-1, &page->_mapcount))
 		return;
+	if (PageCompound(page)) {
+		/* A THP's 4 KiB: still mapped while a PMD maps the THP;
+		 * PG_anon is the head's, kept until the THP is freed. */
+		page_clear_flag(page, PG_anon_exclusive);
+		if (!compound_mapcount(page))
+			dec_vm_stat(NR_ANON_PAGES);
+		return;
+	}
 	if (PageAnon(page)) {
 		page_clear_flag(page, PG_anon);
 		page_clear_flag(page, PG_anon_exclusive);

@@ -52,6 +52,7 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[NR_FILE_MAPPED]	= "nr_mapped",
 	[NR_SHMEM]		= "nr_shmem",
 	[NR_KERNEL_STACK]	= "nr_kernel_stack",
+	[NR_ANON_THPS]		= "nr_anon_transparent_hugepages",
 #define EV(item) NR_VM_STAT_ITEMS + (item)
 	[EV(PGALLOC)]		= "pgalloc_normal",
 	[EV(PGFREE)]		= "pgfree",
@@ -68,6 +69,11 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[EV(NR_TLB_LOCAL_FLUSH_ONE)] = "nr_tlb_local_flush_one",
 	[EV(NR_TLB_REMOTE_FLUSH)] = "nr_tlb_remote_flush",
 	[EV(NR_TLB_REMOTE_FLUSH_RECEIVED)] = "nr_tlb_remote_flush_received",
+	[EV(THP_FAULT_ALLOC)]	= "thp_fault_alloc",
+	[EV(THP_FAULT_FALLBACK)] = "thp_fault_fallback",
+	[EV(THP_SPLIT_PMD)]	= "thp_split_pmd",
+	[EV(THP_ZERO_PAGE_ALLOC)] = "thp_zero_page_alloc",
+	[EV(THP_ZERO_PAGE_ALLOC_FAILED)] = "thp_zero_page_alloc_failed",
 #undef EV
 };
 

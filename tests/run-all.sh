@@ -120,7 +120,7 @@ ktests() {
 
 t_start=$(date +%s.%N)
 # Longest first, so that the short ones fill in beside them.
-user_parts="init runner-special runner-refcount runner-off smp4 smp4-zero
+user_parts="init runner-special runner-refcount runner-off smp4 smp4-zero thp
 zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox
 sqlite"
 job user-runner-special bash tests/qemu/user.sh runner-special

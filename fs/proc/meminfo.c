@@ -1,6 +1,7 @@
 /* fs/proc/meminfo.c — /proc/meminfo in Linux's "%-15s %8lu kB"
  * layout; only the lines zpk can fill honestly (see docs/proc.md). */
 #include <zpk/fs.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/sched.h>
@@ -54,6 +55,8 @@ static int meminfo_show(struct seq_file *m, struct task_struct *task)
 	show_val_kb(m, "SUnreclaim:", slab);
 	seq_printf(m, "%-15s %8lu kB\n", "KernelStack:", kernel_stack_kb());
 	show_val_kb(m, "PageTables:", global_vm_stat(NR_PAGE_TABLE_PAGES));
+	show_val_kb(m, "AnonHugePages:",
+		    global_vm_stat(NR_ANON_THPS) * HPAGE_PMD_NR);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* fs/proc/page.c — /proc/kpageflags and /proc/kpagecount: one u64
  * per physical frame, Linux's bits (include/uapi/linux/kernel-page-flags.h). */
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/rwsem.h>
@@ -14,7 +15,10 @@
 #define KPF_BUDDY	10
 #define KPF_MMAP	11
 #define KPF_ANON	12
+#define KPF_COMPOUND_HEAD 15
+#define KPF_COMPOUND_TAIL 16
 #define KPF_NOPAGE	20
+#define KPF_THP		22
 #define KPF_ZERO_PAGE	24
 #define KPF_PGTABLE	26
 #define KPF_RESERVED	32
@@ -56,7 +60,11 @@ static u64 kpageflags_of(unsigned long pfn)
 	       bit_if(is_free_buddy_page(pfn), KPF_BUDDY) |
 	       bit_if(page_mapcount(p) > 0, KPF_MMAP) |
 	       bit_if(PageAnon(p), KPF_ANON) |
-	       bit_if(is_zero_pfn(pfn), KPF_ZERO_PAGE) |
+	       bit_if(is_zero_pfn(pfn) || is_huge_zero_pfn(pfn),
+		      KPF_ZERO_PAGE) |
+	       bit_if(PageHead(p), KPF_COMPOUND_HEAD) |
+	       bit_if(PageTail(p), KPF_COMPOUND_TAIL) |
+	       bit_if(PageCompound(p), KPF_THP) |
 	       bit_if(page_test_flag(p, PG_pgtable), KPF_PGTABLE) |
 	       bit_if(PageReserved(p), KPF_RESERVED);
 }

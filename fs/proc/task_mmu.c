@@ -2,6 +2,7 @@
  * clear_refs, as Linux 6.x's fs/proc/task_mmu.c lays them out. */
 #include <asm/tlbflush.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -105,6 +106,7 @@ struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty;
 	unsigned long private_clean, private_dirty, referenced, anonymous;
 	unsigned long zero;		/* zpk: zero-page PTEs, bytes */
+	unsigned long anonymous_thp;	/* anon mapped by huge PMDs */
 	u64 pss, pss_dirty, pss_anon, pss_file, pss_locked;
 };
 
@@ -153,6 +155,8 @@ static int smaps_pte(pte_t *pte, unsigned long addr, void *priv)
 	}
 	if (PageAnon(page))
 		mss->anonymous += PAGE_SIZE;
+	if (PageAnon(page) && pte_pmd_mapped(*pte))
+		mss->anonymous_thp += PAGE_SIZE;
 	mss->resident += PAGE_SIZE;
 	if (pte_young(*pte) || page_test_flag(page, PG_referenced))
 		mss->referenced += PAGE_SIZE;
@@ -172,8 +176,8 @@ static void smap_gather_stats(struct vm_area_struct *vma,
 			      struct mem_size_stats *mss)
 {
 	mss->vma = vma;
-	walk_page_range(vma->vm_mm, vma->vm_start, vma->vm_end, smaps_pte,
-			mss);
+	walk_page_range_nosplit(vma->vm_mm, vma->vm_start, vma->vm_end,
+				smaps_pte, mss);
 }
 
 /* "Name:" padded to 16 columns, then %8lu kB: Linux's SEQ_PUT_DEC. */
@@ -200,7 +204,7 @@ static void show_smap_common(struct seq_file *m,
 	put_smap(m, "Referenced:", mss->referenced);
 	put_smap(m, "Anonymous:", mss->anonymous);
 	put_smap(m, "LazyFree:", 0);
-	put_smap(m, "AnonHugePages:", 0);
+	put_smap(m, "AnonHugePages:", mss->anonymous_thp);
 	put_smap(m, "ShmemPmdMapped:", 0);
 	put_smap(m, "FilePmdMapped:", 0);
 	put_smap(m, "Shared_Hugetlb:", 0);
@@ -221,6 +225,7 @@ static void show_smap_vma_flags(struct seq_file *m, unsigned long flags)
 		{ VM_LOCKED, "lo" }, { VM_DONTCOPY, "dc" },
 		{ VM_NORESERVE, "nr" },
 		{ VM_WIPEONFORK, "wf" }, { VM_SOFTDIRTY, "sd" },
+		{ VM_HUGEPAGE, "hg" }, { VM_NOHUGEPAGE, "nh" },
 		{ VM_UFFD_MINOR, "ui" },
 	};
 
@@ -247,7 +252,7 @@ int proc_pid_smaps(struct seq_file *m, struct task_struct *task)
 		put_smap(m, "KernelPageSize:", PAGE_SIZE);
 		put_smap(m, "MMUPageSize:", PAGE_SIZE);
 		show_smap_common(m, &mss, false);
-		seq_printf(m, "THPeligible:    %8u\n", 0);
+		seq_printf(m, "THPeligible:    %8u\n", thp_vma_eligible(vma));
 		put_smap(m, "ZeroPages:", mss.zero);
 		show_smap_vma_flags(m, vma->vm_flags);
 	}
@@ -425,6 +430,10 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	}
 	e = PM_PRESENT | (pte_pfn(*pte) & PM_PFRAME_MASK) | pm->vma_flags;
+	/* The huge zero page's walk copy maps the small one: its own pfn. */
+	if (pte_pmd_mapped(*pte) && is_zero_pfn(pte_pfn(*pte)))
+		e = PM_PRESENT | pm->vma_flags | ((READ_ONCE(huge_zero_pfn) +
+		    ((addr & ~HPAGE_PMD_MASK) >> PAGE_SHIFT)) & PM_PFRAME_MASK);
 	if (pte_soft_dirty(*pte))
 		e |= PM_SOFT_DIRTY;
 	if (pte_uffd_wp(*pte))
@@ -449,7 +458,7 @@ static void pagemap_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 	pm->vma_flags = vma->vm_flags & VM_SOFTDIRTY ? PM_SOFT_DIRTY : 0;
 	for (unsigned long a = start; a < end; a += PAGE_SIZE)
 		pm->out[(a - pm->start) >> PAGE_SHIFT] = pm->vma_flags;
-	walk_page_range(mm, start, end, pagemap_pte, pm);
+	walk_page_range_nosplit(mm, start, end, pagemap_pte, pm);
 }
 
 /* One u64 per virtual page from pos / 8 on; only those asked for are

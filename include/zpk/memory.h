@@ -28,6 +28,9 @@
 /* A userfaultfd's reader resolved the fault, or a signal came first:
  * nothing is mapped, the caller looks the VMA up again and retries. */
 #define VM_FAULT_RETRY		0x0400
+/* The PMD level left the fault to the PTE level (Linux's; its value is
+ * zpk's VM_FAULT_UFFD_MISSING here). */
+#define VM_FAULT_FALLBACK	0x4000
 /* The fault is a userfaultfd reader's to resolve (do_anonymous_page,
  * do_wp_page, shmem_userfault see it under the PTE lock): nothing is
  * mapped; handle_mm_fault hands it over (handle_userfault, for the one
@@ -207,8 +210,20 @@ void pte_unmap_unlock(pte_t *pte, spinlock_t *ptl);
 /* walk_page_range's callback: one existing, non-none PTE at addr (it may
  * change it), called with the PTE's lock held: it must not sleep. */
 typedef int (*pte_walk_fn)(pte_t *pte, unsigned long addr, void *priv);
+/* A huge PMD on the way is split first (fn may change PTEs). */
 int walk_page_range(struct mm_struct *mm, unsigned long start,
 		    unsigned long end, pte_walk_fn fn, void *priv);
+/* walk_page_range for walks that only read: a huge PMD stays, and fn
+ * gets a copy of a PTE for each 4 KiB of it (pte_pmd_mapped), under the
+ * PMD's lock; what fn writes there is lost. */
+int walk_page_range_nosplit(struct mm_struct *mm, unsigned long start,
+			    unsigned long end, pte_walk_fn fn, void *priv);
+/* A walk_page_range_nosplit copy of 4 KiB of a huge PMD (_PAGE_PSE, the
+ * PAT bit in a 4 KiB PTE, which zpk never sets). */
+static inline bool pte_pmd_mapped(pte_t pte)
+{
+	return pte_val(pte) & _PAGE_PSE;
+}
 
 /* The PTE protection bits for vm_flags: user, RW iff VM_WRITE, NX unless
  * VM_EXEC; with none of VM_READ/WRITE/EXEC, _PAGE_PROTNONE (not present to

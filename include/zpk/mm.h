@@ -71,6 +71,9 @@ void bench_run(void);
  */
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 #define alloc_page(gfp)	alloc_pages(gfp, 0)
+/* alloc_pages made a compound page (Linux's __GFP_COMP): the first page
+ * PG_head, the others tails pointing at it; freed as one by put_page. */
+struct page *alloc_compound_pages(gfp_t gfp, unsigned int order);
 
 /*
  * Drops one reference, as Linux does; at zero the block goes back to the
@@ -98,10 +101,11 @@ unsigned long nr_free_pages(void);
 
 /* Reference counts: atomics, since CPUs take and drop references to the
  * same page at once (a COW page after fork, the zero page under
- * refcount, a file's page). */
+ * refcount, a file's page). A compound page has one count, its head's
+ * (Linux's): the count of a tail is its head's. */
 static inline int page_count(const struct page *page)
 {
-	return atomic_read(&page->_refcount);
+	return atomic_read(&compound_head(page)->_refcount);
 }
 
 static inline void set_page_count(struct page *page, int v)
@@ -111,12 +115,12 @@ static inline void set_page_count(struct page *page, int v)
 
 static inline void page_ref_inc(struct page *page)
 {
-	atomic_inc(&page->_refcount);
+	atomic_inc(&compound_head(page)->_refcount);
 }
 
 static inline void page_ref_add(struct page *page, int nr)
 {
-	atomic_add(nr, &page->_refcount);
+	atomic_add(nr, &compound_head(page)->_refcount);
 }
 
 /* True if this dropped the last reference. */
@@ -125,10 +129,18 @@ static inline bool page_ref_dec_and_test(struct page *page)
 	return atomic_dec_and_test(&page->_refcount);
 }
 
-/* Number of PTEs mapping the page (_mapcount counts from -1). */
+/* PMDs mapping page's compound page (0 for a small page). */
+static inline int compound_mapcount(const struct page *page)
+{
+	return PageCompound(page) ?
+	       atomic_read(&compound_head(page)->compound_mapcount) : 0;
+}
+
+/* Number of PTEs and PMDs mapping the page (_mapcount counts from -1;
+ * a PMD maps every 4 KiB of its compound page: Linux 6.1's sum). */
 static inline int page_mapcount(const struct page *page)
 {
-	return atomic_read(&page->_mapcount) + 1;
+	return atomic_read(&page->_mapcount) + 1 + compound_mapcount(page);
 }
 
 static inline void page_mapcount_reset(struct page *page)
@@ -146,9 +158,9 @@ static inline void get_page(struct page *page)
 }
 
 /*
- * Drops a reference; the last one frees the page at the order recorded
- * when it was allocated (Linux needs a compound page for that; here the
- * first page of every block knows its order). Same BUGs as __free_pages.
+ * Drops a reference (the head's, for a subpage of a compound page); the
+ * last one frees the block at the order recorded when it was allocated
+ * (its first page knows it). Same BUGs as __free_pages.
  */
 void put_page(struct page *page);
 

@@ -28,6 +28,7 @@ enum pageflags {
 	PG_pcp,		/* free, first page of a block on a CPU's list */
 	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
 				 * one else: a write may reuse it */
+	PG_head,	/* first page of a compound page (a THP) */
 	NR_PAGEFLAGS
 };
 
@@ -38,8 +39,21 @@ struct page {
 	unsigned long flags;	/* 1UL << PG_*; set and cleared atomically */
 	atomic_t _refcount;	/* users of the page; last put_page frees it */
 	atomic_t _mapcount;	/* PTEs mapping it, minus one: -1 = unmapped */
-	unsigned int order;	/* buddy order while PG_buddy */
-	struct list_head lru;	/* buddy free list, per-CPU list or slab list */
+	unsigned int order;	/* buddy order while PG_buddy; a block's
+				 * order on its first page while allocated */
+	/* PG_head: the PMDs mapping the compound page (Linux 6.1 keeps it
+	 * minus one, in the first tail: compound_mapcount). Each subpage's
+	 * own _mapcount counts the PTEs mapping that 4 KiB. */
+	atomic_t compound_mapcount;
+	union {
+		/* buddy free list, per-CPU list, slab list, or (a PMD
+		 * table's) the PTE tables deposited for its huge PMDs */
+		struct list_head lru;
+		/* a tail page of a compound page: its head's address | 1
+		 * (Linux's compound_head, also the first word of lru: a
+		 * list pointer never has bit 0 set) */
+		unsigned long compound_head;
+	};
 	union {
 		struct {	/* PG_slab */
 			struct kmem_cache *slab_cache;
@@ -67,6 +81,20 @@ struct page {
 static inline bool page_test_flag(const struct page *p, enum pageflags f)
 {
 	return test_bit(f, &p->flags);
+}
+
+/* A tail page of a compound page? (Linux's PageTail.) */
+static inline bool PageTail(const struct page *p)
+{
+	return READ_ONCE(p->compound_head) & 1;
+}
+
+/* The head of p's compound page, or p itself (Linux's compound_head). */
+static inline struct page *compound_head(const struct page *p)
+{
+	unsigned long head = READ_ONCE(p->compound_head);
+
+	return (struct page *)(head & 1 ? head - 1 : (unsigned long)p);
 }
 static inline void page_set_flag(struct page *p, enum pageflags f)
 {
@@ -107,6 +135,8 @@ enum {
 #define VM_NORESERVE	0x00200000UL	/* MAP_NORESERVE: no overcommit check */
 #define VM_WIPEONFORK	0x02000000UL	/* MADV_WIPEONFORK: child gets zeros */
 #define VM_SOFTDIRTY	0x08000000UL	/* new since clear_refs: all dirty */
+#define VM_HUGEPAGE	0x20000000UL	/* MADV_HUGEPAGE: THP under madvise */
+#define VM_NOHUGEPAGE	0x40000000UL	/* MADV_NOHUGEPAGE: never THP */
 #define VM_UFFD_MINOR	(1UL << 38)	/* userfaultfd: minor faults */
 #define __VM_UFFD_FLAGS	(VM_UFFD_MISSING | VM_UFFD_WP | VM_UFFD_MINOR)
 
@@ -173,6 +203,11 @@ struct vm_area_struct {
 #define MMF_DUMPABLE_MASK	3UL
 #define SUID_DUMP_DISABLE	0
 #define SUID_DUMP_USER		1
+/* mm holds a reference on the huge zero page (huge_zero_page=per-mm,
+ * Linux's since 2016), dropped when the mm goes. */
+#define MMF_HUGE_ZERO_PAGE	23
+/* prctl(PR_SET_THP_DISABLE): no THP for this mm; fork keeps it. */
+#define MMF_DISABLE_THP		24
 
 /*
  * A process's address space. The kernel half of pgd is init_pgd's.
@@ -236,7 +271,10 @@ struct mm_struct {
 #define PageBuddy(p)	page_test_flag(p, PG_buddy)
 #define PageSlab(p)	page_test_flag(p, PG_slab)
 #define PageZero(p)	page_test_flag(p, PG_zero)
-#define PageAnon(p)	page_test_flag(p, PG_anon)
+/* Anonymous: a compound page's subpages are as its head is. */
+#define PageAnon(p)	page_test_flag(compound_head(p), PG_anon)
+#define PageHead(p)	page_test_flag(p, PG_head)
+#define PageCompound(p)	(PageHead(p) || PageTail(p))
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
 #define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)

@@ -10,6 +10,7 @@
 struct mm_verify_report {
 	int errors;
 	char first[160];
+	long huge_zero_pmds;	/* huge zero PMDs in the mms seen */
 };
 
 /*

@@ -35,6 +35,8 @@
 #define MADV_FREE	8
 #define MADV_REMOVE	9	/* punch the hole in a shared file mapping */
 #define MADV_DONTFORK	10	/* VM_DONTCOPY */
+#define MADV_HUGEPAGE	14	/* VM_HUGEPAGE: THP under "madvise" */
+#define MADV_NOHUGEPAGE	15	/* VM_NOHUGEPAGE: no THP */
 #define MADV_DOFORK	11
 #define MADV_WIPEONFORK	18	/* VM_WIPEONFORK: private anonymous only */
 #define MADV_KEEPONFORK	19

@@ -22,6 +22,7 @@ enum vm_stat_item {
 	NR_FILE_MAPPED,		/* file/shmem pages mapped at least once */
 	NR_SHMEM,		/* pages of shared anonymous memory */
 	NR_KERNEL_STACK,
+	NR_ANON_THPS,		/* THPs mapped by a PMD */
 	NR_VM_STAT_ITEMS
 };
 
@@ -42,6 +43,11 @@ enum vm_event_item {
 	NR_TLB_LOCAL_FLUSH_ONE,	/* single pages flushed (invlpg) */
 	NR_TLB_REMOTE_FLUSH,	/* flushes sent to other CPUs (one IPI each) */
 	NR_TLB_REMOTE_FLUSH_RECEIVED,	/* such IPIs taken */
+	THP_FAULT_ALLOC,	/* faults that mapped a THP */
+	THP_FAULT_FALLBACK,	/* ... that found no order-9 block */
+	THP_SPLIT_PMD,		/* huge PMDs split into PTE tables */
+	THP_ZERO_PAGE_ALLOC,	/* huge zero pages allocated */
+	THP_ZERO_PAGE_ALLOC_FAILED,
 	NR_VM_EVENT_ITEMS
 };
 

@@ -1,6 +1,7 @@
-/* host-test-sources: mm/memory.c mm/rmap.c mm/mprotect.c mm/mmu_gather.c mm/zero_page.c mm/mmap.c lib/rbtree.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
+/* host-test-sources: mm/memory.c mm/huge_memory.c mm/rmap.c mm/mprotect.c mm/mmu_gather.c mm/zero_page.c mm/mmap.c lib/rbtree.c mm/slab.c mm/page_alloc.c mm/vmstat.c lib/string.c lib/vsnprintf.c tests/host/harness.c */
 /* tests/host/test_memory.c — mm/memory.c on the real buddy and slab
  * allocators and mm/mmap.c's VMAs: faults, COW, fork, zap, mprotect, OOM. */
+#include <zpk/huge_mm.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -565,6 +566,33 @@ static void test_fork_copy_oom_then_teardown(void **state)
 	assert_int_equal(atomic_read(&page_at(&mm, X)->_mapcount), 0);
 }
 
+/* The C interface /sys/kernel/mm/transparent_hugepage/ will call:
+ * Linux's strings and errnos. */
+static void test_thp_sysfs_interface(void **state)
+{
+	enum thp_policy saved = thp_policy;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(thp_enabled_store("always\n", 7), 7);
+	assert_int_equal(thp_enabled_show(buf, sizeof(buf)), 23);
+	assert_string_equal(buf, "[always] madvise never\n");
+	assert_int_equal(thp_enabled_store("never", 5), 5);
+	thp_enabled_show(buf, sizeof(buf));
+	assert_string_equal(buf, "always madvise [never]\n");
+	assert_int_equal(thp_enabled_store("sometimes", 9), -EINVAL);
+	assert_int_equal(thp_enabled_store("alway", 5), -EINVAL);
+	assert_int_equal(thp_enabled_show(buf, 4), 23);	/* cut, counted */
+	assert_string_equal(buf, "alw");
+	assert_int_equal(thp_use_zero_page_store("0\n", 2), 2);
+	thp_use_zero_page_show(buf, sizeof(buf));
+	assert_string_equal(buf, "0\n");
+	assert_int_equal(thp_use_zero_page_store("2", 1), -EINVAL);
+	assert_int_equal(thp_use_zero_page_store("1", 1), 1);
+	assert_true(thp_use_zero_page);
+	thp_policy = saved;
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, mm_setup, mm_teardown)
 
 int main(void)
@@ -586,6 +614,7 @@ int main(void)
 		T(test_zero_policy_switch),
 		T(test_oom),
 		T(test_fork_copy_oom_then_teardown),
+		T(test_thp_sysfs_interface),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, harness_heap_free);

@@ -86,14 +86,42 @@ pgprot_t vm_get_page_prot(unsigned long vm_flags)
 	return __pgprot(0);
 }
 
-int walk_page_range(struct mm_struct *mm, unsigned long start,
-		    unsigned long end, pte_walk_fn fn, void *priv)
+int walk_page_range_pmd(struct mm_struct *mm, unsigned long start,
+			unsigned long end, pte_walk_fn fn, pmd_walk_fn pmd_fn,
+			void *priv)
 {
-	(void)mm, (void)fn, (void)priv;
+	(void)mm, (void)fn, (void)pmd_fn, (void)priv;
 	last_prot_start = start;
 	last_prot_end = end;
 	prot_calls++;
 	return 0;
+}
+
+/* No page tables here, so no huge PMD to split or change, and no huge
+ * zero page for an mm to let go of. */
+unsigned long huge_zero_pfn = ~0UL;
+
+spinlock_t *pmd_lockptr(pmd_t *pmd)
+{
+	(void)pmd;
+	return NULL;
+}
+
+int split_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+			unsigned long end, pte_walk_fn fn, void *priv)
+{
+	(void)mm, (void)pmd, (void)addr, (void)end, (void)fn, (void)priv;
+	return 0;
+}
+
+void split_huge_pmd_address(struct mm_struct *mm, unsigned long addr)
+{
+	(void)mm, (void)addr;
+}
+
+void mm_put_huge_zero_page(struct mm_struct *mm)
+{
+	(void)mm;
 }
 
 struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,

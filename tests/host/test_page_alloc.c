@@ -665,12 +665,15 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 	static const char *const want[] = {
 		"nr_free_pages", "nr_page_table_pages",
 		"nr_slab_unreclaimable", "nr_anon_pages", "nr_mapped",
-		"nr_shmem", "nr_kernel_stack", "pgalloc_normal", "pgfree", "pgzero",
+		"nr_shmem", "nr_kernel_stack", "nr_anon_transparent_hugepages",
+		"pgalloc_normal", "pgfree", "pgzero",
 		"pgfault", "pgmajfault", "cow_fault", "zero_page_map",
 		"zero_page_cow", "zero_page_unmap", "zero_page_fork_copy",
 		"zero_page_refcount_ops", "nr_tlb_local_flush_all",
 		"nr_tlb_local_flush_one", "nr_tlb_remote_flush",
-		"nr_tlb_remote_flush_received",
+		"nr_tlb_remote_flush_received", "thp_fault_alloc",
+		"thp_fault_fallback", "thp_split_pmd", "thp_zero_page_alloc",
+		"thp_zero_page_alloc_failed",
 	};
 
 	(void)state;
@@ -691,6 +694,7 @@ static void test_vmstat_format_lines(void **state)
 		"nr_mapped 0\n"
 		"nr_shmem 0\n"
 		"nr_kernel_stack 4\n"
+		"nr_anon_transparent_hugepages 0\n"
 		"pgalloc_normal 0\n"
 		"pgfree 0\n"
 		"pgzero 0\n"
@@ -705,7 +709,12 @@ static void test_vmstat_format_lines(void **state)
 		"nr_tlb_local_flush_all 0\n"
 		"nr_tlb_local_flush_one 0\n"
 		"nr_tlb_remote_flush 0\n"
-		"nr_tlb_remote_flush_received 0\n";
+		"nr_tlb_remote_flush_received 0\n"
+		"thp_fault_alloc 0\n"
+		"thp_fault_fallback 0\n"
+		"thp_split_pmd 0\n"
+		"thp_zero_page_alloc 0\n"
+		"thp_zero_page_alloc_failed 0\n";
 	char buf[1024], small[20];
 	size_t len;
 
@@ -770,6 +779,30 @@ static void test_address_conversions(void **state)
 	assert_free_blocks(boot_blocks);
 }
 
+/* A compound page: tails point at the head, one refcount (the head's,
+ * which a tail's get_page/put_page reaches), freed whole by the last
+ * put_page of any subpage, tails plain again. */
+static void test_compound_page_refcount_and_free(void **state)
+{
+	struct page *head = alloc_compound_pages(GFP_KERNEL, 9);
+
+	(void)state;
+	assert_non_null(head);
+	assert_true(PageHead(head));
+	assert_false(PageTail(head));
+	assert_true(PageTail(head + 1) && PageTail(head + 511));
+	assert_ptr_equal(compound_head(head + 300), head);
+	assert_int_equal(page_count(head + 300), 1);
+	get_page(head + 17);
+	assert_int_equal(page_count(head), 2);
+	put_page(head + 300);
+	assert_int_equal(page_count(head + 1), 1);
+	put_page(head + 17);		/* the last: all 512 go */
+	assert_false(PageTail(head + 1));
+	assert_false(PageHead(head));
+	assert_free_blocks(boot_blocks);
+}
+
 #define T(fn) cmocka_unit_test_setup(fn, setup_boot_ram)
 
 int main(void)
@@ -789,6 +822,7 @@ int main(void)
 		T(test_get_page_on_free_page_bugs),
 		T(test_last_put_page_frees),
 		T(test_put_page_frees_at_allocated_order),
+		T(test_compound_page_refcount_and_free),
 		T(test_gfp_zero_returns_zeroed_memory),
 		T(test_poison_detects_write_after_free),
 		T(test_poison_checked_after_merge),

@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 
-PARTS="init runner-special runner-refcount runner-off smp4 smp4-zero
+PARTS="init runner-special runner-refcount runner-off smp4 smp4-zero thp
 zpbench-special zpbench-refcount zpbench-off oom outside sh jobctl proc busybox
 sqlite"
 
@@ -116,6 +116,39 @@ runner_smp4() {
 		"mm_verify:"
 	expect_not_in "$log" "[smp4 $policy] no BUG (spinlocks, sleeping in atomic context, panics)" \
 		"BUG"
+}
+
+# THP "always" (docs/vm.md, "Transparent huge pages"): the suite on two
+# CPUs under huge_zero_page=refcount, but for the two tests that count
+# 4 KiB pages of sparse writes (THP makes those 2 MiB, as on Linux); the
+# THP and fork tests under the other two lifetimes.
+runner_thp() {
+	local hz=$1 log=$LOGDIR/user-thp-$1.log st tapno=0 scale=
+	shift
+	[ "${TIMEOUT_SCALE:-1}" = 1 ] || scale="-T $TIMEOUT_SCALE"
+	BOOT_SMP=2 TEST_TIMEOUT=200 boot "$log" 512M init=/tests/runner \
+		mm_verify=exit transparent_hugepage=always \
+		huge_zero_page="$hz" -- $scale "$@"
+	st=$BOOT_STATUS
+	runner_tap "$log" "thp $hz"
+	BOOT_STATUS=$st
+	expect_status "[thp $hz] the runner (PID 1) exited 0: every test passed" 0
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+	expect_not_in "$log" "[thp $hz] mm_verify found nothing wrong at any exit" \
+		"mm_verify:"
+	expect_not_in "$log" "[thp $hz] no BUG (spinlocks, sleeping in atomic context, panics)" \
+		"BUG"
+	expect_not_in "$log" "[thp $hz] its parameters are known" \
+		"unknown kernel parameter"
+}
+
+part_thp() {
+	runner_thp refcount --except exhaust zeropage/stress_integrity \
+		lazy_mmap zeropage/sparse_scan
+	for hz in per-mm persistent; do
+		runner_thp $hz thp thp_zero cow_fork fork_wrprotect mremap \
+			madvise_fork prot_none mincore proc_consistency
+	done
 }
 
 part_smp4() {
