@@ -28,6 +28,7 @@ enum pageflags {
 	PG_pcp,		/* free, first page of a block on a CPU's list */
 	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
 				 * one else: a write may reuse it */
+	PG_swapcache,	/* anon, in the swap cache: index is its slot */
 	NR_PAGEFLAGS
 };
 
@@ -48,7 +49,8 @@ struct page {
 			int slab_cpu;	/* the CPU it belongs to: its
 					 * kmem_cache_cpu holds it */
 		};
-		struct {	/* mapped pages: not used yet (no rmap) */
+		struct {	/* mapped pages; PG_swapcache: index is
+				 * the swp_entry_t (Linux's page->private) */
 			void *mapping;
 			unsigned long index;
 		};
@@ -83,6 +85,7 @@ enum {
 	MM_ANONPAGES,	/* private anonymous pages, COW copies */
 	MM_SHMEMPAGES,	/* shared anonymous pages */
 	MM_ZEROPAGES,	/* zero-page PTEs: zpk's addition */
+	MM_SWAPENTS,	/* swap PTEs (not RSS): VmSwap */
 	NR_MM_COUNTERS
 };
 
@@ -240,5 +243,6 @@ struct mm_struct {
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
 #define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)
+#define PageSwapCache(p) page_test_flag(p, PG_swapcache)
 
 #endif
