@@ -2,6 +2,7 @@
  * (Linux's add_disk, without partitions: /dev/vda is the whole disk). */
 #include <zpk/errno.h>
 #include <zpk/string.h>
+#include <zpk/swap.h>
 
 #include "blk.h"
 
@@ -24,6 +25,8 @@ int add_disk(struct gendisk *disk)
 			MKDEV(disk->major, disk->first_minor), &def_blk_fops);
 	if (!err)
 		disks[i] = disk;
+	if (!err && i == 0)	/* swap may go there: reclaim's thread, */
+		kswapd_run();	/* at boot, not in a test's swapon */
 	return err;
 }
 

@@ -212,9 +212,11 @@ static int get_one_page(struct vm_area_struct *vma, unsigned long addr,
 							       -EAGAIN;
 		if (ret & VM_FAULT_OOM)
 			return gup_out_of_memory(vma->vm_mm);
-		if (ret)
+		if (ret & ~VM_FAULT_MAJOR)
 			return -EFAULT;
-		if (current && current->mm == vma->vm_mm)
+		if (current && current->mm == vma->vm_mm && ret)
+			current->maj_flt++;
+		else if (current && current->mm == vma->vm_mm)
 			current->min_flt++;
 	}
 	BUGF("get_user_pages: %#lx still not followable after faults", addr);

@@ -7,10 +7,13 @@
 #ifndef ZPK_MM_INTERNAL_H
 #define ZPK_MM_INTERNAL_H
 
+#include <zpk/err.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_verify.h>
 #include <zpk/slab.h>
+#include <zpk/swap.h>
+#include <zpk/swapops.h>
 #include <zpk/zero_page.h>
 
 /* ---- pages (mm/page_alloc.c) ------------------------------------------- */
@@ -185,8 +188,43 @@ void page_add_file_rmap(struct page *page);
 /* fork: one more PTE maps page; an anonymous page is no longer exclusive. */
 void page_dup_rmap(struct page *page);
 /* One PTE less maps page (zap, COW); the last makes it unmapped. BUGs if
- * the page was not mapped. */
+ * the page was not mapped. A page in the swap cache takes its lock
+ * (swapcache_remove_rmap, which calls __page_remove_rmap). */
 void page_remove_rmap(struct page *page);
+void __page_remove_rmap(struct page *page);
+/* do_swap_page: one more PTE maps a page of the swap cache;
+ * swap_cache_lock held. */
+void page_add_anon_rmap(struct page *page, bool exclusive);
+
+/* ---- swap (mm/swap_state.c, mm/vmscan.c, mm/memory.c) ------------------ */
+
+/* A swap PTE's fault (mm/memory.c), as handle_pte_fault's callees. */
+vm_fault_t do_swap_page(struct vm_area_struct *vma, unsigned long address,
+			pte_t *pte, unsigned int flags);
+/* The page of entry, read in if it is not in the swap cache (*major
+ * then), in the cache and with a reference for the caller; or
+ * ERR_PTR(-ENOMEM), (-EIO: the read failed), (-EAGAIN: the slot was
+ * freed meanwhile, the PTE changed). Sleeps; no spinlock held. */
+struct page *swapin_page(swp_entry_t entry, bool *major);
+/* Maps page, found for the swap PTE entry, whose lock the caller holds
+ * again: the PTE's slot reference goes; 1 if the page is now this PTE's
+ * alone (out of the cache: write it at will), 0 if shared (read-only),
+ * -EAGAIN if it left the cache meanwhile (fault again). */
+int swap_cache_map(struct page *page, swp_entry_t entry);
+/* page_remove_rmap of a page in the swap cache, under its lock. */
+void swapcache_remove_rmap(struct page *page);
+/* Reclaim (mm/vmscan.c): the watermarks in free pages (set when kswapd
+ * starts; 0 before: kswapd_run, zpk/swap.h);
+ * wakeup_kswapd (the allocator, any context) wakes it below low;
+ * try_to_free_pages reclaims for a failed allocation (process context,
+ * no spinlock: it sleeps) and says how many pages. */
+extern unsigned long min_wmark, low_wmark, high_wmark;
+void wakeup_kswapd(void);
+unsigned long try_to_free_pages(void);
+/* MADV_PAGEOUT and MADV_COLD of [start, end) in vma (mm/vmscan.c): mm's
+ * mmap_lock held for reading; sleeps (writes). */
+void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,
+			   unsigned long end, bool pageout);
 
 /* ---- get_user_pages (mm/gup.c) ----------------------------------------- */
 

@@ -134,8 +134,26 @@ static long madvise_remove(struct mm_struct *mm, struct vm_area_struct *vma,
 	return err;
 }
 
+/*
+ * MADV_COLD, MADV_PAGEOUT (Linux's madvise_cold and madvise_pageout): the
+ * private anonymous pages of [start, end) in vma that this mm alone maps
+ * lose their accessed bit (cold) or go to swap now (pageout: without a
+ * swap area, or with it full, they stay). -EINVAL if vma is mlocked.
+ * mmap_lock held for reading; pageout sleeps on the writes.
+ */
+static long madvise_cold_pageout(struct vm_area_struct *vma,
+				 unsigned long start, unsigned long end,
+				 int advice)
+{
+	if (vma->vm_flags & VM_LOCKED)
+		return -EINVAL;
+	madvise_pageout_range(vma, start, end, advice == MADV_PAGEOUT);
+	return 0;
+}
+
 /* The advice that acts on each VMA of [start, end) in turn (Linux's
- * madvise_walk_vmas): MADV_DONTNEED, MADV_FREE, MADV_REMOVE. */
+ * madvise_walk_vmas): MADV_DONTNEED, MADV_FREE, MADV_REMOVE, MADV_COLD,
+ * MADV_PAGEOUT. */
 static long madvise_walk_vmas(struct mm_struct *mm, unsigned long start,
 			      unsigned long end, int advice)
 {
@@ -147,9 +165,12 @@ static long madvise_walk_vmas(struct mm_struct *mm, unsigned long start,
 	       vma->vm_start < end; start = e) {
 		start = max(start, vma->vm_start);
 		e = min(end, vma->vm_end);
-		err = advice == MADV_REMOVE ?
-		      madvise_remove(mm, vma, start, e) :
-		      madvise_dontneed(mm, vma, start, e);
+		if (advice == MADV_COLD || advice == MADV_PAGEOUT)
+			err = madvise_cold_pageout(vma, start, e, advice);
+		else if (advice == MADV_REMOVE)
+			err = madvise_remove(mm, vma, start, e);
+		else
+			err = madvise_dontneed(mm, vma, start, e);
 		if (err)
 			return err;
 	}
@@ -177,7 +198,8 @@ static long madvise_vmas(struct mm_struct *mm, unsigned long start,
 		return vma_modify_flags(mm, start, end - start, VM_NOHUGEPAGE,
 					VM_HUGEPAGE);
 	if (advice != MADV_DONTNEED && advice != MADV_FREE &&
-	    advice != MADV_REMOVE)
+	    advice != MADV_REMOVE && advice != MADV_COLD &&
+	    advice != MADV_PAGEOUT)
 		return 0;
 	return madvise_walk_vmas(mm, start, end, advice);
 }
@@ -205,7 +227,8 @@ static long madvise_locked(struct mm_struct *mm, unsigned long start,
 	return ret;
 }
 
-/* Linux's madvise checks; MADV_DONTNEED zaps, the hints do nothing. */
+/* Linux's madvise checks; MADV_DONTNEED zaps, MADV_PAGEOUT swaps out,
+ * the other hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
 	struct mm_struct *mm = current->mm;
@@ -224,6 +247,7 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	case MADV_DONTFORK: case MADV_DOFORK:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_REMOVE:
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE:
+	case MADV_COLD: case MADV_PAGEOUT:
 		break;
 	default:
 		return -EINVAL;

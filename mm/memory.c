@@ -833,11 +833,11 @@ static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
 /*
  * The fault on its PTE, with the PTE lock held (and the mmap_lock for
  * reading) on entry and on return (Linux's handle_pte_fault). A none PTE
- * is a first touch: anonymous or file; a present one that a write hit
- * read-only is a COW (do_wp_page); a present one the access may use was
- * a stale TLB entry. Called by __handle_mm_fault. Returns 0 or
- * VM_FAULT_* (a
- * VM_FAULT_UFFD_* is its caller's to hand to handle_userfault).
+ * is a first touch: anonymous or file; a swap PTE, do_swap_page; a
+ * present one a write hit read-only is a COW (do_wp_page); a present one
+ * the access may use was a stale TLB entry. Called by __handle_mm_fault.
+ * Returns 0 or VM_FAULT_* (a VM_FAULT_UFFD_* is its caller's to hand to
+ * handle_userfault).
  */
 static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 						  unsigned long address,
@@ -853,7 +853,7 @@ static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 	if (pte_marker_uffd_wp(entry))
 		return handle_pte_marker(vma, address, pte, flags);
 	if (!pte_present(entry))
-		return VM_FAULT_SIGBUS;		/* no swap yet */
+		return do_swap_page(vma, address, pte, flags);
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
 		return do_wp_page(vma, address, pte);
 	/* Present and allowed: a spurious fault (stale TLB). The fault
@@ -983,7 +983,9 @@ static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
 
 /* Clears one PTE and gives back what it held (a walk_page_range fn, so
  * under the PTE's lock and the mmap_lock): the counters and rmap at
- * once, the page itself after the gather's flush. Returns 0. */
+ * once, the page itself after the gather's flush; a swap PTE's slot
+ * reference (and the swap cache's page, if no one needs it now).
+ * Returns 0. */
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
@@ -994,6 +996,11 @@ static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 		return 0;
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(zd->tlb, pte, addr);
+	if (is_swap_pte(entry)) {
+		zd->rss[MM_SWAPENTS]--;
+		free_swap_and_cache(pte_to_swp_entry(entry));
+		return 0;
+	}
 	/* LAB(zero-page-whole) BEGIN task 1: unmapping a zero PTE */
 	if (is_zero_pte(entry)) {
 		zero_pte_count(zd->rss, entry, -1);
@@ -1064,7 +1071,7 @@ void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 /* fork: one PTE into the child, counted in the child's rss[]. A private
  * writable page becomes read-only in both (the next write COWs); a normal
  * page gets a reference and a mapping more; a zero PTE is copied as it
- * is. Called by copy_pte_range under the parent's PTE lock. Returns 1
+ * is; a swap PTE as it is, its slot one user more (MM_SWAPENTS). Called by copy_pte_range under the parent's PTE lock. Returns 1
  * if it write-protected the parent's PTE, which the caller must flush,
  * else 0. (The labs' stub copies each anonymous page at once,
  * as xv6's uvmcopy does, and may return -ENOMEM.) */
@@ -1075,6 +1082,13 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 	struct page *page;
 	int wrprotected = 0;
 
+	if (is_swap_pte(entry)) {	/* one more user of the slot */
+		if (swap_duplicate(pte_to_swp_entry(entry)))
+			return -ENOMEM;
+		rss[MM_SWAPENTS]++;
+		set_pte(dst_pte, entry);
+		return 0;
+	}
 	/* LAB(cow-whole) BEGIN task 1: share the page, read-only on both sides */
 	/* LAB(cow-fork) BEGIN task 1: write-protect a COW page on both sides */
 	if (pte_present(entry) && is_cow_mapping(vma->vm_flags) &&
@@ -1233,4 +1247,68 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 	 * }
 	 * return 0;
 	 */
+}
+
+/* ---- swap ------------------------------------------------------------- */
+
+/*
+ * A swap PTE (Linux's do_swap_page): the page comes from the swap cache,
+ * or is read from the slot into it (a major fault: pgmajfault, and the
+ * caller's maj_flt through VM_FAULT_MAJOR). The PTE lock is dropped
+ * while it allocates and reads, and taken again before pte_same checks
+ * that the PTE still holds the slot: else the fault is done (another
+ * fault, a zap or swapoff got there first). A page no one else holds
+ * (swap_cache_map) leaves the cache and is mapped writable for a write;
+ * a shared one read-only, and a write then copies it (do_wp_page), so
+ * that a cached page never differs from its slot. Called by
+ * handle_pte_fault with mm's mmap_lock held for reading and the PTE's
+ * lock, both held on return. Returns 0, VM_FAULT_MAJOR, VM_FAULT_OOM,
+ * VM_FAULT_SIGBUS (a failed read: the faulting process's alone; or a
+ * fault with a spinlock held, which may not sleep).
+ */
+vm_fault_t do_swap_page(struct vm_area_struct *vma, unsigned long address,
+			pte_t *pte, unsigned int flags)
+{
+	spinlock_t *ptl = pte_lockptr(pte);
+	pte_t orig = *pte, entry;
+	swp_entry_t swp = pte_to_swp_entry(orig);
+	struct page *page;
+	bool major = false;
+	vm_fault_t ret = 0;
+	int exclusive;
+
+	if (!is_swap_pte(orig))
+		return VM_FAULT_SIGBUS;
+	spin_unlock(ptl);
+	page = swapin_page(swp, &major);
+	spin_lock(ptl);
+	if (IS_ERR(page)) {
+		if (!pte_same(*pte, orig) || PTR_ERR(page) == -EAGAIN)
+			return 0;
+		return PTR_ERR(page) == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	}
+	if (major) {
+		count_vm_event(PGMAJFAULT);
+		ret = VM_FAULT_MAJOR;
+	}
+	if (!pte_same(*pte, orig) ||
+	    (exclusive = swap_cache_map(page, swp)) < 0) {
+		spin_unlock(ptl);
+		try_to_free_swap(page);	/* no one needs it now */
+		put_page(page);
+		spin_lock(ptl);
+		return ret;
+	}
+	/* The slot's reference went, the page's (ours) is the PTE's now. */
+	add_mm_counter(vma->vm_mm, MM_SWAPENTS, -1);
+	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
+	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
+	if (exclusive && (flags & FAULT_FLAG_WRITE))
+		entry = pte_mkdirty(maybe_mkwrite(entry, vma));
+	else
+		entry = pte_wrprotect(entry);
+	set_pte(pte, entry);	/* was not present: nothing to flush */
+	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
+		ret |= do_wp_page(vma, address, pte);
+	return ret;
 }

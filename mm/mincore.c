@@ -2,7 +2,8 @@
  * byte each (Linux's mm/mincore.c). A present PTE is resident, the zero
  * page's too (a read fault mapped it); a hole in an anonymous VMA is not;
  * a hole in a file or shmem VMA is resident if the file has that page
- * (its page cache). zpk has no swap: nothing is ever out. */
+ * (its page cache). A swapped-out page is not, unless the swap cache
+ * still holds it. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/memory.h>
@@ -10,6 +11,7 @@
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
+#include <zpk/swapops.h>
 #include <zpk/syscalls.h>
 #include <zpk/uaccess.h>
 
@@ -22,8 +24,10 @@ static int mincore_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct mincore_walk *w = priv;
 
-	/* A uffd-wp marker maps nothing: the hole's answer stands. */
-	if (pte_present(*pte))
+	/* A uffd-wp marker maps nothing: the hole's answer stands. A swap
+	 * PTE is in memory only while its page is in the swap cache. */
+	if (pte_present(*pte) ||
+	    (is_swap_pte(*pte) && swap_cache_has(pte_to_swp_entry(*pte))))
 		w->vec[(addr - w->start) >> PAGE_SHIFT] = 1;
 	return 0;
 }

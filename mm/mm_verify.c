@@ -15,6 +15,7 @@
 #include <zpk/smp_lock.h>
 #include <zpk/sprintf.h>
 #include <zpk/string.h>
+#include <zpk/swapops.h>
 #include <zpk/userfaultfd_k.h>
 #include <zpk/zero_page.h>
 #include "internal.h"
@@ -43,6 +44,7 @@ early_param("mm_verify", setup_mm_verify,
 static const char *const counter_name[NR_MM_COUNTERS] = {
 	[MM_FILEPAGES] = "MM_FILEPAGES", [MM_ANONPAGES] = "MM_ANONPAGES",
 	[MM_SHMEMPAGES] = "MM_SHMEMPAGES", [MM_ZEROPAGES] = "MM_ZEROPAGES",
+	[MM_SWAPENTS] = "MM_SWAPENTS",
 };
 
 /* Records one difference: the first is kept for the caller, a few are
@@ -116,6 +118,22 @@ static void count_pmd_mapped(struct walk_ctx *c, unsigned long addr,
 		       addr, vma->vm_end);
 }
 
+/* A swap PTE: MM_SWAPENTS, in private memory only, naming a slot in
+ * use (that its count is exact is the all-mm check's: swap_refs). */
+static int count_swap_pte(struct walk_ctx *c, struct vm_area_struct *vma,
+			  unsigned long addr, pte_t pte)
+{
+	swp_entry_t entry = pte_to_swp_entry(pte);
+
+	c->rss[MM_SWAPENTS]++;
+	if (vma && (vma->vm_flags & VM_SHARED))
+		report(c->r, "swap PTE at %#lx in a shared VMA", addr);
+	if (swp_swapcount(entry) <= 0)
+		report(c->r, "swap PTE at %#lx names slot %u:%lu, which is free",
+		       addr, swp_type(entry), swp_offset(entry));
+	return 0;
+}
+
 static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 {
 	struct walk_ctx *c = priv;
@@ -127,6 +145,8 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		report(c->r, "PTE %#lx at %#lx outside every VMA",
 		       (unsigned long)pte_val(pte), addr);
 	/* A userfaultfd write protection where the PTE is not the VMA's. */
+	if (is_swap_pte(pte))
+		return count_swap_pte(c, vma, addr, pte);
 	if (pte_uffd_wp(pte) && vma && (!userfaultfd_wp(vma) ||
 					(pte_present(pte) && pte_write(pte)) ||
 					(!pte_present(pte) && !vma->vm_file)))
@@ -136,8 +156,8 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	if (pte_marker_uffd_wp(pte))
 		return 0;
 	if (!pte_present(pte)) {
-		report(c->r, "non-present PTE %#lx at %#lx (zpk has no swap)",
-		       (unsigned long)pte_val(pte), addr);
+		report(c->r, "non-present PTE %#lx at %#lx: not swap, not a "
+		       "marker", (unsigned long)pte_val(pte), addr);
 		return 0;
 	}
 	/* PROT_NONE must be invisible to the CPU, and only there. */
@@ -235,10 +255,11 @@ static void tally(struct mm_struct **mms, int n, int delta)
 }
 
 /* The references a page must hold besides its mappings: a page-cache
- * page one (its file's), the reserved zero page one (its own). */
+ * page one (its file's), the reserved zero page one (its own), an
+ * anonymous page one if it is in the swap cache. */
 static int base_refs(struct page *page)
 {
-	return PageAnon(page) ? 0 : 1;
+	return PageAnon(page) ? PageSwapCache(page) : 1;
 }
 
 /* A THP's one _refcount against every mapping of it: each PMD, and each
@@ -273,9 +294,10 @@ static void check_page_refs(struct mm_verify_report *r, struct page *page)
 	if (is_zero_pfn(pfn) && page_count(page) != 1 + maps)
 		report(r, "zero page: _refcount %d, want 1 + its %d refcounted mappings",
 		       page_count(page), maps);
-	if (maps > 0 && PageAnon(page) && page_count(page) != maps)
-		report(r, "anon pfn %#lx: _refcount %d but %d mappings",
-		       pfn, page_count(page), maps);
+	if (maps > 0 && PageAnon(page) &&
+	    page_count(page) != maps + base_refs(page))
+		report(r, "anon pfn %#lx: _refcount %d but %d mappings + %d",
+		       pfn, page_count(page), maps, base_refs(page));
 }
 
 /* The registered holders of references without a mapping (zpk/mm_verify.h);
@@ -334,6 +356,43 @@ static void check_huge_zero_refs(struct mm_verify_report *r,
 		       "persistent", refs, want);
 }
 
+/* ---- every mm at once: each swap slot's count ------------------------ */
+
+/* The slots' counts are the tally, as _mapcount is above: each swap PTE
+ * and each swap cache page takes its one off, and every slot in use
+ * must end at 0 (Linux's swap_map has no such check). */
+static int tally_swap_pte(pte_t *ptep, unsigned long addr, void *priv)
+{
+	(void)addr;
+	if (is_swap_pte(*ptep))
+		swap_tally(pte_to_swp_entry(*ptep), *(int *)priv);
+	return 0;
+}
+
+static void bad_slot(swp_entry_t entry, int diff, void *priv)
+{
+	report(priv, "swap slot %u:%lu: count %d %s than its PTEs and the "
+	       "swap cache hold", swp_type(entry), swp_offset(entry),
+	       diff < 0 ? -diff : diff, diff < 0 ? "less" : "more");
+}
+
+static void swap_refs(struct mm_struct **mms, int n,
+		      struct mm_verify_report *r)
+{
+	int delta = -1;
+
+	for (int i = 0; i < n; i++)
+		walk_page_range_nosplit(mms[i], 0, TASK_SIZE, tally_swap_pte,
+					&delta);
+	swap_cache_tally(-1);
+	swap_tally_check(bad_slot, r);
+	delta = 1;
+	for (int i = 0; i < n; i++)
+		walk_page_range_nosplit(mms[i], 0, TASK_SIZE, tally_swap_pte,
+					&delta);
+	swap_cache_tally(1);
+}
+
 int mm_verify_pages_report(struct mm_struct **mms, int n,
 			   struct mm_verify_report *r)
 {
@@ -351,6 +410,7 @@ int mm_verify_pages_report(struct mm_struct **mms, int n,
 			       pfn, page_mapcount(page));
 	}
 	tally(mms, n, +1);
+	swap_refs(mms, n, r);
 	for (pfn = 0; pfn < max_pfn; pfn++)
 		check_page_refs(r, pfn_to_page(pfn));
 	tally_holders(+1);

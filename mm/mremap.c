@@ -8,6 +8,7 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/sched.h>
+#include <zpk/swapops.h>
 #include <zpk/syscalls.h>
 #include <zpk/userfaultfd_k.h>
 #include "internal.h"
@@ -26,8 +27,9 @@ struct move_ctx {
  * fn). The entry goes over unchanged but for the soft-dirty bit, which
  * it gains so that a tracker sees the page moved (Linux's
  * move_soft_dirty_pte): a special zero PTE stays special, a refcounted
- * one keeps its reference, a COW-shared page stays shared and read-only;
- * no page, rmap or RSS counter changes, as in Linux's move_ptes.
+ * one keeps its reference, a COW-shared page stays shared and read-only,
+ * a swap PTE keeps its slot (and its count); no page, rmap or RSS
+ * counter changes, as in Linux's move_ptes.
  * -ENOMEM if the new page table cannot be had.
  */
 static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
@@ -41,7 +43,9 @@ static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 	pte_clear(old_pte);
 	if (pte_present(entry))
 		tlb_remove_tlb_entry(&mc->tlb, old_pte, addr);
-	set_pte(new_pte, pte_mksoft_dirty(entry));	/* was none */
+	if (!is_swap_pte(entry))	/* a swap PTE's bit 11 is its slot's */
+		entry = pte_mksoft_dirty(entry);
+	set_pte(new_pte, entry);	/* was none */
 	mc->moved = addr + PAGE_SIZE - mc->start;
 	return 0;
 }

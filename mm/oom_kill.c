@@ -14,6 +14,7 @@
 #include <zpk/signal.h>
 #include <zpk/smp_lock.h>
 #include <zpk/syscalls.h>
+#include "internal.h"
 
 #define LONG_MIN	(-__LONG_MAX__ - 1)
 #define K(pages)	((pages) << (PAGE_SHIFT - 10))
@@ -34,8 +35,10 @@ long oom_badness(struct task_struct *p, unsigned long totalpages)
 	adj = p->signal->oom_score_adj;
 	if (adj == OOM_SCORE_ADJ_MIN || (p->mm->flags & (1UL << MMF_OOM_SKIP)))
 		return LONG_MIN;
-	/* The baseline: the pages it holds, mapped and as page tables. */
-	points = (long)(get_mm_rss(p->mm) + p->mm->nr_ptes);
+	/* The baseline: the pages it holds, mapped, in swap and as page
+	 * tables (Linux's oom_badness). */
+	points = (long)(get_mm_rss(p->mm) +
+			get_mm_counter(p->mm, MM_SWAPENTS) + p->mm->nr_ptes);
 	adj *= (long)(totalpages / 1000);	/* to oom_score_adj units */
 	return points + adj;
 }
@@ -77,7 +80,8 @@ static void dump_tasks(void)
 			continue;
 		pr_info("[%7d] %5d %5d %8lu %8lu %8lu %8lu         %5d %s\n",
 			p->pid, 0, p->pid, p->mm->total_vm,
-			get_mm_rss(p->mm), p->mm->nr_ptes * PAGE_SIZE, 0UL,
+			get_mm_rss(p->mm), p->mm->nr_ptes * PAGE_SIZE,
+			get_mm_counter(p->mm, MM_SWAPENTS),
 			p->signal->oom_score_adj, p->comm);
 	}
 }
@@ -192,11 +196,15 @@ static enum oom_result __out_of_memory(void)
 	return same_thread_group(victim, current) ? OOM_CURRENT : OOM_RETRY;
 }
 
-/* The task list, signals and the victim's mm: under the big kernel lock. */
+/* Direct reclaim first (pages to swap: try_to_free_pages); the OOM
+ * killer only when swap is full or reclaim freed nothing. The task list,
+ * signals and the victim's mm: under the big kernel lock. */
 enum oom_result out_of_memory(void)
 {
 	enum oom_result ret;
 
+	if (!fatal_signal_pending(current) && try_to_free_pages())
+		return OOM_RETRY;
 	lock_kernel();
 	ret = __out_of_memory();
 	unlock_kernel();

@@ -383,6 +383,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		prep_one_page(page + i, gfp);
 	page->order = order;	/* checked by __free_pages, used by put_page */
 	set_page_count(page, 1);
+	if (unlikely(global_vm_stat(NR_FREE_PAGES) < low_wmark))
+		wakeup_kswapd();	/* below low: reclaim to high */
 	return page;
 }
 

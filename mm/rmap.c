@@ -1,8 +1,10 @@
 /* mm/rmap.c — a page's mappings (Linux's mm/rmap.c, without the reverse
- * map itself): _mapcount, PG_anon and PG_anon_exclusive, NR_*_MAPPED. */
+ * map itself: reclaim scans page tables, docs/vm.md "Swap"): _mapcount,
+ * PG_anon and PG_anon_exclusive, NR_*_MAPPED. */
 #include <zpk/bug.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
+#include <zpk/swap.h>
 #include <zpk/vmstat.h>
 #include "internal.h"
 
@@ -33,8 +35,34 @@ void page_dup_rmap(struct page *page)
 	/* LAB(cow-whole) END */
 }
 
-/* One PTE less; the last one makes the page unmapped again. */
+/* A page from the swap cache mapped by one PTE more (do_swap_page):
+ * exclusive if no one else holds it. swap_cache_lock held, which keeps
+ * the _mapcount of a cached page from -1 to 0 in step with PG_anon. */
+void page_add_anon_rmap(struct page *page, bool exclusive)
+{
+	if (atomic_inc_return(&page->_mapcount) == 0) {
+		page_set_flag(page, PG_anon);
+		inc_vm_stat(NR_ANON_PAGES);
+	}
+	if (exclusive)
+		page_set_flag(page, PG_anon_exclusive);
+	else
+		page_clear_flag(page, PG_anon_exclusive);
+}
+
+/* One PTE less; the last one makes the page unmapped again. The swap
+ * cache's pages change under its lock, and leave it when the disk has
+ * them and the last PTE goes (swapcache_remove_rmap). */
 void page_remove_rmap(struct page *page)
+{
+	if (unlikely(PageSwapCache(page))) {
+		swapcache_remove_rmap(page);
+		return;
+	}
+	__page_remove_rmap(page);
+}
+
+void __page_remove_rmap(struct page *page)
 {
 	if (unlikely(atomic_read(&page->_mapcount) < 0))
 		BUGF("page_remove_rmap: pfn %#lx not mapped",

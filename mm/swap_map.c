@@ -132,6 +132,16 @@ void free_swap_info(struct swap_info_struct *si)
 	spin_unlock(&swap_lock);
 }
 
+void swap_info_noalloc(struct swap_info_struct *si, bool noalloc)
+{
+	spin_lock(&swap_lock);
+	if (noalloc)
+		si->flags |= SWP_NOALLOC;
+	else
+		si->flags &= ~SWP_NOALLOC;
+	spin_unlock(&swap_lock);
+}
+
 struct swap_info_struct *find_swap_info(const void *inode)
 {
 	struct swap_info_struct *si = NULL;
@@ -185,7 +195,8 @@ swp_entry_t get_swap_page(void)
 	for (int i = 0; i < MAX_SWAPFILES; i++) {
 		struct swap_info_struct *si = &swap_info[i];
 
-		if ((si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages &&
+		if ((si->flags & (SWP_WRITEOK | SWP_NOALLOC)) == SWP_WRITEOK &&
+		    si->inuse_pages < si->pages &&
 		    (!best || si->prio > best->prio))
 			best = si;
 	}
@@ -269,5 +280,58 @@ void si_swapinfo(unsigned long *total, unsigned long *free)
 	spin_lock(&swap_lock);
 	*total = total_swap_pages;
 	*free = nr_swap_pages;
+	spin_unlock(&swap_lock);
+}
+
+/* ---- for swap I/O and mm_verify -------------------------------------- */
+
+bool swap_entry_writeok(swp_entry_t entry)
+{
+	bool ok;
+
+	spin_lock(&swap_lock);
+	ok = slot_count(entry) && (swap_info[swp_type(entry)].flags &
+				   (SWP_WRITEOK | SWP_NOALLOC)) == SWP_WRITEOK;
+	spin_unlock(&swap_lock);
+	return ok;
+}
+
+struct gendisk *swap_entry_disk(swp_entry_t entry)
+{
+	struct gendisk *disk;
+
+	spin_lock(&swap_lock);
+	disk = slot_count(entry) ? swap_info[swp_type(entry)].bdev : NULL;
+	spin_unlock(&swap_lock);
+	return disk;
+}
+
+void swap_tally(swp_entry_t entry, int delta)
+{
+	unsigned char *c;
+
+	spin_lock(&swap_lock);
+	c = slot_count(entry);
+	if (c)
+		*c += delta;
+	spin_unlock(&swap_lock);
+}
+
+void swap_tally_check(void (*bad)(swp_entry_t entry, int diff, void *priv),
+		      void *priv)
+{
+	spin_lock(&swap_lock);
+	for (int i = 0; i < MAX_SWAPFILES; i++) {
+		struct swap_info_struct *si = &swap_info[i];
+
+		if (!(si->flags & SWP_USED) || !si->swap_map)
+			continue;
+		for (unsigned long off = 1; off < si->max; off++) {
+			unsigned char c = si->swap_map[off];
+
+			if (c && c != SWAP_MAP_BAD)
+				bad(swp_entry(i, off), (signed char)c, priv);
+		}
+	}
 	spin_unlock(&swap_lock);
 }

@@ -5,14 +5,19 @@
 #include <zpk/blkdev.h>
 #include <zpk/errno.h>
 #include <zpk/fs.h>
+#include <zpk/memory.h>
 #include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
 #include <zpk/printk.h>
 #include <zpk/proc_fs.h>
 #include <zpk/rwsem.h>
+#include <zpk/sched.h>
 #include <zpk/slab.h>
 #include <zpk/string.h>
 #include <zpk/swap.h>
+#include <zpk/swapops.h>
 #include <zpk/syscalls.h>
+#include "internal.h"
 
 #define SWAP_FLAG_PREFER	0x8000	/* the low 15 bits are the priority */
 #define SWAP_FLAG_PRIO_MASK	0x7fff
@@ -116,6 +121,7 @@ static int swapon_locked(struct swap_info_struct *si, struct file *f,
 	pr_info("Adding %uk swap on %s.  Priority:%d extents:1 across:%luk\n",
 		pages << (PAGE_SHIFT - 10), name, si->prio,
 		maxpages << (PAGE_SHIFT - 10));
+	kswapd_run();		/* the first area starts reclaim */
 	return 0;
 }
 
@@ -154,9 +160,113 @@ SYSCALL(__NR_swapon, sys_swapon);
 
 /*
  * swapoff(2): the area on specialfile goes out of use. -EINVAL if it is
- * not one; -ENOMEM, with nothing changed, while any of its slots holds
- * a page (nothing swaps out yet, so none does).
+ * not one. Every page in the area comes back in first (try_to_unuse);
+ * -ENOMEM, with the area still in use, if one cannot.
  */
+/* ---- swapoff: every page back in (Linux's try_to_unuse) ------------- */
+
+struct unuse_walk {
+	unsigned int type;
+	unsigned long addr;	/* the swap PTE found */
+};
+
+static int find_swap_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct unuse_walk *uw = priv;
+
+	if (!is_swap_pte(*pte) || swp_type(pte_to_swp_entry(*pte)) != uw->type)
+		return 0;
+	uw->addr = addr;
+	return 1;
+}
+
+/* Each swap PTE of area type in vma is faulted in as a read would
+ * (do_swap_page, whatever the VMA's protection). mm's mmap_lock held for
+ * reading. 0 or -ENOMEM (no page, or the slot could not be read). */
+static int unuse_vma(struct vm_area_struct *vma, unsigned int type)
+{
+	struct unuse_walk uw = { .type = type };
+	unsigned long start = vma->vm_start, last = -1UL;
+	int tries = 0;
+
+	while (walk_page_range_nosplit(vma->vm_mm, start, vma->vm_end,
+				       find_swap_pte, &uw)) {
+		spinlock_t *ptl;
+		pte_t *pte = pte_lookup_lock(vma->vm_mm, uw.addr, &ptl);
+		vm_fault_t ret = 0;
+
+		if (pte && is_swap_pte(*pte))
+			ret = do_swap_page(vma, uw.addr, pte, 0);
+		if (pte)
+			pte_unmap_unlock(pte, ptl);
+		if (ret & (VM_FAULT_OOM | VM_FAULT_SIGBUS))
+			return -ENOMEM;
+		tries = uw.addr == last ? tries + 1 : 0;
+		if (tries > 8)	/* the PTE keeps changing under us */
+			return -ENOMEM;
+		last = start = uw.addr;
+	}
+	return 0;
+}
+
+/* Every swap PTE of type in mm. 0 or -ENOMEM. */
+static int unuse_mm(struct mm_struct *mm, unsigned int type)
+{
+	struct vm_area_struct *vma;
+	int err = 0;
+
+	mmap_read_lock(mm);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		err = unuse_vma(vma, type);
+		if (err)
+			break;
+	}
+	mmap_read_unlock(mm);
+	return err;
+}
+
+/*
+ * Brings every page of area si back into memory: each mm's swap PTEs of
+ * it in turn (a user taken, so that the mm stays, but not the mmlist
+ * lock, since mmput may need it), then the swap cache's pages of it.
+ * Passes repeat while slots stay in use (an mm that was exiting, a
+ * fork copying a PTE meanwhile). 0 or -ENOMEM; what came in stays in.
+ * swapon_rwsem held for writing; sleeps.
+ */
+static int try_to_unuse(struct swap_info_struct *si)
+{
+	struct mm_struct *mm, **mms;
+	int n, max, err = 0;
+
+	for (int pass = 0; pass < 4 && !err; pass++) {
+		down_read(&mmlist_lock);
+		max = 0;
+		list_for_each_entry(mm, &mmlist, mmlist)
+			max++;
+		mms = kmalloc(max * sizeof(*mms) + 1, GFP_KERNEL);
+		n = 0;
+		list_for_each_entry(mm, &mmlist, mmlist)
+			if (mms && mmget_not_zero(mm))
+				mms[n++] = mm;
+		up_read(&mmlist_lock);
+		if (!mms)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++) {
+			if (!err)
+				err = unuse_mm(mms[i], si->type);
+			mmput(mms[i]);
+		}
+		kfree(mms);
+		if (err)
+			break;
+		swap_cache_drop_type(si->type);	/* -EBUSY: the next pass */
+		if (!READ_ONCE(si->inuse_pages))
+			return 0;
+		schedule();
+	}
+	return err ? err : -ENOMEM;
+}
+
 static long sys_swapoff(const char __user *specialfile)
 {
 	struct swap_info_struct *si;
@@ -168,7 +278,14 @@ static long sys_swapoff(const char __user *specialfile)
 		return err;
 	down_write(&swapon_rwsem);
 	si = find_swap_info(f->f_inode);
-	err = si && swap_info_get(si->type) ? disable_swap_info(si) : -EINVAL;
+	err = si && swap_info_get(si->type) ? 0 : -EINVAL;
+	if (!err) {
+		swap_info_noalloc(si, true);
+		err = try_to_unuse(si);
+		if (!err)
+			err = disable_swap_info(si);
+		swap_info_noalloc(si, false);
+	}
 	if (!err) {
 		map = si->swap_map;
 		swap_file = si->swap_file;

@@ -236,6 +236,10 @@ void do_page_fault(struct pt_regs *regs)
 		userfault_retry(regs);
 		return;
 	}
+	if (ret == VM_FAULT_MAJOR) {	/* it waited for swap */
+		current->maj_flt++;
+		return;
+	}
 	if (!ret) {
 		/* LAB(faults) BEGIN task 3: count the minor fault */
 		current->min_flt++;

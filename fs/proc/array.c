@@ -104,7 +104,7 @@ static void task_mem(struct seq_file *m, struct mm_struct *mm)
 	put_kb(m, "VmExe", text >> 10);
 	put_kb(m, "VmLib", lib >> 10);
 	put_kb(m, "VmPTE", PAGES_KB(mm->nr_ptes));
-	put_kb(m, "VmSwap", 0);
+	put_kb(m, "VmSwap", PAGES_KB(get_mm_counter(mm, MM_SWAPENTS)));
 	seq_puts(m, "CoreDumping:\t0\n");
 }
 

@@ -41,7 +41,7 @@ static int meminfo_show(struct seq_file *m, struct task_struct *task)
 	show_val_kb(m, "MemAvailable:", free);
 	show_val_kb(m, "Buffers:", 0);
 	show_val_kb(m, "Cached:", ramfs_cached_pages());
-	show_val_kb(m, "SwapCached:", 0);
+	show_val_kb(m, "SwapCached:", total_swapcache_pages());
 	show_val_kb(m, "SwapTotal:", swap_total);
 	show_val_kb(m, "SwapFree:", swap_free);
 	show_val_kb(m, "Dirty:", 0);

@@ -9,6 +9,7 @@
 #include <zpk/mman.h>
 #include <zpk/sched.h>
 #include <zpk/string.h>
+#include <zpk/swapops.h>
 #include <zpk/zero_page.h>
 #include "internal.h"
 
@@ -107,7 +108,8 @@ struct mem_size_stats {
 	unsigned long private_clean, private_dirty, referenced, anonymous;
 	unsigned long zero;		/* zpk: zero-page PTEs, bytes */
 	unsigned long anonymous_thp;	/* anon mapped by huge PMDs */
-	u64 pss, pss_dirty, pss_anon, pss_file, pss_locked;
+	unsigned long swap;		/* swap PTEs, bytes */
+	u64 pss, pss_dirty, pss_anon, pss_file, pss_locked, swap_pss;
 };
 
 static void smaps_page_accumulate(struct mem_size_stats *mss,
@@ -134,6 +136,16 @@ static void smaps_page_accumulate(struct mem_size_stats *mss,
 	}
 }
 
+/* A swap PTE: Swap, and SwapPss shared among the slot's users (the
+ * swap cache's reference is not one). */
+static void smaps_swap(struct mem_size_stats *mss, swp_entry_t entry)
+{
+	int users = swp_swapcount(entry) - swap_cache_has(entry);
+
+	mss->swap += PAGE_SIZE;
+	mss->swap_pss += ((u64)PAGE_SIZE << PSS_SHIFT) / (users > 1 ? users : 1);
+}
+
 /* One PTE, as Linux's smaps_pte_entry and smaps_account. */
 static int smaps_pte(pte_t *pte, unsigned long addr, void *priv)
 {
@@ -143,6 +155,10 @@ static int smaps_pte(pte_t *pte, unsigned long addr, void *priv)
 	int mapcount;
 	u64 pss = (u64)PAGE_SIZE << PSS_SHIFT;
 
+	if (is_swap_pte(*pte)) {
+		smaps_swap(mss, pte_to_swp_entry(*pte));
+		return 0;
+	}
 	if (!page) {
 		if (!pte_present(*pte) || !is_zero_pfn(pte_pfn(*pte)))
 			return 0;
@@ -209,8 +225,8 @@ static void show_smap_common(struct seq_file *m,
 	put_smap(m, "FilePmdMapped:", 0);
 	put_smap(m, "Shared_Hugetlb:", 0);
 	seq_printf(m, "Private_Hugetlb: %7u kB\n", 0);	/* Linux's width */
-	put_smap(m, "Swap:", 0);
-	put_smap(m, "SwapPss:", 0);
+	put_smap(m, "Swap:", mss->swap);
+	put_smap(m, "SwapPss:", mss->swap_pss >> PSS_SHIFT);
 	put_smap(m, "Locked:", mss->pss_locked >> PSS_SHIFT);
 }
 
@@ -420,8 +436,18 @@ static int pagemap_pte(pte_t *pte, unsigned long addr, void *priv)
 	struct page *page;
 	u64 e;
 
-	/* No swap: only a uffd-wp marker, which Linux shows as a swap
-	 * entry, PM_MARKER_UFFD_WP its swap type and offset. */
+	/* A slot: its type in bits 0-4, its offset above (Linux's
+	 * MAX_SWAPFILES_SHIFT), PM_SWAP. */
+	if (is_swap_pte(*pte)) {
+		swp_entry_t entry = pte_to_swp_entry(*pte);
+
+		pm->out[(addr - pm->start) >> PAGE_SHIFT] = PM_SWAP |
+			((swp_type(entry) | (u64)swp_offset(entry) <<
+			  SWP_TYPE_BITS) & PM_PFRAME_MASK) | pm->vma_flags;
+		return 0;
+	}
+	/* A uffd-wp marker, which Linux shows as a swap entry,
+	 * PM_MARKER_UFFD_WP its swap type and offset. */
 	if (!pte_present(*pte)) {
 		if (pte_marker_uffd_wp(*pte))
 			pm->out[(addr - pm->start) >> PAGE_SHIFT] =

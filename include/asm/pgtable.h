@@ -192,6 +192,12 @@ static inline bool pte_none_mostly(pte_t p)
 	return pte_none(p) || pte_marker_uffd_wp(p);
 }
 
+/* The PTE a fault read before it dropped the lock is still there. */
+static inline bool pte_same(pte_t a, pte_t b)
+{
+	return pte_val(a) == pte_val(b);
+}
+
 static inline unsigned long pte_pfn(pte_t p)
 {
 	return (pte_val(p) & PTE_PFN_MASK) >> PAGE_SHIFT;

@@ -24,6 +24,8 @@
 
 #define VM_FAULT_OOM		0x0001
 #define VM_FAULT_SIGBUS		0x0002
+/* Done, but it waited for a read from swap: a major fault (maj_flt). */
+#define VM_FAULT_MAJOR		0x0004
 #define VM_FAULT_SIGSEGV	0x0040
 /* A userfaultfd's reader resolved the fault, or a signal came first:
  * nothing is mapped, the caller looks the VMA up again and retries. */

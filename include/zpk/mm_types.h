@@ -29,6 +29,7 @@ enum pageflags {
 	PG_anon_exclusive,	/* anon, mapped by one mm only and held by no
 				 * one else: a write may reuse it */
 	PG_head,	/* first page of a compound page (a THP) */
+	PG_swapcache,	/* anon, in the swap cache: index is its slot */
 	NR_PAGEFLAGS
 };
 
@@ -62,7 +63,8 @@ struct page {
 			int slab_cpu;	/* the CPU it belongs to: its
 					 * kmem_cache_cpu holds it */
 		};
-		struct {	/* mapped pages: not used yet (no rmap) */
+		struct {	/* mapped pages; PG_swapcache: index is
+				 * the swp_entry_t (Linux's page->private) */
 			void *mapping;
 			unsigned long index;
 		};
@@ -111,6 +113,7 @@ enum {
 	MM_ANONPAGES,	/* private anonymous pages, COW copies */
 	MM_SHMEMPAGES,	/* shared anonymous pages */
 	MM_ZEROPAGES,	/* zero-page PTEs: zpk's addition */
+	MM_SWAPENTS,	/* swap PTEs (not RSS): VmSwap */
 	NR_MM_COUNTERS
 };
 
@@ -278,5 +281,6 @@ struct mm_struct {
 #define PagePoisoned(p)	page_test_flag(p, PG_poisoned)
 #define PageSwapBacked(p) page_test_flag(p, PG_swapbacked)
 #define PageAnonExclusive(p) page_test_flag(p, PG_anon_exclusive)
+#define PageSwapCache(p) page_test_flag(p, PG_swapcache)
 
 #endif

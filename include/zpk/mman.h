@@ -39,6 +39,8 @@
 #define MADV_NOHUGEPAGE	15	/* VM_NOHUGEPAGE: no THP */
 #define MADV_DOFORK	11
 #define MADV_WIPEONFORK	18	/* VM_WIPEONFORK: private anonymous only */
+#define MADV_COLD	20	/* reclaim it first: the accessed bit goes */
+#define MADV_PAGEOUT	21	/* reclaim it now: anonymous pages to swap */
 #define MADV_KEEPONFORK	19
 #define MADV_POPULATE_READ	22	/* fault in for read: zero pages */
 #define MADV_POPULATE_WRITE	23	/* fault in for write: real pages */

@@ -1,11 +1,13 @@
 /* zpk/swap.h — swap areas in Linux's format (mm/swapfile.c): the header
  * mkswap writes, the areas swapon(2) adds with their priorities, and
  * their slots, each with a count of the users that hold it (Linux's
- * swap_map). Nothing is swapped out yet: reclaim is the next step. */
+ * swap_map); the swap cache (mm/swap_state.c), swap I/O (mm/page_io.c)
+ * and reclaim (mm/vmscan.c). docs/vm.md, "Swap". */
 #ifndef ZPK_SWAP_H
 #define ZPK_SWAP_H
 
 #include <asm/page.h>
+#include <zpk/spinlock.h>
 #include <zpk/types.h>
 
 #define MAX_SWAPFILES	8
@@ -63,6 +65,7 @@ union swap_header {
 
 #define SWP_USED	0x1	/* the swap_info is taken */
 #define SWP_WRITEOK	0x2	/* slots may be handed out */
+#define SWP_NOALLOC	0x4	/* but not now: swapoff empties it */
 
 struct file;
 struct gendisk;
@@ -107,10 +110,13 @@ int alloc_swap_info(struct swap_info_struct **res);
 void enable_swap_info(struct swap_info_struct *si, int prio,
 		      unsigned char *map, unsigned long maxpages, int pages);
 /* Takes the area out of use (swapoff): -ENOMEM, and nothing changes, if
- * any slot still has users (nothing brings them back yet). Its map is
- * the caller's to free, then free_swap_info. */
+ * any slot still has users (try_to_unuse brings them back first). Its
+ * map is the caller's to free, then free_swap_info. */
 int disable_swap_info(struct swap_info_struct *si);
 void free_swap_info(struct swap_info_struct *si);
+/* swapoff: no slot of si is handed out while try_to_unuse empties it
+ * (noalloc), or again (it failed). */
+void swap_info_noalloc(struct swap_info_struct *si, bool noalloc);
 /* The area (in use, or being added) whose file is on inode, or NULL. */
 struct swap_info_struct *find_swap_info(const void *inode);
 
@@ -135,5 +141,68 @@ void proc_swaps_init(void);
 /* The area of type i if it is in use (SWP_WRITEOK), else NULL; it stays
  * while the caller holds swapon_rwsem. */
 struct swap_info_struct *swap_info_get(int i);
+
+/* entry's area takes new users (not SWP_NOALLOC: no swapoff under way). */
+bool swap_entry_writeok(swp_entry_t entry);
+/* The disk of entry's area, or NULL if entry is no slot of one. */
+struct gendisk *swap_entry_disk(swp_entry_t entry);
+/* mm_verify: adds delta to a slot's count as it is (no slot is freed or
+ * taken), then swap_tally_check calls bad for each slot whose count is
+ * not 0 (as a signed difference). Every mm's mmap_lock held for writing,
+ * so that nothing else moves the counts meanwhile. */
+void swap_tally(swp_entry_t entry, int delta);
+void swap_tally_check(void (*bad)(swp_entry_t entry, int diff, void *priv),
+		      void *priv);
+
+/* ---- the swap cache (mm/swap_state.c) ---- */
+
+struct page;
+/* Guards the cache, and the _mapcount of the pages in it to and from
+ * -1 (docs/vm.md, "Swap"). Inside a PTE lock; swap_lock inside it. */
+extern spinlock_t swap_cache_lock;
+/* The page cached for entry with a reference for the caller, or NULL. */
+struct page *lookup_swap_cache(swp_entry_t entry);
+bool swap_cache_has(swp_entry_t entry);
+/* Puts page in the cache for entry, PG_locked (the caller's I/O) and
+ * PG_dirty if not yet on disk: the cache takes a page reference and a
+ * slot reference. 0, -EEXIST if entry has a page already, -EINVAL if
+ * the slot is free. Never sleeps. */
+int add_to_swap_cache(struct page *page, swp_entry_t entry, bool dirty);
+/* Out of the cache whatever its state (swapoff, an exclusive swap-in,
+ * a failed read): the caller holds a reference. */
+void delete_from_swap_cache(struct page *page);
+/* Out of the cache if nothing maps it, no I/O is under way, and the
+ * disk has it or no PTE needs it; true if it went. The __ form with
+ * swap_cache_lock held. */
+bool try_to_free_swap(struct page *page);
+bool __try_to_free_swap(struct page *page);
+/* A swap PTE goes (zap): its slot reference, and the cached page too
+ * if that was the slot's last user but the cache. */
+void free_swap_and_cache(swp_entry_t entry);
+/* The I/O on a cached page is over (clean: written, or read, without
+ * error): PG_locked goes, waiters wake, and an unmapped written page
+ * leaves the cache. */
+void swap_io_done(struct page *page, bool clean);
+/* Sleeps until no I/O is under way on page. Process context, no
+ * spinlock held. */
+void wait_on_swap_page(struct page *page);
+/* swapoff: the cached pages of area type leave the cache (they are
+ * mapped, or were never written); 0, or -EBUSY if I/O is under way. */
+int swap_cache_drop_type(unsigned int type);
+/* meminfo's SwapCached, in pages. */
+unsigned long total_swapcache_pages(void);
+/* mm_verify: the cache's slot references, counted out (-1) or in. */
+void swap_cache_tally(int delta);
+
+/* Starts kswapd (mm/vmscan.c) once, from the kworker: the first disk
+ * (add_disk, at boot) and the first swapon call it. */
+void kswapd_run(void);
+
+/* ---- swap I/O (mm/page_io.c): sleep, process context ---- */
+
+/* One page to or from its slot: 0 or -EIO (a failed read is the
+ * faulting process's SIGBUS). pswpout and pswpin count them. */
+int swap_writepage(struct page *page, swp_entry_t entry);
+int swap_readpage(struct page *page, swp_entry_t entry);
 
 #endif

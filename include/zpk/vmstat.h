@@ -32,7 +32,13 @@ enum vm_event_item {
 	PGFREE,			/* pages freed, boot frees not included */
 	PGZERO,			/* pages cleared by clear_page() */
 	PGFAULT,
-	PGMAJFAULT,
+	PGMAJFAULT,		/* faults that waited for a swap read */
+	PSWPIN,			/* pages read from swap */
+	PSWPOUT,		/* pages written to swap */
+	PGSCAN_KSWAPD,		/* PTEs looked at by reclaim, kswapd's */
+	PGSCAN_DIRECT,		/* ... and an allocation's or madvise's */
+	PGSTEAL_KSWAPD,		/* pages reclaim unmapped to swap */
+	PGSTEAL_DIRECT,
 	COW_FAULT,
 	ZERO_PAGE_MAP,		/* read faults that mapped the zero page */
 	ZERO_PAGE_COW,		/* write faults that copied away from it */

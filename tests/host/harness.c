@@ -11,6 +11,7 @@
 
 #include <zpk/mm.h>
 #include <zpk/printk.h>
+#include <zpk/swap.h>
 
 #include "harness.h"
 
@@ -208,3 +209,56 @@ __attribute__((weak)) unsigned int shmem_userfault(struct vm_area_struct *vma,
 	(void)vma, (void)address;
 	return 0;
 }
+
+/* No swap area in the host tests: no PTE is ever a swap PTE, no page is
+ * in the swap cache, so these must never run (test_swap_map links the
+ * real slot calls). */
+__attribute__((weak)) void free_swap_and_cache(swp_entry_t entry)
+{
+	(void)entry;
+	fail_msg("free_swap_and_cache called in a test without swap");
+}
+
+__attribute__((weak)) int swap_duplicate(swp_entry_t entry)
+{
+	(void)entry;
+	fail_msg("swap_duplicate called in a test without swap");
+	return -1;
+}
+
+__attribute__((weak)) struct page *swapin_page(swp_entry_t entry,
+					       bool *major)
+{
+	(void)entry, (void)major;
+	fail_msg("swapin_page called in a test without swap");
+	return NULL;
+}
+
+__attribute__((weak)) int swap_cache_map(struct page *page,
+					 swp_entry_t entry)
+{
+	(void)page, (void)entry;
+	fail_msg("swap_cache_map called in a test without swap");
+	return -1;
+}
+
+__attribute__((weak)) bool try_to_free_swap(struct page *page)
+{
+	(void)page;
+	fail_msg("try_to_free_swap called in a test without swap");
+	return false;
+}
+
+__attribute__((weak)) void swapcache_remove_rmap(struct page *page)
+{
+	(void)page;
+	fail_msg("swapcache_remove_rmap called in a test without swap");
+}
+
+/* No reclaim in the host tests: the allocator's wake-up below low (the
+ * watermarks stay 0 there, so this is never called). */
+__attribute__((weak)) void wakeup_kswapd(void)
+{
+}
+
+__attribute__((weak)) unsigned long min_wmark, low_wmark, high_wmark;

@@ -667,7 +667,9 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 		"nr_slab_unreclaimable", "nr_anon_pages", "nr_mapped",
 		"nr_shmem", "nr_kernel_stack", "nr_anon_transparent_hugepages",
 		"pgalloc_normal", "pgfree", "pgzero",
-		"pgfault", "pgmajfault", "cow_fault", "zero_page_map",
+		"pgfault", "pgmajfault", "pswpin", "pswpout",
+		"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd",
+		"pgsteal_direct", "cow_fault", "zero_page_map",
 		"zero_page_cow", "zero_page_unmap", "zero_page_fork_copy",
 		"zero_page_refcount_ops", "nr_tlb_local_flush_all",
 		"nr_tlb_local_flush_one", "nr_tlb_remote_flush",
@@ -700,6 +702,12 @@ static void test_vmstat_format_lines(void **state)
 		"pgzero 0\n"
 		"pgfault 1\n"
 		"pgmajfault 0\n"
+		"pswpin 0\n"
+		"pswpout 0\n"
+		"pgscan_kswapd 0\n"
+		"pgscan_direct 0\n"
+		"pgsteal_kswapd 0\n"
+		"pgsteal_direct 0\n"
 		"cow_fault 0\n"
 		"zero_page_map 12345678901\n"
 		"zero_page_cow 0\n"

@@ -5,8 +5,10 @@
 # bytes it wrote are looked for in the image on the host; busybox's mkswap,
 # swapon, free and dd on /dev/vda, the swap header checked on the host;
 # user/tests/swapon, an area the host's mkswap made, booting with swap
-# (init's /etc/fstab, zpk-run --swap); an I/O error
-# (QEMU's blkdebug) comes back as EIO.
+# (init's /etc/fstab, zpk-run --swap); an I/O error (QEMU's blkdebug)
+# comes back as EIO; user/tests/swap (reclaim to the disk and back) on 1
+# and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
+# threads against kswapd).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -157,10 +159,44 @@ part_swap_boot() {
 		"/dev/vda                                partition	8188		0		-2"
 }
 
+# user/tests/swap under the runner (leak check with swap slots, mm_verify)
+# on N CPUs and a zero-page policy: pages out with MADV_PAGEOUT and back.
+part_swap() {
+	local smp=$1 zp=$2 img=$work/swap-$1-$2.img log=$LOGDIR/blk-swap-$1-$2.log
+	scratch "$img"
+	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 128M init=/tests/runner \
+		mm_verify=exit zero_page=$zp -- swap
+	expect_in "$log" "[smp$smp $zp] swap passes" "ok 1 - swap (exit 0"
+	expect_in "$log" "[smp$smp $zp] swap: no page or slot leak, mm_verify clean" \
+		"ok 2 - swap: no page leak"
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
+# user/tests/swap_scan at 64 MiB with a 128 MiB scratch disk: the sparse
+# scan over 1.25 x RAM swaps under off (pswpout rises, not OOM-killed),
+# needs no swap under special; threads fault while kswapd evicts.
+part_swap_scan() {
+	local smp=$1 zp=$2 img=$work/scan-$1-$2.img log=$LOGDIR/blk-scan-$1-$2.log
+	printf 'ZPK-BLK-SCRATCH %d\n' $((128 << 20)) >"$img"
+	truncate -s 128M "$img"
+	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 64M init=/tests/runner \
+		mm_verify=exit zero_page=$zp -- swap_scan
+	expect_in "$log" "[smp$smp $zp] swap_scan passes" "ok 1 - swap_scan (exit 0"
+	expect_in "$log" "[smp$smp $zp] swap_scan: no page or slot leak" \
+		"ok 2 - swap_scan: no page leak"
+	grep -F "    # " "$log" | sed "s/^ *# /# [smp$smp $zp] /"
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
 part_nodisk
 part_eio
 part_swapon
 part_swap_boot
 part_blkdev 1
 part_blkdev 4
+part_swap 1 special
+part_swap 4 off
+part_swap_scan 1 off
+part_swap_scan 1 special
+part_swap_scan 4 off
 part_busybox

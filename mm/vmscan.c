@@ -1,0 +1,399 @@
+/* mm/vmscan.c — reclaim (Linux's mm/vmscan.c, as 2.4's swap_out scanned):
+ * anonymous pages go to swap PTE by PTE, found by walking page tables;
+ * MADV_PAGEOUT and MADV_COLD. docs/vm.md, "Swap". */
+#include <asm/tlb.h>
+#include <zpk/memory.h>
+#include <zpk/errno.h>
+#include <zpk/memblock.h>
+#include <zpk/mm.h>
+#include <zpk/mm_lifecycle.h>
+#include <zpk/printk.h>
+#include <zpk/sched.h>
+#include <zpk/swap.h>
+#include <zpk/string.h>
+#include <zpk/swapops.h>
+#include <zpk/time.h>
+#include <zpk/wait.h>
+#include <zpk/workqueue.h>
+#include <zpk/vmstat.h>
+#include "internal.h"
+
+/* Pages one walk unmaps before it stops to write them: the TLB flush
+ * comes first, so that no CPU writes a page after the disk has it. */
+#define SWAP_BATCH	32
+
+/* One pass of a reclaimer over one VMA's PTEs. */
+struct scan_control {
+	struct vm_area_struct *vma;
+	struct mmu_gather tlb;
+	long rss[NR_MM_COUNTERS];
+	unsigned int nr_io;
+	struct page *io[SWAP_BATCH];	/* to write, with a reference */
+	unsigned long next;		/* where a full batch stopped */
+	bool shared_too;	/* reclaim's scan; MADV_PAGEOUT skips them */
+	bool full;		/* no free slot */
+	bool kswapd;
+	unsigned long nr_to_reclaim;	/* reclaim's: stop there */
+	unsigned long nr_scanned, nr_reclaimed;	/* so far */
+	unsigned long scanned_counted, reclaimed_counted;	/* in vmstat */
+};
+
+/*
+ * The anonymous page entry maps, if it may go to swap: order-0, private
+ * (not shared anonymous, shmem or file memory), in a VMA not mlocked,
+ * no userfaultfd-wp bit (a swap PTE of zpk does not keep it), and held
+ * by its mappings and the swap cache only (not pinned by get_user_pages
+ * or a pipe). Zero-page PTEs are not normal pages: never touched.
+ */
+static struct page *swappable_page(struct scan_control *sc,
+				   unsigned long addr, pte_t entry)
+{
+	struct vm_area_struct *vma = sc->vma;
+	struct page *page;
+
+	if (!pte_present(entry) || pte_uffd_wp(entry) ||
+	    (vma->vm_flags & (VM_LOCKED | VM_SHARED)))
+		return NULL;
+	page = vm_normal_page(vma, addr, entry);
+	if (!page || !PageAnon(page) || PageSwapBacked(page) ||
+	    PageCompound(page))	/* 4 KiB pages only */
+		return NULL;
+	if (!sc->shared_too && page_mapcount(page) != 1)
+		return NULL;
+	if (page_count(page) != page_mapcount(page) + PageSwapCache(page))
+		return NULL;
+	return page;
+}
+
+/*
+ * One PTE to swap (Linux 2.4's try_to_swap_out): the page gets a slot
+ * and goes into the swap cache, dirty, unless it is there already; the
+ * PTE becomes the slot's, and the page loses this mapping (once the
+ * batch's TLB flush is done). PTE lock held. 1 stops the walk: no slot,
+ * or a full batch to write.
+ */
+static int try_to_swap_out(pte_t *pte, unsigned long addr,
+			   struct page *page, struct scan_control *sc)
+{
+	swp_entry_t entry;
+
+	if (PageSwapCache(page)) {	/* on disk (or on its way) */
+		entry.val = page->index;
+		if (!swap_entry_writeok(entry) || swap_duplicate(entry))
+			return 0;
+	} else {
+		entry = get_swap_page();
+		if (!entry.val) {
+			sc->full = true;
+			return 1;
+		}
+		if (add_to_swap_cache(page, entry, true)) {
+			swap_free(entry);
+			return 0;
+		}
+		get_page(page);
+		sc->io[sc->nr_io++] = page;
+	}
+	ptep_get_and_clear(pte);
+	tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+	set_pte(pte, swp_entry_to_pte(entry));
+	page_remove_rmap(page);
+	tlb_remove_page(&sc->tlb, page);
+	sc->rss[MM_ANONPAGES]--;
+	sc->rss[MM_SWAPENTS]++;
+	sc->nr_reclaimed++;
+	if (sc->nr_io < SWAP_BATCH)
+		return 0;
+	sc->next = addr + PAGE_SIZE;
+	return 1;
+}
+
+/* MADV_PAGEOUT's walk fn: each swappable page goes. */
+/* A huge PMD on reclaim's way: its THP stays resident and whole (zpk
+ * swaps 4 KiB pages only; Linux splits a THP to swap it out), so the
+ * scan neither splits it nor looks inside. */
+static int skip_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
+			 unsigned long addr, unsigned long end, pte_walk_fn fn,
+			 void *priv)
+{
+	(void)mm, (void)pmd, (void)addr, (void)end, (void)fn, (void)priv;
+	return 0;
+}
+
+static int pageout_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct scan_control *sc = priv;
+	struct page *page = swappable_page(sc, addr, *pte);
+
+	sc->nr_scanned++;
+	return page ? try_to_swap_out(pte, addr, page, sc) : 0;
+}
+
+/* MADV_COLD's: the page looks unused to reclaim's second chance (Linux
+ * moves it to the inactive list; zpk's list is the accessed bit). */
+static int cold_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct scan_control *sc = priv;
+
+	if (swappable_page(sc, addr, *pte) && ptep_test_and_clear_young(pte))
+		tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+	return 0;
+}
+
+/* The batch's flush, its counters, then its writes (sleeping, with no
+ * spinlock). A page the disk refused stays in the swap cache, dirty:
+ * the swap PTEs find it there. */
+static void finish_batch(struct scan_control *sc)
+{
+	struct mm_struct *mm = sc->vma->vm_mm;
+
+	tlb_finish_mmu(&sc->tlb);
+	add_mm_rss_vec(mm, sc->rss);
+	memset(sc->rss, 0, sizeof(sc->rss));
+	for (unsigned int i = 0; i < sc->nr_io; i++) {
+		struct page *page = sc->io[i];
+		swp_entry_t entry = { page->index };
+
+		swap_io_done(page, !swap_writepage(page, entry));
+		put_page(page);
+	}
+	sc->nr_io = 0;
+	count_vm_events(sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT,
+			sc->nr_scanned - sc->scanned_counted);
+	count_vm_events(sc->kswapd ? PGSTEAL_KSWAPD : PGSTEAL_DIRECT,
+			sc->nr_reclaimed - sc->reclaimed_counted);
+	sc->scanned_counted = sc->nr_scanned;
+	sc->reclaimed_counted = sc->nr_reclaimed;
+}
+
+void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,
+			   unsigned long end, bool pageout)
+{
+	struct scan_control sc = { .vma = vma };
+
+	while (start < end && !sc.full) {
+		sc.next = end;
+		tlb_gather_mmu(&sc.tlb, vma->vm_mm);
+		walk_page_range_pmd(vma->vm_mm, start, end,
+				    pageout ? pageout_pte : cold_pte,
+				    skip_huge_pmd, &sc);
+		finish_batch(&sc);
+		start = sc.next;
+	}
+}
+
+/* ---- reclaim: kswapd and direct reclaim ------------------------------- */
+
+/*
+ * The zone watermarks, in free pages (Linux's min_free_kbytes, sqrt of
+ * 16 x RAM in kB, and low and high above it by a quarter and a half):
+ * below low the allocator wakes kswapd, which reclaims up to high; an
+ * allocation that fails (below min, every page gone) reclaims itself
+ * before the OOM killer may run (try_to_free_pages).
+ */
+unsigned long min_wmark, low_wmark, high_wmark;
+
+static void setup_watermarks(void)
+{
+	unsigned long kb = totalram_pages() * (PAGE_SIZE / 1024), m = 1;
+
+	while ((m + 1) * (m + 1) <= kb * 16)
+		m++;
+	min_wmark = min(max(m / 4, 32UL), 16384UL);
+	low_wmark = min_wmark + min_wmark / 4;
+	high_wmark = min_wmark + min_wmark / 2;
+}
+
+/* Where the last scan stopped: an mm (compared, never followed) and an
+ * address in it, so that each scan goes on round the clock. */
+static DEFINE_SPINLOCK(scan_lock);
+static struct mm_struct *scan_mm;
+static unsigned long scan_addr;
+
+/* Reclaim's walk fn: the second chance. A page accessed since the last
+ * pass loses its accessed bit and stays (no flush: a stale TLB entry
+ * only delays the next bit); one not accessed goes to swap. */
+static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
+{
+	struct scan_control *sc = priv;
+	struct page *page = swappable_page(sc, addr, *pte);
+
+	sc->nr_scanned++;
+	if (!page || ptep_test_and_clear_young(pte))
+		return 0;
+	if (try_to_swap_out(pte, addr, page, sc) ||
+	    sc->nr_reclaimed >= sc->nr_to_reclaim) {
+		sc->next = addr + PAGE_SIZE;
+		return 1;
+	}
+	return 0;
+}
+
+/* One mm from addr on, under its mmap_lock for reading (the reclaimers
+ * hold no lock of their own: kswapd, and the OOM path, which gave its
+ * mmap_lock up). Returns where it stopped, or 0 at the end of the
+ * address space. */
+static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
+			       struct scan_control *sc)
+{
+	struct vm_area_struct *vma;
+
+	mmap_read_lock(mm);
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		unsigned long start = max(addr, vma->vm_start);
+
+		sc->vma = vma;
+		while (start < vma->vm_end) {
+			sc->next = vma->vm_end;
+			tlb_gather_mmu(&sc->tlb, mm);
+			walk_page_range_pmd(mm, start, vma->vm_end,
+					    reclaim_pte, skip_huge_pmd, sc);
+			finish_batch(sc);
+			start = sc->next;
+			if (sc->full || sc->nr_reclaimed >= sc->nr_to_reclaim) {
+				mmap_read_unlock(mm);
+				return start;
+			}
+		}
+	}
+	mmap_read_unlock(mm);
+	return 0;
+}
+
+static unsigned long swap_pages_free(void)
+{
+	unsigned long total, free;
+
+	si_swapinfo(&total, &free);
+	return free;
+}
+
+#define SCAN_MMS	64	/* mms one scan looks at, at most */
+
+/*
+ * Up to nr pages to swap, from every mm in turn, round the clock from
+ * where the last scan stopped; each mm with a user taken (mmput may
+ * tear it down: no lock held then). Process context, with no lock held
+ * (it takes mmlist_lock, then each mmap_lock); it sleeps on the writes
+ * and the locks. The number reclaimed (unmapped to swap: their
+ * pages are free once written).
+ */
+static unsigned long shrink_mms(unsigned long nr, bool kswapd)
+{
+	struct scan_control sc = { .shared_too = true, .kswapd = kswapd,
+				   .nr_to_reclaim = nr };
+	struct mm_struct *mm, *mms[SCAN_MMS];
+	unsigned long addr;
+	int n = 0, first = 0;
+
+	if (!swap_pages_free())
+		return 0;
+	down_read(&mmlist_lock);
+	list_for_each_entry(mm, &mmlist, mmlist) {
+		if (n == SCAN_MMS)
+			break;
+		if (mm->pgd && mmget_not_zero(mm))
+			mms[n++] = mm;
+	}
+	up_read(&mmlist_lock);
+	spin_lock(&scan_lock);
+	addr = scan_addr;
+	for (int i = 0; i < n; i++)
+		if (mms[i] == scan_mm)
+			first = i;
+	if (!n || mms[first] != scan_mm)
+		addr = 0;
+	spin_unlock(&scan_lock);
+	for (int k = 0; k < n && !sc.full && sc.nr_reclaimed < nr; k++) {
+		int i = (first + k) % n;
+
+		addr = shrink_mm(mms[i], k ? 0 : addr, &sc);
+		spin_lock(&scan_lock);
+		scan_mm = addr ? mms[i] : mms[(i + 1) % n];
+		scan_addr = addr;
+		spin_unlock(&scan_lock);
+	}
+	for (int i = 0; i < n; i++)
+		mmput(mms[i]);
+	return sc.nr_reclaimed;
+}
+
+/*
+ * Direct reclaim (Linux's try_to_free_pages): an allocation failed and
+ * its caller may sleep (the fault's and get_user_pages' OOM path, before
+ * the OOM killer). Up to three turns of the clock: the first may only
+ * take accessed bits. The pages reclaimed: 0 means the OOM killer.
+ */
+unsigned long try_to_free_pages(void)
+{
+	unsigned long got = 0;
+
+	might_sleep();
+	for (int pass = 0; pass < 3 && got < SWAP_BATCH; pass++)
+		got += shrink_mms(SWAP_BATCH - got, false);
+	return got;
+}
+
+/* ---- kswapd ----------------------------------------------------------- */
+
+static struct wait_queue_head kswapd_wait = WAIT_QUEUE_HEAD_INIT(kswapd_wait);
+static bool kswapd_running;
+static int kswapd_woken;
+static u64 kswapd_gave_up;	/* jiffies of its last fruitless turn */
+
+void wakeup_kswapd(void)
+{
+	if (!READ_ONCE(kswapd_running) || READ_ONCE(kswapd_woken) ||
+	    nr_free_pages() >= low_wmark || irqs_disabled() ||
+	    jiffies - READ_ONCE(kswapd_gave_up) < HZ / 10)
+		return;
+	WRITE_ONCE(kswapd_woken, 1);
+	wake_up(&kswapd_wait);
+}
+
+/* The thread (Linux's kswapd, balance_pgdat): woken below low, it
+ * reclaims until high, or until a whole turn of the clock frees
+ * nothing (then it leaves the allocator alone for a tenth of a second). */
+static int kswapd(void *unused)
+{
+	(void)unused;
+	for (int sig = 1; sig <= _NSIG; sig++)
+		current->sighand->action[sig - 1].handler = SIG_IGN;
+	for (;;) {
+		int idle = 0;
+
+		wait_event_interruptible(kswapd_wait, READ_ONCE(kswapd_woken));
+		while (nr_free_pages() < high_wmark && idle < 3)
+			idle = shrink_mms(SWAP_BATCH, true) ? 0 : idle + 1;
+		if (idle)
+			WRITE_ONCE(kswapd_gave_up, jiffies);
+		WRITE_ONCE(kswapd_woken, 0);
+	}
+	return 0;
+}
+
+static void kswapd_start(struct work_struct *work)
+{
+	(void)work;
+	setup_watermarks();
+	if (kernel_thread(kswapd, NULL, "kswapd0") < 0) {
+		pr_warn("kswapd: could not start it\n");
+		return;
+	}
+	pr_info("kswapd: watermarks min %lu low %lu high %lu pages\n",
+		min_wmark, low_wmark, high_wmark);
+	WRITE_ONCE(kswapd_running, true);
+}
+
+static DECLARE_WORK(kswapd_work, kswapd_start);
+
+/* kswapd starts from the kworker (so that it is no user process's
+ * child), when the first disk appears at boot (so that no test's leak
+ * check counts its stack; without a disk, no kswapd and no pid moves). */
+void kswapd_run(void)
+{
+	static atomic_t started;
+
+	if (!atomic_xchg(&started, 1))
+		schedule_work(&kswapd_work);
+}
