@@ -50,8 +50,6 @@ ssize_t thp_defrag_show(char *buf, size_t len);
 
 /* Boot: under huge_zero_page=persistent, the page is allocated now. */
 void thp_init(void);
-/* Boot, after sysfs_init: /sys/kernel/mm/transparent_hugepage. */
-void thp_sysfs_init(void);
 
 /* The huge zero page's pfn range [huge_zero_pfn, +HPAGE_PMD_NR), or
  * ~0UL while there is none. */

@@ -1,9 +1,8 @@
 /* user/tests/sysfs.c — /sys as Linux's sysfs: its own mount and magic,
  * /sys/devices/system/cpu (the masks in Linux's list format, agreeing
  * with the CPUs the process may use, a cpuN directory per possible
- * CPU), /sys/kernel/mm/transparent_hugepage, and what it refuses: a
- * write open of a read-only value (EACCES), removing or adding names
- * (EPERM). */
+ * CPU), and what it refuses: a write open of a read-only value
+ * (EACCES), removing or adding names (EPERM). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -79,55 +78,6 @@ static long cpu_dirs(void)
 	return mask;
 }
 
-#define THP	"/sys/kernel/mm/transparent_hugepage/"
-
-/* enabled's choice, bracketed, with the others around it. */
-static int thp_mode(char *buf, size_t n)
-{
-	return read_file(THP "enabled", buf, n) > 0 &&
-	       (!strcmp(buf, "[always] madvise never\n") ||
-		!strcmp(buf, "always [madvise] never\n") ||
-		!strcmp(buf, "always madvise [never]\n"));
-}
-
-/* Linux's THP files; the writes on zpk only (they would change this
- * host's setting). */
-static void thp_files(void)
-{
-	char old[64] = "", buf[64] = "";
-	int fd, ok;
-
-	ok = thp_mode(old, sizeof(old));
-	tap_ok(ok, "THP enabled reads as Linux's (%.*s)",
-	       (int)strcspn(old, "\n"), old);
-	tap_ok(read_file(THP "defrag", buf, sizeof(buf)) > 0 &&
-	       strstr(buf, "always defer defer+madvise ") &&
-	       strstr(buf, is_zpk() ? "[madvise]" : "["),
-	       "defrag reads as Linux's");
-	if (!is_zpk()) {
-		tap_skip("writing THP enabled: this host's own setting");
-		tap_skip("... and putting it back");
-		return;
-	}
-	fd = open(THP "enabled", O_WRONLY);
-	ok = fd >= 0 && write(fd, "never\n", 6) == 6 &&
-	     thp_mode(buf, sizeof(buf)) &&
-	     !strcmp(buf, "always madvise [never]\n") &&
-	     write(fd, "bogus", 5) == -1 && errno == EINVAL;
-	tap_ok(ok, "writing never switches it, a bad name is EINVAL");
-	if (fd >= 0) {			/* back to what was on */
-		char *on = strchr(old, '[');
-
-		if (on) {
-			on[strcspn(on, "]")] = '\0';
-			write(fd, on + 1, strlen(on + 1));
-		}
-		close(fd);
-	}
-	ok = thp_mode(buf, sizeof(buf)) && strstr(buf, old) == buf;
-	tap_ok(ok, "... and back (%.*s)", (int)strcspn(buf, "\n"), buf);
-}
-
 int main(void)
 {
 	long online = read_list("online"), possible = read_list("possible");
@@ -137,7 +87,7 @@ int main(void)
 	int fd, e, max;
 
 	need_proc();
-	tap_plan(13);
+	tap_plan(9);
 	if (statfs("/sys", &sf))
 		sf.f_type = 0;
 	tap_ok(sf.f_type == SYSFS_MAGIC, "/sys is sysfs (f_type %#lx)",
@@ -173,6 +123,5 @@ int main(void)
 	e = errno;
 	tap_ok(fd < 0 && e == EPERM, "mkdir: EPERM (%s)",
 	       fd < 0 ? strerror(e) : "made");
-	thp_files();
 	tap_done();
 }
