@@ -220,6 +220,13 @@ c2c: deps $(B)/zpk.elf initrd $(B)/c2c.so
 	$(MAKE) -s -C user bench
 	scripts/c2c.sh
 
+# The sequel: a read fault per fresh 2 MiB huge page under each
+# huge_zero_page= policy and Linux 6.1 with THP always (docs/c2c.md).
+# Writes build/c2c-huge/report.md and c2c.png.
+c2c-huge: deps $(B)/zpk.elf initrd $(B)/c2c.so
+	$(MAKE) -s -C user bench
+	C2C_HUGE=1 scripts/c2c.sh
+
 # Linux's mm selftests on zpk (each policy) and on Debian's Linux 6.1 in the
 # same QEMU (docs/kselftest.md); the sources come once with apt-get download
 # into build/kselftest/.  KSELFTEST_CI=1 runs .ci/run's subset.
@@ -272,6 +279,6 @@ clean:
 
 FORCE:
 
-.PHONY: FORCE rootfs stress ktest-image c2c c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
+.PHONY: FORCE rootfs stress ktest-image c2c c2c-huge c2c-plugin lab-list lab grade lab-check gradescope-zip all deps initrd run debug gdb test host-tests bench bench-linux bench-smp kselftest test-host-linux fuzz clean
 
 -include $(shell find $(B)/k -name '*.d' 2>/dev/null)

@@ -7,7 +7,8 @@ c2c report does: what each shared line is and which functions wrote it.
 
 The first form prints each window's top lines, named. The second reads
 make c2c's runs, DIR/KERNEL.RUN.{txt,log} (KERNEL special, refcount, off
-or linux; Linux's symbols in DIR/linux-kallsyms.txt), and prints the
+or linux; make c2c-huge's hzp-refcount, hzp-per-mm, hzp-persistent or
+linux-thp; Linux's symbols in DIR/linux-kallsyms.txt), and prints the
 report as Markdown: per fault figures for each zpbench --c2c window, the
 top lines at the largest T, the targets of issue 26, and the plot.
 
@@ -217,9 +218,16 @@ def print_lines(lines, top, faults=None):
               f"{ln['name']}  [{fns}]")
 
 
-KERNELS = ["special", "refcount", "off", "linux"]
+KERNELS = ["special", "refcount", "off", "linux",
+           "hzp-refcount", "hzp-per-mm", "hzp-persistent", "linux-thp"]
 TITLE = {"special": "zpk special", "refcount": "zpk refcount",
-         "off": "zpk off", "linux": "Linux 6.1"}
+         "off": "zpk off", "linux": "Linux 6.1",
+         "hzp-refcount": "zpk refcount (2012)", "hzp-per-mm": "zpk per-mm (2016)",
+         "hzp-persistent": "zpk persistent (2025)",
+         "linux-thp": "Linux 6.1, THP always"}
+# The huge zero page's global count: zpk's huge_zero_refs, Linux's
+# huge_zero_refcount (mm/huge_memory.c).
+HUGE_COUNT = re.compile(r"\bhuge_zero_ref")
 MODES = ["procs", "threads", "forks"]
 TARGET_PROCS_SPECIAL = 0.02	# issue 26: shared writes per fault at T = 8
 
@@ -241,7 +249,7 @@ def load_runs(d, elf):
             base = os.path.join(d, f"{k}.{run}")
             if syms is None:
                 syms = Symbols(os.path.join(d, "linux-kallsyms.txt")
-                               if k == "linux" else elf)
+                               if k.startswith("linux") else elf)
             windows, _ = named(base + ".txt", base + ".log", syms)
             runs = zpbench_windows(base + ".log")
             for totals, lines in windows:
@@ -269,9 +277,12 @@ def spread(xs):
     return fmt(m, 2) if len(xs) == 1 else f"{m:.2f} ({min(xs):.2f}–{max(xs):.2f})"
 
 
-def zero_line(w):
+def zero_line(w, huge=False):
+    """Writes to the zero page's struct page, or (huge) to the line of the
+    huge zero page's global count."""
     return sum(ln["writes"] for ln in w["lines"]
-               if ln["name"].startswith("the zero page's struct page"))
+               if (HUGE_COUNT.search(ln["name"]) if huge else
+                   ln["name"].startswith("the zero page's struct page")))
 
 
 def summary(d, elf, plot):
@@ -281,10 +292,14 @@ def summary(d, elf, plot):
         sys.exit(f"c2c-report: no finished runs in {d} (KERNEL.RUN.txt)")
     cells = sorted({c for k in ks for c in data[k]},
                    key=lambda c: (MODES.index(c[0]) if c[0] in MODES else 9, c[1]))
-    out = ["# c2c: cache-line sharing per fault (make c2c)", ""]
+    huge = any(k.startswith("hzp-") or k == "linux-thp" for k in ks)
+    what = ("fresh 2 MiB huge pages, one read each (zpbench --huge, "
+            "MADV_HUGEPAGE: the huge zero page; mmap, read, munmap"
+            if huge else "fresh anonymous pages (mmap, read every page, munmap")
+    out = [f"# c2c: cache-line sharing per fault (make c2c{'-huge' if huge else ''})", ""]
     nruns = {k: max(len(v) for v in data[k].values()) for k in ks}
     out += ["zpbench --c2c: T workers pinned to T CPUs of -smp 8, each "
-            "reading fresh anonymous pages (mmap, read every page, munmap; "
+            f"reading {what}; "
             "forks: and a fork+exit+wait over them), the plugin counting "
             "inside one window per run; one TCG thread, zpk under -icount "
             "shift=0, Linux without it. Runs per kernel: "
@@ -318,11 +333,13 @@ def summary(d, elf, plot):
           lambda ws: str(round(median([(w.get("reads", 0) + w.get("writes", 0))
                                        / max(w.get("runs", 0), 1) for w in ws])))
           if ws else "—")
-    table("The zero page's struct page: its share of the shared writes",
-          "Writes to the zero page's struct page line, per fault, and as a "
-          "share of all shared writes (first run).",
-          lambda ws: (f"{zero_line(ws[0]) / ws[0]['faults']:.2f} "
-                      f"({100 * zero_line(ws[0]) / max(ws[0].get('shared_writes', 0), 1):.0f}%)")
+    zname = ("The huge zero page's global count" if huge else
+             "The zero page's struct page")
+    table(f"{zname}: its share of the shared writes",
+          f"Writes to the line of {zname[0].lower() + zname[1:]}, per fault, "
+          "and as a share of all shared writes (first run).",
+          lambda ws: (f"{zero_line(ws[0], huge) / ws[0]['faults']:.2f} "
+                      f"({100 * zero_line(ws[0], huge) / max(ws[0].get('shared_writes', 0), 1):.0f}%)")
           if ws else "—")
     tmax = max((c[1] for c in cells), default=0)
     for mode in MODES:
@@ -343,7 +360,8 @@ def summary(d, elf, plot):
                            f"{ln['transfers']} | {len(ln['cpus'])} | "
                            f"{ln['name']} | {fns} |")
             out.append("")
-    out += targets(data, ks, cells, tmax)
+    if not huge:
+        out += targets(data, ks, cells, tmax)
     if plot:
         plot_png(data, ks, cells, plot)
         out += [f"![shared writes and transfers per fault]({os.path.basename(plot)})", ""]

@@ -8,13 +8,26 @@
 # and OUT/c2c.png (OUT: C2C_OUT, default build/c2c). docs/c2c.md.
 #   C2C_KERNELS="special refcount off linux" C2C_T=1,2,4,8
 #   C2C_PAGES=256 C2C_ROUNDS=4 C2C_TIMEOUT=1800
+# C2C_HUGE=1 (make c2c-huge) is the sequel: zpbench --huge, a read fault
+# per fresh 2 MiB huge page (C2C_PAGES default 16), under zpk's
+# huge_zero_page=refcount, per-mm and persistent (kernels hzp-POLICY) and
+# Linux 6.1 with THP always (linux-thp); OUT default build/c2c-huge.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=${C2C_OUT:-build/c2c}
-KERNELS=${C2C_KERNELS:-special refcount off linux}
+if [ "${C2C_HUGE:-0}" = 1 ]; then
+	OUT=${C2C_OUT:-build/c2c-huge}
+	KERNELS=${C2C_KERNELS:-hzp-refcount hzp-per-mm hzp-persistent linux-thp}
+	PAGES=${C2C_PAGES:-16}
+	HUGE=--huge
+else
+	OUT=${C2C_OUT:-build/c2c}
+	KERNELS=${C2C_KERNELS:-special refcount off linux}
+	PAGES=${C2C_PAGES:-256}
+	HUGE=
+fi
 RUNS=${C2C_RUNS:-3}
 T=${C2C_T:-1,2,4,8}
-ARGS="--c2c --procs $T --threads $T --forks $T --smp-pages ${C2C_PAGES:-256} --smp-rounds ${C2C_ROUNDS:-4}"
+ARGS="--c2c $HUGE --procs $T --threads $T --forks $T --smp-pages $PAGES --smp-rounds ${C2C_ROUNDS:-4}"
 TIMEOUT=${C2C_TIMEOUT:-1800}
 mkdir -p "$OUT"
 rm -f "$OUT"/*.[0-9]*.txt "$OUT"/*.[0-9]*.log
@@ -23,20 +36,26 @@ rm -f "$OUT"/*.[0-9]*.txt "$OUT"/*.[0-9]*.log
 boot() {
 	local base=$OUT/$1.$2
 	local icount="-icount shift=0,sleep=off"
-	[ "$1" = linux ] && icount=
+	local params="zero_page=$1" thp=
+	case $1 in
+	linux*)	icount= ;;
+	hzp-*)	params="huge_zero_page=${1#hzp-}" ;;
+	esac
+	[ "$1" = linux-thp ] && thp=transparent_hugepage=always
 	export QEMU_ACCEL=tcg,thread=single
 	export QEMU_EXTRA="$icount -plugin build/c2c.so,out=$base.txt,top=${C2C_TOP:-20}"
-	if [ "$1" = linux ]; then
+	case $1 in
+	linux*)
 		scripts/qemu.sh --linux --mem 512M --smp 8 --timeout "$TIMEOUT" \
 			--initrd build/bench/linux-initramfs.cpio \
-			--append "console=ttyS0 quiet panic=-1 nokaslr -- $ARGS" \
-			build/linux/vmlinuz
-	else
+			--append "console=ttyS0 quiet panic=-1 nokaslr $thp -- $ARGS" \
+			build/linux/vmlinuz ;;
+	*)
 		scripts/qemu.sh --mem 256M --smp 8 --timeout "$TIMEOUT" \
 			--initrd build/user/initrd.cpio \
-			--append "init=/bin/zpbench zero_page=$1 -- $ARGS" \
-			build/zpk.elf
-	fi >"$base.log" 2>&1 || true
+			--append "init=/bin/zpbench $params -- $ARGS" \
+			build/zpk.elf ;;
+	esac >"$base.log" 2>&1 || true
 	if ! grep -q '^c2c: windows' "$base.txt" 2>/dev/null; then
 		echo "c2c: $1 run $2 did not finish; see $base.log" >&2
 	fi
@@ -53,7 +72,7 @@ linux_symbols() {
 		grep -E '^[0-9a-f]{16} [a-zA-Z] ' >"$OUT/linux-kallsyms.txt" || true
 }
 
-case " $KERNELS " in *" linux "*)
+case " $KERNELS " in *" linux"*)
 	scripts/bench.sh --linux-setup >/dev/null
 	linux_symbols ;;
 esac

@@ -5,10 +5,11 @@
  *                [--scale N1,N2,...] [--vmas N1,N2,...] [--repeat R] [N]
  *        zpbench [--threads T1,T2,...] [--procs T1,T2,...]
  *                [--forks T1,T2,...] [--smp-pages P] [--smp-rounds R] [--smp-repeat K]
+ *                [--huge] [--c2c]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,
- *            sparse,vmas)
+ *            sparse,vmas,thp: the same a 2 MiB huge page at a time)
  *   --vmas   the VMA counts of the vmas phase (default 1,16,256,4096,65536;
  *            --check: 1,16,256)
  *   --raise-max-map-count  let the vmas phase raise /proc/sys/vm/max_map_count
@@ -27,6 +28,8 @@
  *            once over the read region, as smp.forks.T.*
  *   --c2c    with --threads/--procs/--forks: one run per T, its rounds
  *            inside the c2c plugin's window (docs/c2c.md), no timing
+ *   --huge   with --threads/--procs/--forks: P is a count of 2 MiB huge
+ *            pages (MADV_HUGEPAGE, one read each: the huge zero page)
  *
  * Output: "key=value" lines, one per figure, e.g. read.cycles_median=1234.
  * Each phase uses a fresh private anonymous mapping.  Under QEMU's -icount
@@ -41,6 +44,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "huge.h"
 #include "procfs.h"
 #include "smp.h"
 #include "ulib.h"
@@ -86,7 +90,7 @@ static long minflt(void)
 
 /* The memory figures a phase reports before and after it runs (kB). */
 struct snap {
-	long long anon, file, zero, memfree;
+	long long anon, file, zero, memfree, anon_huge;
 };
 
 static void snap(struct snap *s)
@@ -98,6 +102,7 @@ static void snap(struct snap *s)
 	s->file = st ? proc_field(st, NULL, "RssFile") : -1;
 	s->zero = st ? proc_field(st, NULL, "RssZero") : -1;
 	s->memfree = mi ? proc_field(mi, NULL, "MemFree") : -1;
+	s->anon_huge = mi ? proc_field(mi, NULL, "AnonHugePages") : -1;
 	free(st);
 	free(mi);
 }
@@ -193,24 +198,44 @@ static char *map(size_t pages)
 	return p;
 }
 
-static void read_all(char *p, long n)
-{
-	long i;
+/* A phase's region: n pages, or (the thp phase) n 2 MiB huge pages
+ * inside a mapping a huge page larger (huge.h); munmap takes base, len. */
+struct region {
+	char *p, *base;
+	size_t len, step;
+	long n;
+};
 
-	for (i = 0; i < n; i++)
-		(void)*(volatile char *)(p + i * PAGE_SIZE);
+static void region_map(struct region *g, long n, int huge)
+{
+	g->n = n;
+	g->step = huge ? HPAGE_SIZE : PAGE_SIZE;
+	if (!huge) {
+		g->p = g->base = map(n);
+		g->len = n * PAGE_SIZE;
+	} else if (!(g->p = map_huge(n, &g->base, &g->len))) {
+		printf("zpbench.error=mmap of %ld huge pages failed\n", n);
+		exit(1);
+	}
+}
+
+/* A read of each page of the region (a fault each, the first time). */
+static void read_all(struct region *g)
+{
+	for (long i = 0; i < g->n; i++)
+		(void)*(volatile char *)(g->p + i * g->step);
 }
 
 enum touch { T_READ, T_WRITE };
 
-/* Time one touch per page of p: samples[i] = cycles of page i. */
-static void time_pages(char *p, long n, long stride, enum touch how)
+/* Time one touch per page of g: samples[i] = cycles of page i. */
+static void time_pages(struct region *g, enum touch how)
 {
 	uint64_t t0, t1;
 	long i;
 
-	for (i = 0; i < n; i++) {
-		volatile char *a = p + i * stride * PAGE_SIZE;
+	for (i = 0; i < g->n; i++) {
+		volatile char *a = g->p + i * g->step;
 
 		t0 = rdtsc();
 		if (how == T_READ)
@@ -230,43 +255,60 @@ static void summarize(struct result *r, long n)
 	report(r);
 }
 
-/* One timed access (how) to each of n pages at p, its faults counted;
- * then the region goes and the phase is summarized. */
-static void time_and_unmap(struct result *r, char *p, long n,
+/* /proc/meminfo's AnonHugePages (kB): the THPs mapped now. */
+static long long anon_huge_kb(void)
+{
+	char *mi = proc_read("/proc/meminfo", NULL);
+	long long kb = mi ? proc_field(mi, NULL, "AnonHugePages") : -1;
+
+	free(mi);
+	return kb;
+}
+
+/* One timed access (how) to each page of g, its faults counted; then the
+ * region goes and the phase is summarized. A huge region also reports
+ * the THPs it had mapped, to show that it got them. */
+static void time_and_unmap(struct result *r, struct region *g,
 			   enum touch how)
 {
 	long f0 = minflt();
+	long long huge_kb;
 
-	time_pages(p, n, 1, how);
+	time_pages(g, how);
 	r->minflt = minflt() - f0;
 	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
-	summarize(r, n);
+	huge_kb = g->step == HPAGE_SIZE ? anon_huge_kb() : -1;
+	munmap(g->base, g->len);
+	summarize(r, g->n);
+	if (huge_kb >= 0)
+		put(r->name, "anon_huge_kb", huge_kb);
 }
 
 /* read: read fault per page; cow: write after read; write: first write;
- * reread: read of pages already mapped (the floor of the method). */
+ * reread: read of pages already mapped (the floor of the method). huge:
+ * the pages are 2 MiB (the thp phase). */
 static void phase_touch(struct result *r, const char *name, long n,
-			const char *key)
+			const char *key, int huge)
 {
-	char *p = map(n);
+	struct region g;
 
+	region_map(&g, n, huge);
 	r->name = key ? key : name;
 	r->pages = n;
 	if (!strcmp(name, "cow") || !strcmp(name, "reread"))
-		read_all(p, n);
+		read_all(&g);
 	snap(&r->before);
 	mark(r->name);
-	time_and_unmap(r, p, n, strcmp(name, "read") &&
-			  strcmp(name, "reread") ? T_WRITE : T_READ);
+	time_and_unmap(r, &g, strcmp(name, "read") &&
+			      strcmp(name, "reread") ? T_WRITE : T_READ);
 }
 
 /* fork + child exit + wait with n zero-mapped pages, per page; base is the
  * same without the mapping, so the per-page part can be told apart. */
-static void phase_fork(struct result *r, long n, const char *key)
+static void phase_fork(struct result *r, long n, const char *key, int huge)
 {
 	uint64_t base[REPS], t0;
-	char *p;
+	struct region g;
 	long f0;
 	int i;
 
@@ -277,8 +319,8 @@ static void phase_fork(struct result *r, long n, const char *key)
 		wait(NULL);
 		base[i] = rdtsc() - t0;
 	}
-	p = map(n);
-	read_all(p, n);
+	region_map(&g, n, huge);
+	read_all(&g);
 	r->name = key ? key : "fork";
 	r->pages = n;
 	snap(&r->before);
@@ -293,32 +335,32 @@ static void phase_fork(struct result *r, long n, const char *key)
 	}
 	r->minflt = minflt() - f0;
 	snap(&r->after);
-	munmap(p, n * PAGE_SIZE);
+	munmap(g.base, g.len);
 	summarize(r, REPS);
 	touch_samples();
 	put(r->name, "base_cycles_median", (long long)median(base, REPS));
 }
 
 /* munmap of n zero-mapped pages, per page. */
-static void phase_munmap(struct result *r, long n)
+static void phase_munmap(struct result *r, long n, const char *key, int huge)
 {
+	struct region g;
 	uint64_t t0;
-	char *p;
 	long f0 = 0, nf = 0;
 	int i;
 
-	r->name = "munmap";
+	r->name = key ? key : "munmap";
 	r->pages = n;
 	for (i = 0; i < REPS; i++) {
 		if (i == 0)
 			snap(&r->before);
-		p = map(n);
-		read_all(p, n);
+		region_map(&g, n, huge);
+		read_all(&g);
 		if (i == 0)
-			mark("munmap");
+			mark(r->name);
 		f0 = minflt();
 		t0 = rdtsc();
-		munmap(p, n * PAGE_SIZE);
+		munmap(g.base, g.len);
 		samples[i] = (rdtsc() - t0) / n;
 		nf += minflt() - f0;
 	}
@@ -328,25 +370,52 @@ static void phase_munmap(struct result *r, long n)
 }
 
 /* sparse: one byte written every 256th page of a region, then a read scan
- * of every page; the RSS after each step is the zero page's whole story. */
-static void phase_sparse(struct result *r, long mib, struct snap *written)
+ * of every page; the RSS after each step is the zero page's whole story.
+ * key "thp.sparse": the region is MADV_HUGEPAGE, so each write takes a
+ * whole 2 MiB (the scan then faults no more). */
+static void phase_sparse(struct result *r, long mib, struct snap *written,
+			 const char *key)
 {
 	long n = mib * 256, i;
-	char *p = map(n);
+	int huge = key != NULL;
+	struct region g;
 
-	r->name = "sparse";
+	region_map(&g, huge ? (mib + 1) / 2 : n, huge);
+	g.n = n;		/* the scan reads every small page */
+	g.step = PAGE_SIZE;
+	r->name = key ? key : "sparse";
 	r->pages = n;
 	snap(&r->before);
 	for (i = 0; i < n; i += 256)
-		p[i * PAGE_SIZE] = 1;
+		g.p[i * PAGE_SIZE] = 1;
 	snap(written);
-	mark("sparse");
-	time_and_unmap(r, p, n, T_READ);
-	put_snap("sparse", "written", written);
-	put("sparse", "memfree_used_kb_written",
+	mark(r->name);
+	time_and_unmap(r, &g, T_READ);
+	if (huge)
+		put(r->name, "anon_huge_kb_written", written->anon_huge);
+	put_snap(r->name, "written", written);
+	put(r->name, "memfree_used_kb_written",
 	    r->before.memfree - written->memfree);
-	put("sparse", "memfree_used_kb_total",
+	put(r->name, "memfree_used_kb_total",
 	    r->before.memfree - r->after.memfree);
+}
+
+/* thp: the faults of the small-page phases, a 2 MiB huge page at a time
+ * (MADV_HUGEPAGE, aligned), per huge page: a read maps the huge zero page
+ * (against 512 of read's small zero faults), a write allocates and clears
+ * 2 MiB, cow writes one small page of a huge zero mapping (split), fork
+ * and munmap take huge zero PMDs; then sparse over a huge region. */
+static void phase_thp(struct result *rs, long n, long mib)
+{
+	struct snap written;
+	long nh = n / 512 > 0 ? n / 512 : 1;
+
+	phase_touch(&rs[0], "read", nh, "thp.read", 1);
+	phase_touch(&rs[1], "cow", nh, "thp.cow", 1);
+	phase_touch(&rs[2], "write", nh, "thp.write", 1);
+	phase_fork(&rs[3], nh, "thp.fork", 1);
+	phase_munmap(&rs[4], nh, "thp.munmap", 1);
+	phase_sparse(&rs[5], mib, &written, "thp.sparse");
 }
 
 /* ---- vmas: a read fault at a random one of n VMAs -------------------- */
@@ -506,21 +575,23 @@ static void run_phases(struct result *rs, const char *only, long n, long mib,
 		       struct snap *written)
 {
 	if (want(only, "read") || check_mode)
-		phase_touch(&rs[0], "read", n, NULL);
+		phase_touch(&rs[0], "read", n, NULL, 0);
 	if (want(only, "cow") || check_mode)
-		phase_touch(&rs[1], "cow", n, NULL);
+		phase_touch(&rs[1], "cow", n, NULL, 0);
 	if (want(only, "write") || check_mode)
-		phase_touch(&rs[2], "write", n, NULL);
+		phase_touch(&rs[2], "write", n, NULL, 0);
 	if (want(only, "reread") || check_mode)
-		phase_touch(&rs[3], "reread", n, NULL);
+		phase_touch(&rs[3], "reread", n, NULL, 0);
 	if (want(only, "fork") || check_mode)
-		phase_fork(&rs[4], n, NULL);
+		phase_fork(&rs[4], n, NULL, 0);
 	if (want(only, "munmap") || check_mode)
-		phase_munmap(&rs[5], n);
+		phase_munmap(&rs[5], n, NULL, 0);
 	if (want(only, "sparse") || check_mode)
-		phase_sparse(&rs[6], mib, written);
+		phase_sparse(&rs[6], mib, written, NULL);
 	if (want(only, "vmas") || check_mode)
 		phase_vmas(vmas_list, check_mode ? 64 : VMAS_STEPS);
+	if (want(only, "thp") && !check_mode)
+		phase_thp(rs + 7, n, mib);
 }
 
 /* read, cow and fork at n pages, for the per-page cost's curve over N
@@ -534,11 +605,11 @@ static void run_scale(long n)
 		return;
 	memset(&r, 0, sizeof(r));
 	snprintf(key, sizeof(key), "scale.read.%ld", n);
-	phase_touch(&r, "read", n, key);
+	phase_touch(&r, "read", n, key, 0);
 	snprintf(key, sizeof(key), "scale.cow.%ld", n);
-	phase_touch(&r, "cow", n, key);
+	phase_touch(&r, "cow", n, key, 0);
 	snprintf(key, sizeof(key), "scale.fork.%ld", n);
-	phase_fork(&r, n, key);
+	phase_fork(&r, n, key, 0);
 }
 
 /* zpk's /proc/sys/vm/zero_page: the bracketed name; "linux" elsewhere. */
@@ -692,7 +763,7 @@ static void check_rest(struct result *fk, struct result *mu,
 
 int main(int argc, char **argv)
 {
-	struct result rs[7];
+	struct result rs[13];
 	struct snap boot, written;
 	struct utsname u;
 	const char *only = NULL, *scale = NULL, *c;
@@ -734,6 +805,8 @@ int main(int argc, char **argv)
 			smp_repeat = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--c2c"))
 			c2c = 1;
+		else if (!strcmp(argv[i], "--huge"))
+			smp_huge();
 		else if (argv[i][0] != '-')
 			n = atol(argv[i]);
 		else {
@@ -743,7 +816,7 @@ int main(int argc, char **argv)
 				"       zpbench [--threads T,T...] [--procs T,T...] "
 				"[--forks T,T...] "
 				"[--smp-pages P] [--smp-rounds R] "
-				"[--smp-repeat K] [--c2c]\n");
+				"[--smp-repeat K] [--huge] [--c2c]\n");
 			return 2;
 		}
 	}
