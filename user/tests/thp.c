@@ -350,7 +350,48 @@ static void test_opt_out(void)
 	      "EINVAL (%lld%lld)", 0, 0);
 }
 
-#define NCHECKS	28
+/* /proc/self/status's VmPTE (kB), read without malloc: a new mapping
+ * of malloc's would bring a table of its own. */
+static long long vm_pte_kb(void)
+{
+	static char buf[4096];
+
+	return read_file("/proc/self/status", buf, sizeof(buf)) < 0 ? -1 :
+	       proc_field(buf, NULL, "VmPTE");
+}
+
+/* 2 MiB once mapped with 4 KiB pages and unmapped, then mapped again,
+ * gets a huge page: munmap took its page table (Linux's free_pgd_range). */
+static void test_reuse(void)
+{
+	char *p = huge_area(1), *q = MAP_FAILED;
+	long long before, after;
+
+	if (p) {
+		madvise(p, HPAGE, MADV_NOHUGEPAGE);
+		for (size_t i = 0; i < HPAGE; i += 4096)
+			p[i] = 1;
+	}
+	before = vm_pte_kb();
+	if (p)
+		munmap(p, HPAGE);
+	after = vm_pte_kb();
+	check(p && after < before, "munmap of 2 MiB of 4 KiB pages frees "
+	      "its page table (VmPTE %lld -> %lld kB)", before, after);
+	if (p)
+		q = mmap(p, HPAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (q == p && !madvise(q, HPAGE, MADV_HUGEPAGE))
+		q[0] = 1;
+	check(q == p && smaps_field(q, "AnonHugePages:", NULL, 0) == 2048,
+	      "... and a huge page is mapped there again (AnonHugePages %lld "
+	      "kB, want %lld)", q == p ? smaps_field(q, "AnonHugePages:",
+						    NULL, 0) : -1, 2048);
+	if (q != MAP_FAILED)
+		munmap(q, HPAGE);
+}
+
+#define NCHECKS	30
 
 /* The whole test as one skip. */
 static void skip_all(const char *why, long long n)
@@ -389,5 +430,6 @@ int main(void)
 	test_mremap_mem(p + 3 * HPAGE, p);
 	munmap(p, 4 * HPAGE);
 	test_opt_out();
+	test_reuse();
 	tap_done();
 }
