@@ -189,10 +189,13 @@ bool shrink_huge_zero_page(void)
  * A reference for one more huge zero PMD of mm, as the policy counts
  * them: refcount, one per mapping; per-mm, the mm's first takes one
  * (Linux's mm_get_huge_zero_page); persistent, none. false if there is
- * no huge zero page and none can be allocated. No lock held.
+ * no huge zero page and none can be allocated. No lock held, but for
+ * fork's copy of a huge zero PMD: there the page is surely there, and a
+ * reference is taken without allocating.
  */
 static bool mm_get_huge_zero_page(struct mm_struct *mm)
 {
+	/* LAB(huge-pages) BEGIN task 3: a reference as the lifetime counts */
 	switch (huge_zero_policy) {
 	case HUGE_ZERO_PERSISTENT:
 		return READ_ONCE(huge_zero_pfn) != ~0UL;
@@ -208,20 +211,25 @@ static bool mm_get_huge_zero_page(struct mm_struct *mm)
 		break;
 	}
 	return get_huge_zero_page();
+	/* LAB(huge-pages) END: (void)mm; return get_huge_zero_page(); */
 }
 
 /* One huge zero PMD less in some mm: refcount drops its reference. */
 static void huge_zero_pmd_put(void)
 {
+	/* LAB(huge-pages) BEGIN task 3: a mapping gives its reference */
 	if (huge_zero_policy == HUGE_ZERO_REFCOUNT)
 		put_huge_zero_page();
+	/* LAB(huge-pages) END: put_huge_zero_page(); */
 }
 
 void mm_put_huge_zero_page(struct mm_struct *mm)
 {
+	/* LAB(huge-pages) BEGIN task 3: and an mm gives its own */
 	if (huge_zero_policy == HUGE_ZERO_PER_MM &&
 	    test_and_clear_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
 		put_huge_zero_page();
+	/* LAB(huge-pages) END: (void)mm; */
 }
 
 void thp_init(void)
@@ -417,6 +425,7 @@ bool thp_vma_eligible(struct vm_area_struct *vma)
  * VM_FAULT_FALLBACK (no huge zero page, or no table for its split). */
 static vm_fault_t do_huge_zero_pmd(struct vm_area_struct *vma, pmd_t *pmd)
 {
+	/* LAB(huge-pages) BEGIN task 1: map the huge zero page, read-only */
 	struct mm_struct *mm = vma->vm_mm;
 	void *pgtable = pgtable_alloc();
 	spinlock_t *ptl = pmd_lockptr(pmd);
@@ -439,6 +448,7 @@ static vm_fault_t do_huge_zero_pmd(struct vm_area_struct *vma, pmd_t *pmd)
 	add_mm_counter(mm, MM_ZEROPAGES, HPAGE_PMD_NR);
 	spin_unlock(ptl);
 	return 0;
+	/* LAB(huge-pages) END: (void)vma; (void)pmd; return VM_FAULT_FALLBACK; */
 }
 
 /* Zeroes the 512 pages of a THP, one clear_page each (counted PGZERO). */
@@ -515,6 +525,7 @@ static void __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmd,
 {
 	pte_t *table = pgtable_trans_huge_withdraw(pmd);
 	pgprot_t prot = pte_pgprot(pmd_pte(*pmd));
+	/* LAB(huge-pages) BEGIN task 2: 512 small zero PTEs in its place */
 	pte_t entry = pte_mkspecial(pfn_pte(zero_pfn, prot));
 	long rss[NR_MM_COUNTERS] = { 0 };
 
@@ -526,6 +537,10 @@ static void __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmd,
 	}
 	rss[MM_ZEROPAGES] -= HPAGE_PMD_NR;
 	add_mm_rss_vec(mm, rss);
+	/* LAB(huge-pages) END:
+	 * (void)prot;
+	 * add_mm_counter(mm, MM_ZEROPAGES, -HPAGE_PMD_NR);
+	 */
 	set_pmd(pmd, __pmd(__pa(table) | _PAGE_TABLE));
 	flush_tlb_mm_range(mm, haddr, haddr + HPAGE_PMD_SIZE);
 	huge_zero_pmd_put();
@@ -732,11 +747,9 @@ static int copy_huge_pmd(struct mm_struct *dst, pmd_t *src_pmd,
 		return 1;
 	}
 	if (is_huge_zero_pmd(entry)) {
-		if (huge_zero_policy == HUGE_ZERO_PER_MM &&
-		    !test_and_set_bit(MMF_HUGE_ZERO_PAGE, &dst->flags))
-			atomic_inc(&huge_zero_refs);
-		else if (huge_zero_policy == HUGE_ZERO_REFCOUNT)
-			atomic_inc(&huge_zero_refs);
+		/* The parent's mapping keeps the page there: this takes a
+		 * reference and never allocates, so under the lock is safe. */
+		mm_get_huge_zero_page(dst);
 		add_mm_counter(dst, MM_ZEROPAGES, HPAGE_PMD_NR);
 	} else {
 		struct page *head = pmd_page(entry);
