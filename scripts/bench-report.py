@@ -112,6 +112,46 @@ for k in kernels:
       f"{f.get('sparse.memfree_used_kb_written', '—')} | {f.get('sparse.memfree_used_kb_total', '—')} |")
 w("")
 
+# thp: per 2 MiB huge page (MADV_HUGEPAGE), against 512 small pages.
+THP = [("read", "read fault (the huge zero page)"),
+       ("cow", "write after read (split, one page copied)"),
+       ("write", "first write (2 MiB allocated and cleared)"),
+       ("fork", "fork+exit+wait, per huge zero PMD"),
+       ("munmap", "munmap, per huge zero PMD")]
+if any(f"thp.read.cycles_median" in R[(k, "icount")] for k in kernels):
+    w("## THP: per 2 MiB huge page (icount: instructions, median)\n")
+    w("zpbench's thp phase: the same faults on a 2 MiB-aligned MADV_HUGEPAGE "
+      "region, one touch per 2 MiB; beside each, 512 × the small-page "
+      "phase's median (the same 2 MiB in 4 KiB faults). zpk with its default "
+      "huge_zero_page=per-mm; Linux 6.1 booted with transparent_hugepage=always. "
+      "AnonHugePages after the first write says whether the kernel gave "
+      "huge pages.\n")
+    w("| phase | " + " | ".join(f"{TITLE[k]} | ×512 small" for k in kernels) + " |")
+    w("|---|" + "---|---|" * len(kernels))
+    for key, label in THP:
+        cells = []
+        for k in kernels:
+            small = num(k, "icount", f"{key}.cycles_median")
+            cells.append(f"{fmt(num(k, 'icount', f'thp.{key}.cycles_median'))} | "
+                         f"{fmt(small * 512 if small is not None else None)}")
+        w(f"| {label} | " + " | ".join(cells) + " |")
+    w("")
+    w("AnonHugePages after the first write (kB): " + "; ".join(
+        f"{TITLE[k]} {R[(k, 'icount')].get('thp.write.anon_huge_kb', '—')}"
+        for k in kernels) + ".\n")
+    w("Sparse scan over a MADV_HUGEPAGE region (one byte written every "
+      "256th page, then a read of every page), kB:\n")
+    w("| kernel | AnonHugePages after writes | RssAnon after writes | RssAnon after scan | MemFree used in all | scan, per page |")
+    w("|---|---|---|---|---|---|")
+    for k in kernels:
+        f = R[(k, "icount")]
+        w(f"| {TITLE[k]} | {f.get('thp.sparse.anon_huge_kb_written', '—')} | "
+          f"{f.get('thp.sparse.rss_anon_kb_written', '—')} | "
+          f"{f.get('thp.sparse.rss_anon_kb_after', '—')} | "
+          f"{f.get('thp.sparse.memfree_used_kb_total', '—')} | "
+          f"{fmt(num(k, 'icount', 'thp.sparse.cycles_median'))} |")
+    w("")
+
 # Scale: per-page median over N (icount only).
 ns = sorted({int(x.split(".")[2]) for k in kernels for x in R[(k, "icount")]
              if x.startswith("scale.read.") and x.endswith(".cycles_median")})

@@ -6,6 +6,8 @@
 # count: exact, repeatable).  Then zpk's own page-allocator figures.  Then
 # the 2009 story: each kernel booted on BENCH_SMP_CPUS (8) CPUs (MTTCG, no
 # -icount) runs zpbench --threads and --procs with 1, 2, 4 and 8 workers.
+# Linux boots with transparent_hugepage=always for the thp phase (the
+# others ask for 4 KiB pages with MADV_NOHUGEPAGE).
 # Writes build/bench/{report.md,results.csv,faults.png,scale.png,vmas.png,
 # smp.png}.
 # make bench-linux runs only the Linux column.  Nothing passes or fails.
@@ -21,6 +23,7 @@ TIMEOUT=${BENCH_TIMEOUT:-600}
 KERNELS=${BENCH_KERNELS:-special refcount off linux}
 SMP_CPUS=${BENCH_SMP_CPUS:-8}
 SMP_T=${BENCH_SMP_T:-1,2,4,8}
+PHASES=${BENCH_PHASES:-}	# zpbench --only: the phases to run (all)
 elf=build/zpk.elf
 mkdir -p "$OUT/runs"
 
@@ -50,7 +53,7 @@ stamp() {
 # MODE smp: on $SMP_CPUS CPUs, the --threads and --procs runs only.
 run() {
 	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1 cpus=1
-	args="$PAGES --sparse $SPARSE --raise-max-map-count"
+	args="$PAGES --sparse $SPARSE --raise-max-map-count${PHASES:+ --only $PHASES}"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
 		args="$args --scale $SCALE"
@@ -62,7 +65,8 @@ run() {
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh --linux \
 			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
 			--initrd "$OUT/linux-initramfs.cpio" \
-			--append "console=ttyS0 quiet panic=-1 -- $args" "$vmlinuz"
+			--append "console=ttyS0 quiet panic=-1 transparent_hugepage=always -- $args" \
+			"$vmlinuz"
 	else
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh \
 			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
