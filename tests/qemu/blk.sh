@@ -8,7 +8,8 @@
 # (init's /etc/fstab, zpk-run --swap); an I/O error (QEMU's blkdebug)
 # comes back as EIO; user/tests/swap (reclaim to the disk and back) on 1
 # and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
-# threads against kswapd).
+# threads against kswapd); user/tests/swap_eio (a swap-in's read fails:
+# SIGBUS, blkdebug again).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -172,6 +173,26 @@ part_swap() {
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
+# user/tests/swap_eio under the runner: blkdebug fails every read (not
+# write) of slot EIO_SLOT, which the scratch line names; the pages out
+# fill slots from 1, and the test finds the one on it through pagemap.
+EIO_SLOT=40
+part_swap_eio() {
+	local smp=$1 zp=$2 img=$work/eio-$1-$2.img log=$LOGDIR/blk-eio-$1-$2.log
+	local conf=$work/eio-$1-$2.conf
+	printf '[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "%d"\n' \
+		$((EIO_SLOT * 8)) >"$conf"
+	printf 'ZPK-BLK-SCRATCH %d EIO-SLOT %d\n' "$SIZE" "$EIO_SLOT" >"$img"
+	truncate -s "$SIZE" "$img"
+	BOOT_SMP=$smp BOOT_DISK=blkdebug:$conf:$img boot "$log" 128M \
+		init=/tests/runner mm_verify=exit zero_page=$zp -- swap_eio
+	expect_in "$log" "[smp$smp $zp] swap_eio: SIGBUS for the unreadable slot's page, the rest intact" \
+		"ok 1 - swap_eio (exit 0"
+	expect_in "$log" "[smp$smp $zp] swap_eio: no page or slot leak, mm_verify clean" \
+		"ok 2 - swap_eio: no page leak"
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
 # user/tests/swap_scan at 64 MiB with a 128 MiB scratch disk: the sparse
 # scan over 1.25 x RAM swaps under off (pswpout rises, not OOM-killed),
 # needs no swap under special; threads fault while kswapd evicts.
@@ -196,6 +217,11 @@ part_blkdev 1
 part_blkdev 4
 part_swap 1 special
 part_swap 4 off
+part_swap_eio 1 special
+part_swap_eio 1 off
+part_swap_eio 1 refcount
+part_swap_eio 4 special
+part_swap_eio 4 off
 part_swap_scan 1 off
 part_swap_scan 1 special
 part_swap_scan 4 off
