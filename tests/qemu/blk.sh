@@ -9,7 +9,7 @@
 # comes back as EIO; user/tests/swap (reclaim to the disk and back) on 1
 # and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
 # threads against kswapd); user/tests/swap_eio (a swap-in's read fails:
-# SIGBUS, blkdebug again).
+# SIGBUS, blkdebug again); user/tests/swapoff (under load, and ENOMEM).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -193,6 +193,25 @@ part_swap_eio() {
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
+# user/tests/swapoff at 64 MiB with a 128 MiB scratch disk: swapoff
+# while threads and a child swap in and out, then with more in swap than
+# RAM can take (ENOMEM, nothing changed). Slower than the others under
+# TCG with 4 CPUs on a busy host: a longer boot timeout.
+part_swapoff() {
+	local smp=$1 zp=$2 img=$work/off-$1-$2.img log=$LOGDIR/blk-off-$1-$2.log
+	local TEST_TIMEOUT=$((TEST_TIMEOUT * 5 / 2))
+	printf 'ZPK-BLK-SCRATCH %d\n' $((128 << 20)) >"$img"
+	truncate -s 128M "$img"
+	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 64M init=/tests/runner \
+		mm_verify=exit zero_page=$zp -- swapoff
+	expect_in "$log" "[smp$smp $zp] swapoff: under load, and ENOMEM with RAM too small" \
+		"ok 1 - swapoff (exit 0"
+	expect_in "$log" "[smp$smp $zp] swapoff: no page or slot leak" \
+		"ok 2 - swapoff: no page leak"
+	grep -F "swapoff while" "$log" | sed "s/^ *ok [0-9]* - /# [smp$smp $zp] /"
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
 # user/tests/swap_scan at 64 MiB with a 128 MiB scratch disk: the sparse
 # scan over 1.25 x RAM swaps under off (pswpout rises, not OOM-killed),
 # needs no swap under special; threads fault while kswapd evicts.
@@ -222,6 +241,11 @@ part_swap_eio 1 off
 part_swap_eio 1 refcount
 part_swap_eio 4 special
 part_swap_eio 4 off
+part_swapoff 1 special
+part_swapoff 1 off
+part_swapoff 1 refcount
+part_swapoff 4 special
+part_swapoff 4 off
 part_swap_scan 1 off
 part_swap_scan 1 special
 part_swap_scan 4 off
