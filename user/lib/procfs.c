@@ -105,15 +105,6 @@ long long proc_vmstat(const char *text, const char *name)
 	return -1;
 }
 
-long long proc_vmstat_read(const char *name)
-{
-	char *text = proc_read("/proc/vmstat", NULL);
-	long long v = text ? proc_vmstat(text, name) : -1;
-
-	free(text);
-	return v;
-}
-
 int proc_stat_parse(const char *text, struct proc_stat *st)
 {
 	const char *open = strchr(text, '('), *close = strrchr(text, ')');

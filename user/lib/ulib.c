@@ -256,17 +256,6 @@ int write_file(const char *path, const char *s)
 	return write_once(path, O_WRONLY, s);
 }
 
-int mm_verify_clean(void)
-{
-	int fd = open("/proc/sys/vm/mm_verify", O_WRONLY), ok;
-
-	if (fd < 0)
-		return 1;
-	ok = write(fd, "1", 1) == 1;
-	close(fd);
-	return ok;
-}
-
 int is_zpk(void)
 {
 	struct utsname u;
