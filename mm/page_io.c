@@ -4,9 +4,14 @@
 #include <zpk/blkdev.h>
 #include <zpk/errno.h>
 #include <zpk/mm.h>
+#include <zpk/printk.h>
+#include <zpk/ratelimit.h>
 #include <zpk/sched.h>
 #include <zpk/swap.h>
 #include <zpk/vmstat.h>
+
+static DEFINE_RATELIMIT_STATE(swap_error_rs, DEFAULT_RATELIMIT_INTERVAL,
+			      DEFAULT_RATELIMIT_BURST);
 
 static int swap_rw_page(struct page *page, swp_entry_t entry,
 			enum req_op op)
@@ -18,7 +23,15 @@ static int swap_rw_page(struct page *page, swp_entry_t entry,
 	might_sleep();
 	if (!disk)
 		return -EIO;
-	return blkdev_rw_page(disk, sector, page, op) ? -EIO : 0;
+	if (!blkdev_rw_page(disk, sector, page, op))
+		return 0;
+	/* Linux's end_swap_bio_read/write line: a failing disk may make
+	 * one per fault, hence the limit (pr_alert_ratelimited's). */
+	if (__ratelimit(&swap_error_rs))
+		printk(KERN_ALERT "%s-error on swap-device (%u:%u:%llu)\n",
+		       op == REQ_OP_READ ? "Read" : "Write", disk->major,
+		       disk->first_minor, (unsigned long long)sector);
+	return -EIO;
 }
 
 /* zpk/swap.h. The caller holds a slot reference (the swap cache's), so

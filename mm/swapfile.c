@@ -158,11 +158,6 @@ static long sys_swapon(const char __user *specialfile, int swap_flags)
 }
 SYSCALL(__NR_swapon, sys_swapon);
 
-/*
- * swapoff(2): the area on specialfile goes out of use. -EINVAL if it is
- * not one. Every page in the area comes back in first (try_to_unuse);
- * -ENOMEM, with the area still in use, if one cannot.
- */
 /* ---- swapoff: every page back in (Linux's try_to_unuse) ------------- */
 
 struct unuse_walk {
@@ -195,7 +190,11 @@ static int unuse_vma(struct vm_area_struct *vma, unsigned int type)
 		pte_t *pte = pte_lookup_lock(vma->vm_mm, uw.addr, &ptl);
 		vm_fault_t ret = 0;
 
-		if (pte && is_swap_pte(*pte))
+		/* The low reserve is kswapd's and the other tasks': a
+		 * swapoff that would eat it fails instead. */
+		if (nr_free_pages() < min_wmark)
+			ret = VM_FAULT_OOM;
+		else if (pte && is_swap_pte(*pte))
 			ret = do_swap_page(vma, uw.addr, pte, 0);
 		if (pte)
 			pte_unmap_unlock(pte, ptl);
@@ -267,6 +266,30 @@ static int try_to_unuse(struct swap_info_struct *si)
 	return err ? err : -ENOMEM;
 }
 
+/*
+ * swapoff(2): the area on specialfile goes out of use. -EINVAL if it is
+ * not one. Every page in the area comes back in first (try_to_unuse);
+ * -ENOMEM, with the area still in use, if its pages do not fit in free
+ * memory (swapoff_fits: then nothing has changed) or one cannot come in
+ * (no page, the free pages fell under the min watermark, a read error:
+ * what came in stays in).
+ */
+/*
+ * Whether si's pages fit in the free memory above the high watermark
+ * (what kswapd keeps free for everyone else). Linux's swapoff asks
+ * security_vm_enough_memory_mm first (only strict overcommit refuses)
+ * and then may OOM-kill; zpk refuses up front instead, so that a swapoff
+ * that cannot succeed changes nothing. Slots whose page is already in
+ * the swap cache count too: an overestimate. A glance, no lock.
+ */
+static bool swapoff_fits(struct swap_info_struct *si)
+{
+	unsigned long free = nr_free_pages();
+
+	return free > high_wmark &&
+	       free - high_wmark >= READ_ONCE(si->inuse_pages);
+}
+
 static long sys_swapoff(const char __user *specialfile)
 {
 	struct swap_info_struct *si;
@@ -279,6 +302,8 @@ static long sys_swapoff(const char __user *specialfile)
 	down_write(&swapon_rwsem);
 	si = find_swap_info(f->f_inode);
 	err = si && swap_info_get(si->type) ? 0 : -EINVAL;
+	if (!err && !swapoff_fits(si))
+		err = -ENOMEM;
 	if (!err) {
 		swap_info_noalloc(si, true);
 		err = try_to_unuse(si);

@@ -69,7 +69,11 @@ static void bad_area(struct pt_regs *regs, unsigned long addr, int sig,
 		return;
 	}
 	lock_kernel();
-	show_signal_msg(regs, addr, sig);
+	/* Linux logs a SIGSEGV only (__bad_area_nosemaphore): do_sigbus
+	 * prints nothing, the cause (a swap read error, a truncated file)
+	 * having been logged where it was found, if anywhere. */
+	if (sig == SIGSEGV)
+		show_signal_msg(regs, addr, sig);
 	force_sig_fault(sig, code, addr);
 	unlock_kernel();
 }

@@ -8,7 +8,8 @@
 # (init's /etc/fstab, zpk-run --swap); an I/O error (QEMU's blkdebug)
 # comes back as EIO; user/tests/swap (reclaim to the disk and back) on 1
 # and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
-# threads against kswapd).
+# threads against kswapd); user/tests/swap_eio (a swap-in's read fails:
+# SIGBUS, blkdebug again); user/tests/swapoff (under load, and ENOMEM).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -129,6 +130,7 @@ part_swapon() {
 	expect_in "$log" "swapon passes" "ok 1 - swapon (exit 0"
 	expect_in "$log" "swapon: no page leak, mm_verify clean" \
 		"ok 2 - swapon: no page leak"
+	expect_status "swapon: the runner exited 0" 0
 	command -v mkswap >/dev/null || PATH=$PATH:/sbin:/usr/sbin
 	if ! command -v mkswap >/dev/null; then
 		tap "a host mkswap's area # SKIP no mkswap on the host" 1
@@ -169,6 +171,48 @@ part_swap() {
 	expect_in "$log" "[smp$smp $zp] swap passes" "ok 1 - swap (exit 0"
 	expect_in "$log" "[smp$smp $zp] swap: no page or slot leak, mm_verify clean" \
 		"ok 2 - swap: no page leak"
+	expect_status "[smp$smp $zp] swap: the runner exited 0, every check passed" 0
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
+# user/tests/swap_eio under the runner: blkdebug fails every read (not
+# write) of slot EIO_SLOT, which the scratch line names; the pages out
+# fill slots from 1, and the test finds the one on it through pagemap.
+EIO_SLOT=40
+part_swap_eio() {
+	local smp=$1 zp=$2 img=$work/eio-$1-$2.img log=$LOGDIR/blk-eio-$1-$2.log
+	local conf=$work/eio-$1-$2.conf
+	printf '[inject-error]\nevent = "read_aio"\niotype = "read"\nerrno = "5"\nsector = "%d"\n' \
+		$((EIO_SLOT * 8)) >"$conf"
+	printf 'ZPK-BLK-SCRATCH %d EIO-SLOT %d\n' "$SIZE" "$EIO_SLOT" >"$img"
+	truncate -s "$SIZE" "$img"
+	BOOT_SMP=$smp BOOT_DISK=blkdebug:$conf:$img boot "$log" 128M \
+		init=/tests/runner mm_verify=exit zero_page=$zp -- swap_eio
+	expect_in "$log" "[smp$smp $zp] swap_eio: SIGBUS for the unreadable slot's page, the rest intact" \
+		"ok 1 - swap_eio (exit 0"
+	expect_in "$log" "[smp$smp $zp] swap_eio: no page or slot leak, mm_verify clean" \
+		"ok 2 - swap_eio: no page leak"
+	expect_status "[smp$smp $zp] swap_eio: the runner exited 0, every check passed" 0
+	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
+}
+
+# user/tests/swapoff at 64 MiB with a 128 MiB scratch disk: swapoff
+# while threads and a child swap in and out, then with more in swap than
+# RAM can take (ENOMEM, nothing changed). Slower than the others under
+# TCG with 4 CPUs on a busy host: a longer boot timeout.
+part_swapoff() {
+	local smp=$1 zp=$2 img=$work/off-$1-$2.img log=$LOGDIR/blk-off-$1-$2.log
+	local TEST_TIMEOUT=$((TEST_TIMEOUT * 5 / 2))
+	printf 'ZPK-BLK-SCRATCH %d\n' $((128 << 20)) >"$img"
+	truncate -s 128M "$img"
+	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 64M init=/tests/runner \
+		mm_verify=exit zero_page=$zp -- swapoff
+	expect_in "$log" "[smp$smp $zp] swapoff: under load, and ENOMEM with RAM too small" \
+		"ok 1 - swapoff (exit 0"
+	expect_in "$log" "[smp$smp $zp] swapoff: no page or slot leak" \
+		"ok 2 - swapoff: no page leak"
+	expect_status "[smp$smp $zp] swapoff: the runner exited 0, every check passed" 0
+	grep -F "swapoff while" "$log" | sed "s/^ *ok [0-9]* - /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
@@ -184,6 +228,7 @@ part_swap_scan() {
 	expect_in "$log" "[smp$smp $zp] swap_scan passes" "ok 1 - swap_scan (exit 0"
 	expect_in "$log" "[smp$smp $zp] swap_scan: no page or slot leak" \
 		"ok 2 - swap_scan: no page leak"
+	expect_status "[smp$smp $zp] swap_scan: the runner exited 0, every check passed" 0
 	grep -F "    # " "$log" | sed "s/^ *# /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
@@ -196,6 +241,16 @@ part_blkdev 1
 part_blkdev 4
 part_swap 1 special
 part_swap 4 off
+part_swap_eio 1 special
+part_swap_eio 1 off
+part_swap_eio 1 refcount
+part_swap_eio 4 special
+part_swap_eio 4 off
+part_swapoff 1 special
+part_swapoff 1 off
+part_swapoff 1 refcount
+part_swapoff 4 special
+part_swapoff 4 off
 part_swap_scan 1 off
 part_swap_scan 1 special
 part_swap_scan 4 off

@@ -22,6 +22,9 @@ long long proc_kb(const char *path, const char *key);
 /* "name value" lines of /proc/vmstat: the value, or -1 if absent. */
 long long proc_vmstat(const char *text, const char *name);
 
+/* proc_vmstat on /proc/vmstat read now: proc_vmstat_read("pswpin"). */
+long long proc_vmstat_read(const char *name);
+
 /* The fields of /proc/PID/stat that the tools and tests use. */
 struct proc_stat {
 	int pid;

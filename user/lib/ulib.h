@@ -63,6 +63,13 @@ const char *at(const char *name);
 /* Writes s to path in one write(): 0, or the errno (EIO if short). */
 int write_file(const char *path, const char *s);
 
+/* zpk: the whole-system mm_verify sweep (/proc/sys/vm/mm_verify: every
+ * mm, and every swap slot's count against its PTEs and the swap cache),
+ * which the kernel makes at each exit only for the exiting mm; under
+ * mm_verify=exit a difference is a BUG. 1 if clean (or not there:
+ * Linux), 0 if the write failed. */
+int mm_verify_clean(void);
+
 /* True when running on zpk (uname sysname), false on Linux. */
 int is_zpk(void);
 

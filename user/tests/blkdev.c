@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include <linux/fs.h>
+#include "scratch.h"
 #include "ulib.h"
 
-#define MAGIC		"ZPK-BLK-SCRATCH "
 #define PAT_OFF		(1L << 20)	/* the pattern blk.sh checks */
 #define PAT_LEN		(64L << 10)
 #define ODD_OFF		(PAT_OFF + 4096 + 100)	/* inside it, unaligned */
@@ -52,17 +52,6 @@ static int same_inv(const unsigned char *b, long off, long len)
 		if (b[i] != (unsigned char)~pat(off + i))
 			return 0;
 	return 1;
-}
-
-/* The size the scratch disk's first line gives, or -1 if it has none. */
-static long long scratch_size(int fd)
-{
-	char head[64] = "";
-
-	if (pread(fd, head, sizeof(head) - 1, 0) < (ssize_t)strlen(MAGIC) ||
-	    strncmp(head, MAGIC, strlen(MAGIC)))
-		return -1;
-	return atoll(head + strlen(MAGIC));
 }
 
 static void sizes(int fd, long long want)
@@ -197,7 +186,7 @@ int main(int argc, char **argv)
 	if (size < 0) {
 		tap_plan(1);
 		tap_skip("%s is not a scratch disk (%s)", dev,
-			 fd < 0 ? strerror(errno) : "no " MAGIC "line");
+			 fd < 0 ? strerror(errno) : "no " SCRATCH_MAGIC "line");
 		tap_done();
 	}
 	tap_plan(25);

@@ -291,20 +291,6 @@ static int run(const char *path, char *arg, int quiet, int *timed_out)
 	return test_status;
 }
 
-/* zpk: the whole-system mm_verify sweep (/proc/sys/vm/mm_verify), which
- * the kernel makes at each exit only for the exiting mm. 1 if clean (or
- * not there: Linux). */
-static int mm_verify_clean(void)
-{
-	int fd = open("/proc/sys/vm/mm_verify", O_WRONLY), ok;
-
-	if (fd < 0)
-		return 1;
-	ok = write(fd, "1", 1) == 1;
-	close(fd);
-	return ok;
-}
-
 /* Swap slots in use (sysinfo's totalswap - freeswap): a test that
  * leaves one behind leaks it, as a page. */
 static long swap_used(void)

@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procfs.h"
+#include "scratch.h"
 #include "ulib.h"
 
 #ifndef MADV_COLD
@@ -28,61 +30,17 @@
 #endif
 
 #define DEV	"/dev/vda"
-#define MAGIC	"ZPK-BLK-SCRATCH "
 #define PAGE	4096
 #define NP	64		/* pages of each mapping */
 
-static long long disk_size(void)
-{
-	char head[64] = "";
-	int fd = open(DEV, O_RDONLY);
-
-	if (fd < 0 || pread(fd, head, sizeof(head) - 1, 0) < 16 ||
-	    strncmp(head, MAGIC, strlen(MAGIC))) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return atoll(head + strlen(MAGIC));
-}
-
-/* mkswap's version-1 header at 1024, the magic at 4086; NULL clears. */
-static int write_header(const char *magic, uint32_t last_page)
-{
-	uint32_t h[3] = { 1, last_page, 0 };
-	char m[10] = { 0 };
-	int fd = open(DEV, O_WRONLY), ok;
-
-	if (magic)
-		memcpy(m, magic, 10);
-	ok = fd >= 0 && pwrite(fd, h, sizeof(h), 1024) == sizeof(h) &&
-	     pwrite(fd, m, 10, PAGE - 10) == 10 && fsync(fd) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
-
-static long file_value(const char *path, const char *name)
-{
-	char buf[16384], *p;
-
-	if (read_file(path, buf, sizeof(buf)) < 0 || !(p = strstr(buf, name)))
-		return -1;
-	return atol(p + strlen(name));
-}
-
 static long swap_free_kb(void)
 {
-	return file_value("/proc/meminfo", "SwapFree:");
+	return proc_kb("/proc/meminfo", "SwapFree");
 }
 
 static long vmstat(const char *name)
 {
-	char key[64];
-
-	snprintf(key, sizeof(key), "\n%s ", name);
-	return file_value("/proc/vmstat", key);
+	return proc_vmstat_read(name);
 }
 
 static long majflt(void)
@@ -105,19 +63,6 @@ static long smaps_swap_kb(void *addr)
 	p = strstr(buf, head);
 	p = p ? strstr(p, "\nSwap:") : NULL;
 	return p ? atol(p + 6) : -1;
-}
-
-/* zpk: the whole-system check, now: every swap PTE against its slot's
- * count (mm_verify=exit BUGs on a difference). 1 on Linux. */
-static int verified(void)
-{
-	int fd = open("/proc/sys/vm/mm_verify", O_WRONLY), ok;
-
-	if (fd < 0)
-		return 1;
-	ok = write(fd, "1", 1) == 1;
-	close(fd);
-	return ok;
 }
 
 static unsigned char pat(unsigned long i, int seed)
@@ -237,7 +182,7 @@ static void fork_cow(void)
 		usleep(20000);
 		_exit(differ(m, 2, NP) ? 1 : 0);
 	}
-	tap_ok(verified(), "mm_verify with the slots shared by two mms");
+	tap_ok(mm_verify_clean(), "mm_verify with the slots shared by two mms");
 	for (unsigned long i = 0; i < NP * PAGE; i += 100)
 		m[i] = 0;
 	waitpid(pid, &status, 0);
@@ -300,7 +245,7 @@ static void off_with_pages_out(void)
 
 int main(void)
 {
-	long long bytes = disk_size();
+	long long bytes = scratch_disk_size(DEV);
 	int r;
 
 	if (bytes < 4 * NP * PAGE) {
@@ -310,13 +255,12 @@ int main(void)
 	}
 	need_proc();
 	tap_plan(22);
-	r = write_header("SWAPSPACE2", bytes / PAGE - 1) ?: swapon(DEV, 0);
+	r = scratch_swapon(DEV, bytes);
 	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
 	out_and_in();
 	fork_cow();
 	paths();
 	off_with_pages_out();
-	swapoff(DEV);
-	write_header(NULL, 0);
+	scratch_swapoff(DEV);
 	tap_done();
 }

@@ -20,53 +20,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procfs.h"
+#include "scratch.h"
 #include "ulib.h"
 #include "zp.h"
 
 #define DEV	"/dev/vda"
-#define MAGIC	"ZPK-BLK-SCRATCH "
 #define PAGE	4096
 #define STRIDE	256
 
-static long long disk_size(void)
-{
-	char head[64] = "";
-	int fd = open(DEV, O_RDONLY);
-
-	if (fd < 0 || pread(fd, head, sizeof(head) - 1, 0) < 16 ||
-	    strncmp(head, MAGIC, strlen(MAGIC))) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return atoll(head + strlen(MAGIC));
-}
-
-static int write_header(const char *magic, uint32_t last_page)
-{
-	uint32_t h[3] = { 1, last_page, 0 };
-	char m[10] = { 0 };
-	int fd = open(DEV, O_WRONLY), ok;
-
-	if (magic)
-		memcpy(m, magic, 10);
-	ok = fd >= 0 && pwrite(fd, h, sizeof(h), 1024) == sizeof(h) &&
-	     pwrite(fd, m, 10, PAGE - 10) == 10 && fsync(fd) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
-}
-
 static long vmstat(const char *name)
 {
-	char buf[8192], key[64], *p;
-
-	snprintf(key, sizeof(key), "\n%s ", name);
-	if (read_file("/proc/vmstat", buf, sizeof(buf)) < 0 ||
-	    !(p = strstr(buf, key)))
-		return -1;
-	return atol(p + strlen(key));
+	return proc_vmstat_read(name);
 }
 
 #define THREADS	4
@@ -129,7 +94,7 @@ static double now(void)
 
 int main(void)
 {
-	long long bytes = disk_size();
+	long long bytes = scratch_disk_size(DEV);
 	struct sysinfo si;
 	long pages, i, out0, steal0, sum = 0;
 	int off = zp_mode() == ZP_OFF, r;
@@ -145,7 +110,7 @@ int main(void)
 		tap_done();
 	}
 	tap_plan(5);
-	r = write_header("SWAPSPACE2", bytes / PAGE - 1) ?: swapon(DEV, 0);
+	r = scratch_swapon(DEV, bytes);
 	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
 	p = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -172,8 +137,7 @@ int main(void)
 		       "(pswpout %+ld)", vmstat("pswpout") - out0);
 	munmap(p, pages * PAGE);
 	threads(pages);
-	r = swapoff(DEV);
+	r = scratch_swapoff(DEV);
 	tap_ok(r == 0, "swapoff (%s)", r ? strerror(errno) : "ok");
-	write_header(NULL, 0);
 	tap_done();
 }

@@ -15,54 +15,18 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "scratch.h"
 #include "ulib.h"
 
 #define DEV		"/dev/vda"
-#define MAGIC		"ZPK-BLK-SCRATCH "
 #define PAGE		4096
 #define HEAD		"Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 
-/* mkswap's header, version 1 (Linux's union swap_header). */
-struct swap_info_hdr {
-	uint32_t version, last_page, nr_badpages;
-	unsigned char uuid[16], volume[16];
-	uint32_t padding[117];
-	uint32_t badpages[4];
-};
-
-static long long disk_size(void)
-{
-	char head[64] = "";
-	int fd = open(DEV, O_RDONLY);
-
-	if (fd < 0 || pread(fd, head, sizeof(head) - 1, 0) < 16 ||
-	    strncmp(head, MAGIC, strlen(MAGIC))) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return atoll(head + strlen(MAGIC));
-}
-
-/* The header at byte 1024 and the magic at 4086 (the scratch line in
- * the first 1024 bytes stays). magic NULL: clears it. */
+/* mkswap's header on DEV (scratch.h). */
 static int write_header(const char *magic, uint32_t version,
 			uint32_t last_page, int nbad, const uint32_t *bad)
 {
-	struct swap_info_hdr h = { version, last_page, nbad, { 0 }, { 0 },
-				   { 0 }, { 0 } };
-	char m[10] = { 0 };
-	int fd = open(DEV, O_WRONLY), ok;
-
-	memcpy(h.badpages, bad, nbad * sizeof(*bad));
-	if (magic)
-		memcpy(m, magic, 10);
-	ok = fd >= 0 && pwrite(fd, &h, sizeof(h), 1024) == sizeof(h) &&
-	     pwrite(fd, m, 10, PAGE - 10) == 10 && fsync(fd) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok ? 0 : -1;
+	return swap_header_write(DEV, magic, version, last_page, nbad, bad);
 }
 
 /* meminfo's value of name in kB, or -1. */
@@ -192,7 +156,7 @@ static void not_a_disk(void)
 
 int main(void)
 {
-	long long bytes = disk_size();
+	long long bytes = scratch_disk_size(DEV);
 
 	if (bytes < 64 * PAGE) {
 		tap_plan(1);

@@ -62,15 +62,6 @@ static long long smaps_field(const void *p, const char *key, char *flags,
 	return s ? atoll(s + strlen(key)) : -1;
 }
 
-static long long vmstat(const char *name)
-{
-	size_t len;
-	char *text = proc_read("/proc/vmstat", &len);
-	long long v = text ? proc_vmstat(text, name) : -1;
-
-	free(text);
-	return v;
-}
 
 /* A fresh private anonymous range of n huge pages, 2 MiB aligned, with
  * MADV_HUGEPAGE (n + 1 mapped; the unaligned ends unmapped). */
@@ -219,7 +210,7 @@ static void test_fork(char *p)
 
 static void test_partial(char *p)
 {
-	long long rss, split = vmstat("thp_split_pmd");
+	long long rss, split = proc_vmstat_read("thp_split_pmd");
 
 	memset(p, 0x44, HPAGE);
 	rss = self_kb("VmRSS");
@@ -228,7 +219,7 @@ static void test_partial(char *p)
 	check(kb_near(rss, 4),
 	      "munmap of 4 KiB of a huge page: VmRSS -%lld kB (want %lld)",
 	      rss, 4);
-	rss = vmstat("thp_split_pmd");
+	rss = proc_vmstat_read("thp_split_pmd");
 	check(rss > split, "... splits its PMD (thp_split_pmd %lld -> %lld)",
 	      split, rss);
 	check(p[0] == 0x44 && p[HPAGE - 1] == 0x44 && p[4096] == 0x44,
@@ -419,7 +410,7 @@ int main(void)
 	if (smaps_field(p, "AnonHugePages:", NULL, 0) != 2048)
 		skip_all("no free 2 MiB block for a huge page "
 			 "(thp_fault_fallback %lld)",
-			 vmstat("thp_fault_fallback"));
+			 proc_vmstat_read("thp_fault_fallback"));
 	munmap(p, HPAGE);
 	tap_plan(NCHECKS);
 	test_write_fault(p + HPAGE);

@@ -26,16 +26,6 @@
 #define LEN	(256UL << 20)
 #define NCHECKS	13
 
-static long long vmstat(const char *name)
-{
-	size_t len;
-	char *text = proc_read("/proc/vmstat", &len);
-	long long v = text ? proc_vmstat(text, name) : -1;
-
-	free(text);
-	return v;
-}
-
 static char *huge_area(size_t len)
 {
 	char *raw = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE,
@@ -115,7 +105,7 @@ int main(void)
 		skip_all("no 256 MiB area with MADV_HUGEPAGE");
 	/* Read /proc/vmstat and the clock first: the first use of the heap
 	 * and of the vDSO's data must not fall between the RSS readings. */
-	alloc0 = vmstat("thp_zero_page_alloc");
+	alloc0 = proc_vmstat_read("thp_zero_page_alloc");
 	t = now();
 	rss = self_kb("VmRSS");
 	zero = zpk ? self_kb("RssZero") : 0;
@@ -128,7 +118,7 @@ int main(void)
 	tap_note("sparse read of 256 MiB: %ld faults, VmRSS %+lld kB, "
 		 "RssZero %+lld kB, %.4f s, thp_zero_page_alloc +%lld",
 		 (long)flt, rss, zpk ? self_kb("RssZero") - zero : 0, t,
-		 vmstat("thp_zero_page_alloc") - alloc0);
+		 proc_vmstat_read("thp_zero_page_alloc") - alloc0);
 	if (!must && flt > (long)(LEN / HPAGE) * 2 && rss < 1024)
 		skip_all("no huge zero page here (4 KiB zero pages instead)");
 	if (!must && rss >= 1024)
