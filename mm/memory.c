@@ -260,34 +260,6 @@ pmd_t *pmd_lookup(struct mm_struct *mm, unsigned long addr)
 	return __walk_pmd(mm, addr, false, NULL);
 }
 
-/*
- * zpk/memory.h. Called by do_munmap with mmap_lock held for writing, so
- * no fault, reclaim or /proc walker is in these tables; after the zap, so
- * they hold no PTE. No PTE lock taken: none is held by anyone.
- */
-void free_pgd_range(struct mmu_gather *tlb, unsigned long start,
-		    unsigned long end, unsigned long floor,
-		    unsigned long ceiling)
-{
-	struct mm_struct *mm = tlb->mm;
-	unsigned long addr = max(start & ~(PMD_SIZE - 1), ALIGN_UP(floor, PMD_SIZE));
-	unsigned long next;
-
-	end = min(ALIGN_UP(end, PMD_SIZE), ceiling & ~(PMD_SIZE - 1));
-	for (; addr < end; addr = next) {
-		pmd_t *pmd = __walk_pmd(mm, addr, false, &next);
-
-		if (!pmd)
-			continue;	/* next: past the hole */
-		next = addr + PMD_SIZE;
-		if (pmd_none(*pmd) || pmd_leaf(*pmd))
-			continue;
-		tlb_remove_table(tlb, table_of(pmd_val(*pmd)), addr);
-		set_pmd(pmd, __pmd(0));
-		mm->nr_ptes--;
-	}
-}
-
 /* __walk_pte called (same contract): fork's copy_page_range, the range
  * walk, and through pte_alloc_map and pte_lookup gup, mremap, userfaultfd
  * and flush_zero_pte. */

@@ -570,7 +570,7 @@ long do_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	struct vm_area_struct *vma, *last, *next, *prev;
+	struct vm_area_struct *vma, *last, *next;
 	struct mmu_gather tlb;
 	unsigned long end;
 	int err;
@@ -605,7 +605,6 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	/* Now whole VMAs cover [start, end); the last split may have moved
 	 * vma itself above end, so look the first one up again. */
 	vma = find_vma(mm, start);
-	prev = vma_prev(mm, vma);
 	tlb_gather_mmu(&tlb, mm);	/* one flush for all the VMAs */
 	for (; vma && vma->vm_start < end; vma = next) {
 		next = vma_next(mm, vma);
@@ -613,8 +612,6 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 		remove_vma(mm, vma);
 	}
-	free_pgd_range(&tlb, start, end, prev ? prev->vm_end : 0,
-		       vma ? vma->vm_start : TASK_SIZE);
 	tlb_finish_mmu(&tlb);
 	return 0;
 }

@@ -3,8 +3,6 @@
 #include <asm/tlb.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
-#include <asm/pgtable.h>
-#include "internal.h"
 
 /* Nothing gathered: the next cleared PTE starts the range. */
 static void __tlb_reset_range(struct mmu_gather *tlb)
@@ -19,7 +17,6 @@ void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 	tlb->mm = mm;
 	tlb->fullmm = false;
 	tlb->nr = 0;
-	INIT_LIST_HEAD(&tlb->tables);
 	__tlb_reset_range(tlb);
 }
 
@@ -56,25 +53,11 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 {
 	tlb_flush_mmu_tlbonly(tlb);
 	tlb_batch_pages_flush(tlb);
-	while (!list_empty(&tlb->tables)) {
-		struct page *pt = list_first_entry(&tlb->tables, struct page,
-						   lru);
-
-		list_del(&pt->lru);
-		pgtable_free(page_address(pt));
-	}
 }
 
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
 	tlb_flush_mmu(tlb);
-}
-
-void tlb_remove_table(struct mmu_gather *tlb, void *table,
-		      unsigned long address)
-{
-	list_add_tail(&virt_to_page(table)->lru, &tlb->tables);
-	__tlb_adjust_range(tlb, address & ~(PMD_SIZE - 1), PMD_SIZE);
 }
 
 void tlb_remove_page(struct mmu_gather *tlb, struct page *page)

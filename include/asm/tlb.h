@@ -4,7 +4,6 @@
 #define ASM_TLB_H
 
 #include <asm/tlbflush.h>
-#include <zpk/list.h>
 #include <zpk/types.h>
 
 struct mm_struct;
@@ -26,7 +25,6 @@ struct mmu_gather {
 	bool fullmm;
 	unsigned int nr;		/* pages[0..nr) wait for the flush */
 	struct page *pages[MMU_GATHER_BUNDLE];
-	struct list_head tables;	/* page tables, freed after it too */
 };
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
@@ -40,11 +38,6 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 /* Holds the caller's reference to page until the flush; a full batch
  * flushes and frees at once. */
 void tlb_remove_page(struct mmu_gather *tlb, struct page *page);
-/* A page table taken out at address (its PMD entry cleared): freed after
- * the flush, which takes in its 2 MiB, so that no CPU's paging-structure
- * cache still walks it (Linux's tlb_remove_table). */
-void tlb_remove_table(struct mmu_gather *tlb, void *table,
-		      unsigned long address);
 
 /* The range to flush grows to take in [address, address + size). */
 static inline void __tlb_adjust_range(struct mmu_gather *tlb,

@@ -197,17 +197,6 @@ pgd_t *pgd_alloc(struct mm_struct *mm);
  * NR_PAGE_TABLE_PAGES drops by the same amount.
  */
 void free_pgtables(struct mm_struct *mm);
-struct mmu_gather;
-/*
- * munmap's part of it (Linux's free_pgd_range, at the PTE level): the PTE
- * tables of [start, end), already zapped, that lie wholly in [floor,
- * ceiling), the gap between the neighbouring VMAs. Their PMD entries are
- * cleared (a THP may be mapped there again) and the tables go to tlb, to
- * be freed after its flush. mmap_lock held for writing.
- */
-void free_pgd_range(struct mmu_gather *tlb, unsigned long start,
-		    unsigned long end, unsigned long floor,
-		    unsigned long ceiling);
 
 /* The PTE for user addr, allocating missing tables (NULL: no memory, or
  * not a user address, or no pgd). */
