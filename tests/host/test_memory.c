@@ -566,8 +566,8 @@ static void test_fork_copy_oom_then_teardown(void **state)
 	assert_int_equal(atomic_read(&page_at(&mm, X)->_mapcount), 0);
 }
 
-/* The C interface /sys/kernel/mm/transparent_hugepage/ will call:
- * Linux's strings and errnos. */
+/* The C interface /sys/kernel/mm/transparent_hugepage/ calls: Linux's
+ * strings and errnos. */
 static void test_thp_sysfs_interface(void **state)
 {
 	enum thp_policy saved = thp_policy;
@@ -588,8 +588,18 @@ static void test_thp_sysfs_interface(void **state)
 	thp_use_zero_page_show(buf, sizeof(buf));
 	assert_string_equal(buf, "0\n");
 	assert_int_equal(thp_use_zero_page_store("2", 1), -EINVAL);
-	assert_int_equal(thp_use_zero_page_store("1", 1), 1);
+	assert_int_equal(thp_use_zero_page_store("+01\n", 4), 4);
 	assert_true(thp_use_zero_page);
+	assert_int_equal(thp_defrag_store("defer+madvise\n", 14), 14);
+	thp_defrag_show(buf, sizeof(buf));
+	assert_string_equal(buf, "always defer [defer+madvise] madvise never\n");
+	assert_int_equal(thp_defrag_store("defer+", 6), -EINVAL);
+	assert_int_equal(thp_defrag_store("madvise", 7), 7);
+	assert_int_equal(shmem_enabled_store("deny", 4), 4);
+	shmem_enabled_show(buf, sizeof(buf));
+	assert_string_equal(buf, "always within_size advise never [deny] force\n");
+	assert_int_equal(shmem_enabled_store("inherit", 7), -EINVAL);
+	assert_int_equal(shmem_enabled_store("never", 5), 5);
 	thp_policy = saved;
 }
 
