@@ -613,6 +613,9 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		remove_vma(mm, vma);
 	}
 	tlb_finish_mmu(&tlb);
+	next = find_vma_prev(mm, start, &last);
+	free_pgd_range(mm, start, end, last ? last->vm_end : 0,
+		       next ? next->vm_start : TASK_SIZE);
 	return 0;
 }
 

@@ -271,6 +271,10 @@ static void test_zap_frees_everything(void **state)
 	assert_int_equal(get_mm_rss(&mm), 6);
 	assert_null(page_at(&mm, X));
 	assert_int_equal(mm.hiwater_rss, 12);
+	assert_int_equal(mm.nr_ptes, 4);	/* the VMA's rest uses both */
+	assert_int_equal(do_munmap(&mm, X + 300 * P, 300 * P), 0);
+	assert_int_equal(mm.nr_ptes, 2);	/* free_pgd_range: pud, pmd */
+	assert_int_equal(get_mm_rss(&mm), 0);
 	exit_mmap_vmas(&mm);
 	assert_int_equal(get_mm_rss(&mm), 0);
 	free_pgtables(&mm);
