@@ -1325,17 +1325,16 @@ static bool pte_table_empty(const pte_t *table)
 
 /* zpk/memory.h. No fault or walk can reach a cleared PMD (the mmap_lock
  * is held for writing), but a CPU's paging-structure cache may still
- * hold it: the flush comes before the tables are freed. */
-void free_pgd_range(struct mm_struct *mm, unsigned long addr,
+ * hold it: the gather frees the tables after its flush. */
+void free_pgd_range(struct mmu_gather *tlb, unsigned long addr,
 		    unsigned long end, unsigned long floor,
 		    unsigned long ceiling)
 {
+	struct mm_struct *mm = tlb->mm;
 	unsigned long lo = max(ALIGN_DOWN(addr, PMD_SIZE),
 			       ALIGN_UP(floor, PMD_SIZE));
 	unsigned long hi = min(ALIGN_UP(end, PMD_SIZE),
 			       ALIGN_DOWN(ceiling, PMD_SIZE));
-	LIST_HEAD(freed);
-	struct page *pt, *tmp;
 	unsigned long a, next;
 
 	for (a = lo; a < hi; a = next) {
@@ -1357,13 +1356,6 @@ void free_pgd_range(struct mm_struct *mm, unsigned long addr,
 		set_pmd(pmd, __pmd(0));
 		mm->nr_ptes--;
 		spin_unlock(&mm->page_table_lock);
-		list_add(&virt_to_page(table)->lru, &freed);
-	}
-	if (list_empty(&freed))
-		return;
-	flush_tlb_mm_range(mm, lo, hi);
-	list_for_each_entry_safe(pt, tmp, &freed, lru) {
-		list_del(&pt->lru);
-		pgtable_free(page_address(pt));
+		tlb_remove_table(tlb, table, a);
 	}
 }

@@ -203,9 +203,10 @@ void free_pgtables(struct mm_struct *mm);
  * [floor, ceiling), the gap between the VMAs left around it, go back to
  * the allocator, so that a later fault there finds the PMD none (a THP
  * needs it). A table with an entry left stays. mm's mmap_lock held for
- * writing, the PTEs zapped and flushed; flushes again before freeing.
+ * writing, the PTEs zapped into tlb; the tables are freed after its
+ * flush (tlb_remove_table).
  */
-void free_pgd_range(struct mm_struct *mm, unsigned long addr,
+void free_pgd_range(struct mmu_gather *tlb, unsigned long addr,
 		    unsigned long end, unsigned long floor,
 		    unsigned long ceiling);
 
