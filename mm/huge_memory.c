@@ -136,7 +136,8 @@ static const char *const defrag_names[] = {
 
 ssize_t thp_defrag_show(char *buf, size_t len)
 {
-	return show_choice(buf, len, defrag_names, 5, (int)READ_ONCE(thp_defrag));
+	return show_choice(buf, len, defrag_names, 5,
+			   (int)READ_ONCE(thp_defrag));
 }
 
 int thp_defrag_store(const char *buf, size_t len)
@@ -153,7 +154,8 @@ int thp_defrag_store(const char *buf, size_t len)
  * pages are 4 KiB. */
 enum shmem_huge shmem_huge = SHMEM_HUGE_NEVER;
 static const char *const shmem_huge_names[] = {
-	[SHMEM_HUGE_ALWAYS] = "always", [SHMEM_HUGE_WITHIN_SIZE] = "within_size",
+	[SHMEM_HUGE_ALWAYS] = "always",
+	[SHMEM_HUGE_WITHIN_SIZE] = "within_size",
 	[SHMEM_HUGE_ADVISE] = "advise", [SHMEM_HUGE_NEVER] = "never",
 	[SHMEM_HUGE_DENY] = "deny", [SHMEM_HUGE_FORCE] = "force",
 };

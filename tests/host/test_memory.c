@@ -596,12 +596,14 @@ static void test_thp_sysfs_interface(void **state)
 	assert_true(thp_use_zero_page);
 	assert_int_equal(thp_defrag_store("defer+madvise\n", 14), 14);
 	thp_defrag_show(buf, sizeof(buf));
-	assert_string_equal(buf, "always defer [defer+madvise] madvise never\n");
+	assert_string_equal(buf,
+			    "always defer [defer+madvise] madvise never\n");
 	assert_int_equal(thp_defrag_store("defer+", 6), -EINVAL);
 	assert_int_equal(thp_defrag_store("madvise", 7), 7);
 	assert_int_equal(shmem_enabled_store("deny", 4), 4);
 	shmem_enabled_show(buf, sizeof(buf));
-	assert_string_equal(buf, "always within_size advise never [deny] force\n");
+	assert_string_equal(buf,
+			    "always within_size advise never [deny] force\n");
 	assert_int_equal(shmem_enabled_store("inherit", 7), -EINVAL);
 	assert_int_equal(shmem_enabled_store("never", 5), 5);
 	thp_policy = saved;

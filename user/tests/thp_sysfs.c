@@ -62,14 +62,17 @@ static int thp_write(const char *name, const char *text)
 static int is_choice(const char *text, const char *const *words, int n)
 {
 	char want[160], *b;
+	size_t k;
 	int chosen = 0;
 
 	for (int i = 0; i < n && !chosen; i++) {
 		want[0] = '\0';
-		for (int j = 0; j < n; j++)
-			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+		for (int j = 0; j < n; j++) {
+			k = strlen(want);
+			snprintf(want + k, sizeof(want) - k,
 				 j == i ? "%s[%s]" : "%s%s", j ? " " : "",
 				 words[j]);
+		}
 		strcat(want, "\n");
 		chosen = !strcmp(text, want);
 	}
