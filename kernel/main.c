@@ -10,6 +10,7 @@
 #include <zpk/blkdev.h>
 #include <zpk/bug.h>
 #include <zpk/console.h>
+#include <zpk/huge_mm.h>
 #include <zpk/init.h>
 #include <zpk/initrd.h>
 #include <zpk/ktest.h>
@@ -123,6 +124,7 @@ void kernel_main(u32 magic, u32 info)
 	fpu_init();
 	sched_init();
 	initrd_init();
+	thp_sysfs_init();
 	/* Device interrupts: PIC remapped and masked, the local APIC and its
 	 * timer, the serial line unmasks its IRQ, and only then the CPU
 	 * takes them. The other CPUs start last, once all of that is up. */

@@ -69,16 +69,25 @@ early_param("huge_zero_page", setup_huge_zero_page,
 	    "refcount|per-mm|persistent: the huge zero page's lifetime "
 	    "(2012, 2016, 2025; default per-mm)");
 
+/* Linux's sysfs text of a choice: every name, the chosen one
+ * bracketed ("always [madvise] never\n"), cut to len, NUL-ended;
+ * returns the whole length. */
+static ssize_t show_choice(char *buf, size_t len, const char *const *names,
+			   int n, int chosen)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += (size_t)snprintf(buf + min(k, len), len - min(k, len),
+				      i == chosen ? "%s[%s]" : "%s%s",
+				      i ? " " : "", names[i]);
+	k += (size_t)snprintf(buf + min(k, len), len - min(k, len), "\n");
+	return (ssize_t)k;
+}
+
 ssize_t thp_enabled_show(char *buf, size_t len)
 {
-	size_t n = 0;
-
-	for (int i = 0; i < 3; i++)
-		n += (size_t)snprintf(buf + min(n, len), len - min(n, len),
-				      i == (int)thp_policy ? "%s[%s]" : "%s%s",
-				      i ? " " : "", thp_names[i]);
-	n += (size_t)snprintf(buf + min(n, len), len - min(n, len), "\n");
-	return (ssize_t)n;
+	return show_choice(buf, len, thp_names, 3, (int)READ_ONCE(thp_policy));
 }
 
 int thp_enabled_store(const char *buf, size_t len)
@@ -91,25 +100,80 @@ int thp_enabled_store(const char *buf, size_t len)
 	return (int)len;
 }
 
+/* Linux's single_hugepage_flag_store: kstrtoul's number, 0 or 1. */
+int thp_flag_store(const char *buf, size_t len, bool *flag)
+{
+	char num[24];
+	unsigned long v;
+
+	if (len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, len);
+	num[len] = '\0';
+	if (kstrtoul(num, 10, &v) || v > 1)
+		return -EINVAL;
+	WRITE_ONCE(*flag, v == 1);
+	return (int)len;
+}
+
 ssize_t thp_use_zero_page_show(char *buf, size_t len)
 {
-	return snprintf(buf, len, "%d\n", thp_use_zero_page);
+	return snprintf(buf, len, "%d\n", READ_ONCE(thp_use_zero_page));
 }
 
 int thp_use_zero_page_store(const char *buf, size_t len)
 {
-	size_t n = len && buf[len - 1] == '\n' ? len - 1 : len;
-
-	if (n != 1 || (buf[0] != '0' && buf[0] != '1'))
-		return -EINVAL;
-	WRITE_ONCE(thp_use_zero_page, buf[0] == '1');
-	return (int)len;
+	return thp_flag_store(buf, len, &thp_use_zero_page);
 }
+
+/* Stored and shown as Linux's; nothing reads it: zpk never compacts. */
+enum thp_defrag thp_defrag = THP_DEFRAG_MADVISE;
+static const char *const defrag_names[] = {
+	[THP_DEFRAG_ALWAYS] = "always", [THP_DEFRAG_DEFER] = "defer",
+	[THP_DEFRAG_DEFER_MADVISE] = "defer+madvise",
+	[THP_DEFRAG_MADVISE] = "madvise", [THP_DEFRAG_NEVER] = "never",
+};
 
 ssize_t thp_defrag_show(char *buf, size_t len)
 {
-	return snprintf(buf, len,
-			"always defer defer+madvise [madvise] never\n");
+	return show_choice(buf, len, defrag_names, 5,
+			   (int)READ_ONCE(thp_defrag));
+}
+
+int thp_defrag_store(const char *buf, size_t len)
+{
+	int i = match_name(defrag_names, 5, buf, len);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(thp_defrag, (enum thp_defrag)i);
+	return (int)len;
+}
+
+/* Stored and shown as Linux's; nothing reads it: zpk's shmem and tmpfs
+ * pages are 4 KiB. */
+enum shmem_huge shmem_huge = SHMEM_HUGE_NEVER;
+static const char *const shmem_huge_names[] = {
+	[SHMEM_HUGE_ALWAYS] = "always",
+	[SHMEM_HUGE_WITHIN_SIZE] = "within_size",
+	[SHMEM_HUGE_ADVISE] = "advise", [SHMEM_HUGE_NEVER] = "never",
+	[SHMEM_HUGE_DENY] = "deny", [SHMEM_HUGE_FORCE] = "force",
+};
+
+ssize_t shmem_enabled_show(char *buf, size_t len)
+{
+	return show_choice(buf, len, shmem_huge_names, 6,
+			   (int)READ_ONCE(shmem_huge));
+}
+
+int shmem_enabled_store(const char *buf, size_t len)
+{
+	int i = match_name(shmem_huge_names, 6, buf, len);
+
+	if (i < 0)
+		return -EINVAL;
+	WRITE_ONCE(shmem_huge, (enum shmem_huge)i);
+	return (int)len;
 }
 
 /* ---- the huge zero page -------------------------------------------- */

@@ -1312,3 +1312,50 @@ vm_fault_t do_swap_page(struct vm_area_struct *vma, unsigned long address,
 		ret |= do_wp_page(vma, address, pte);
 	return ret;
 }
+
+/* ---- munmap's tables ------------------------------------------------ */
+
+static bool pte_table_empty(const pte_t *table)
+{
+	for (int i = 0; i < PTRS_PER_TABLE; i++)
+		if (pte_val(table[i]))
+			return false;
+	return true;
+}
+
+/* zpk/memory.h. No fault or walk can reach a cleared PMD (the mmap_lock
+ * is held for writing), but a CPU's paging-structure cache may still
+ * hold it: the gather frees the tables after its flush. */
+void free_pgd_range(struct mmu_gather *tlb, unsigned long addr,
+		    unsigned long end, unsigned long floor,
+		    unsigned long ceiling)
+{
+	struct mm_struct *mm = tlb->mm;
+	unsigned long lo = max(ALIGN_DOWN(addr, PMD_SIZE),
+			       ALIGN_UP(floor, PMD_SIZE));
+	unsigned long hi = min(ALIGN_UP(end, PMD_SIZE),
+			       ALIGN_DOWN(ceiling, PMD_SIZE));
+	unsigned long a, next;
+
+	for (a = lo; a < hi; a = next) {
+		pmd_t *pmd = __walk_pmd(mm, a, false, &next);
+		pte_t *table;
+
+		if (!pmd) {
+			if (next <= a)
+				break;
+			continue;
+		}
+		next = a + PMD_SIZE;
+		if (pmd_none(*pmd) || pmd_leaf(*pmd))
+			continue;
+		table = table_of(pmd_val(*pmd));
+		if (!pte_table_empty(table))
+			continue;
+		spin_lock(&mm->page_table_lock);
+		set_pmd(pmd, __pmd(0));
+		mm->nr_ptes--;
+		spin_unlock(&mm->page_table_lock);
+		tlb_remove_table(tlb, table, a);
+	}
+}

@@ -612,7 +612,10 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 		vm_stat_account(mm, vma->vm_flags, -(long)vma_pages(vma));
 		remove_vma(mm, vma);
 	}
-	tlb_finish_mmu(&tlb);
+	next = find_vma_prev(mm, start, &last);
+	free_pgd_range(&tlb, start, end, last ? last->vm_end : 0,
+		       next ? next->vm_start : TASK_SIZE);
+	tlb_finish_mmu(&tlb);	/* one flush, then pages and tables go */
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <asm/tlb.h>
 #include <zpk/mm.h>
 #include <zpk/mman.h>
+#include "internal.h"
 
 /* Nothing gathered: the next cleared PTE starts the range. */
 static void __tlb_reset_range(struct mmu_gather *tlb)
@@ -17,6 +18,7 @@ void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 	tlb->mm = mm;
 	tlb->fullmm = false;
 	tlb->nr = 0;
+	INIT_LIST_HEAD(&tlb->tables);
 	__tlb_reset_range(tlb);
 }
 
@@ -51,8 +53,14 @@ static void tlb_batch_pages_flush(struct mmu_gather *tlb)
 
 void tlb_flush_mmu(struct mmu_gather *tlb)
 {
+	struct page *pt, *tmp;
+
 	tlb_flush_mmu_tlbonly(tlb);
 	tlb_batch_pages_flush(tlb);
+	list_for_each_entry_safe(pt, tmp, &tlb->tables, lru) {
+		list_del(&pt->lru);
+		pgtable_free(page_address(pt));
+	}
 }
 
 void tlb_finish_mmu(struct mmu_gather *tlb)
@@ -65,4 +73,12 @@ void tlb_remove_page(struct mmu_gather *tlb, struct page *page)
 	tlb->pages[tlb->nr++] = page;
 	if (tlb->nr == MMU_GATHER_BUNDLE)
 		tlb_flush_mmu(tlb);
+}
+
+void tlb_remove_table(struct mmu_gather *tlb, void *table,
+		      unsigned long addr)
+{
+	list_add(&virt_to_page(table)->lru, &tlb->tables);
+	if (!tlb->end)
+		__tlb_adjust_range(tlb, addr, PAGE_SIZE);
 }

@@ -8,7 +8,8 @@ prints, and writes to build/kselftest/report.md:
   - the cases Linux 6.1 passes that zpk fails, skips or never reaches, with
     zpk's own words before each (its diagnostics) and the calls zpk answered
     -ENOSYS in that run (the kernel logs each once per process);
-  - the cases excused (tests/kselftest/excused: THP, hugetlb, swap, gup_test);
+  - the cases excused (tests/kselftest/excused: THP collapse, hugetlb, swap,
+    gup_test);
   - the checks against tests/kselftest/baseline, as TAP, and a closing
     "kselftest: N passed, N failed" line; the exit status is 1 if one failed.
 KSELFTEST_UPDATE_BASELINE=1 rewrites the baseline from this run instead.
@@ -332,7 +333,8 @@ def report(runs, progs, left_out, excused, meta):
                 for d in diag_of(runs, prog, case):
                     out.append("        - `%s`" % d)
         out.append("")
-    out += ["## Excused: cases that need THP, hugetlb, swap or gup_test", ""]
+    out += ["## Excused: cases that need a THP collapse, hugetlb, swap or "
+            "gup_test", ""]
     out += excused_section(runs, progs, excused)
     out += ["", "## Left out", ""]
     out += ["- %s — %s" % (name, why) for name, why in left_out]

@@ -2,7 +2,9 @@
 # scripts/kselftest.sh — make kselftest: Linux's mm selftests
 # (scripts/kselftest-build.sh) on zpk under zero_page=special, refcount and
 # off, and on Debian's Linux 6.1 (the reference) in the same QEMU line as
-# make bench.  One boot per program and kernel: /tests/runner as init runs
+# make bench, both booted with transparent_hugepage=always (the reference
+# for the THP cases is Linux with THP on everywhere).  One boot per program
+# and kernel: /tests/runner as init runs
 # the program, with zpk's free-page check after it (mm_verify=exit on zpk);
 # a boot still running after the program's timeout is killed and counts as
 # "hung".  scripts/kselftest-report.py then parses the KTAP, prints the
@@ -21,6 +23,7 @@ LIST=tests/kselftest/programs
 KERNELS=${KSELFTEST_KERNELS:-special refcount off linux}
 JOBS=${KSELFTEST_JOBS:-$(nproc)}
 CI=${KSELFTEST_CI:-0}
+THP=transparent_hugepage=always
 
 # The runs, one "PROGRAM KERNEL MEM TIMEOUT" a line.
 runs() {
@@ -74,12 +77,12 @@ run() {
 		# Linux's own boot takes 20-40 s of TCG more than zpk's.
 		scripts/qemu.sh --linux --mem "$mem" --timeout $((t + 120)) \
 			--initrd "$OUT/linux-initramfs.cpio" \
-			--append "console=ttyS0 quiet panic=-1 -- /tests/runner ks/$p" \
+			--append "console=ttyS0 quiet panic=-1 $THP -- /tests/runner ks/$p" \
 			"$vmlinuz" >"$log" 2>&1 || rc=$?
 	else
 		scripts/qemu.sh --mem "$mem" --timeout "$t" \
 			--initrd "$OUT/zpk-initrd.cpio" \
-			--append "init=/tests/runner mm_verify=exit zero_page=$k -- ks/$p" \
+			--append "init=/tests/runner mm_verify=exit zero_page=$k $THP -- ks/$p" \
 			build/zpk.elf >"$log" 2>&1 || rc=$?
 	fi
 	echo "# kselftest.status=$rc secs=$(echo "$EPOCHREALTIME $t0" |

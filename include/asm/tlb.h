@@ -4,6 +4,7 @@
 #define ASM_TLB_H
 
 #include <asm/tlbflush.h>
+#include <zpk/list.h>
 #include <zpk/types.h>
 
 struct mm_struct;
@@ -25,6 +26,7 @@ struct mmu_gather {
 	bool fullmm;
 	unsigned int nr;		/* pages[0..nr) wait for the flush */
 	struct page *pages[MMU_GATHER_BUNDLE];
+	struct list_head tables;	/* page-table pages, the same */
 };
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
@@ -38,6 +40,15 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 /* Holds the caller's reference to page until the flush; a full batch
  * flushes and frees at once. */
 void tlb_remove_page(struct mmu_gather *tlb, struct page *page);
+/*
+ * A PTE table taken out of the tree (free_pgd_range) at addr, freed
+ * after the flush (Linux's tlb_remove_table): a CPU's paging-structure
+ * cache may still point at it. Any INVLPG drops those caches whole
+ * (Intel SDM 4.10.4.1), so the flush of the pages zapped does; if none
+ * was, addr's page is flushed.
+ */
+void tlb_remove_table(struct mmu_gather *tlb, void *table,
+		      unsigned long addr);
 
 /* The range to flush grows to take in [address, address + size). */
 static inline void __tlb_adjust_range(struct mmu_gather *tlb,

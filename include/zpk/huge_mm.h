@@ -42,14 +42,34 @@ ssize_t thp_enabled_show(char *buf, size_t len);
  * newline allowed): returns len, or -EINVAL (Linux's store). New faults
  * follow it; huge pages already mapped stay. */
 int thp_enabled_store(const char *buf, size_t len);
-/* .../use_zero_page: "1\n" or "0\n"; store takes 0 or 1, else -EINVAL. */
+/* .../use_zero_page: "1\n" or "0\n"; store takes kstrtoul's 0 or 1,
+ * else -EINVAL. 0: a read fault gets a real THP. */
 ssize_t thp_use_zero_page_show(char *buf, size_t len);
 int thp_use_zero_page_store(const char *buf, size_t len);
-/* .../defrag: always "[madvise]": zpk never compacts (docs/vm.md). */
+/* Linux's single_hugepage_flag_store into *flag: len, or -EINVAL. */
+int thp_flag_store(const char *buf, size_t len, bool *flag);
+
+/* .../defrag: Linux's five words, stored and shown; zpk never compacts,
+ * so none changes a fault (docs/vm.md). */
+enum thp_defrag { THP_DEFRAG_ALWAYS, THP_DEFRAG_DEFER,
+		  THP_DEFRAG_DEFER_MADVISE, THP_DEFRAG_MADVISE,
+		  THP_DEFRAG_NEVER };
+extern enum thp_defrag thp_defrag;
 ssize_t thp_defrag_show(char *buf, size_t len);
+int thp_defrag_store(const char *buf, size_t len);
+/* .../shmem_enabled: Linux's six words (mm/shmem.c's), stored and shown;
+ * zpk has no shmem THP, so none changes anything. */
+enum shmem_huge { SHMEM_HUGE_ALWAYS, SHMEM_HUGE_WITHIN_SIZE,
+		  SHMEM_HUGE_ADVISE, SHMEM_HUGE_NEVER, SHMEM_HUGE_DENY,
+		  SHMEM_HUGE_FORCE };
+extern enum shmem_huge shmem_huge;
+ssize_t shmem_enabled_show(char *buf, size_t len);
+int shmem_enabled_store(const char *buf, size_t len);
 
 /* Boot: under huge_zero_page=persistent, the page is allocated now. */
 void thp_init(void);
+/* Boot, after sysfs_init: /sys/kernel/mm/transparent_hugepage. */
+void thp_sysfs_init(void);
 
 /* The huge zero page's pfn range [huge_zero_pfn, +HPAGE_PMD_NR), or
  * ~0UL while there is none. */

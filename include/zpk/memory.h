@@ -197,6 +197,18 @@ pgd_t *pgd_alloc(struct mm_struct *mm);
  * NR_PAGE_TABLE_PAGES drops by the same amount.
  */
 void free_pgtables(struct mm_struct *mm);
+/*
+ * munmap's part of Linux's free_pgtables (free_pgd_range, at the PTE
+ * level): the PTE tables of [addr, end) whose whole 2 MiB lies in
+ * [floor, ceiling), the gap between the VMAs left around it, go back to
+ * the allocator, so that a later fault there finds the PMD none (a THP
+ * needs it). A table with an entry left stays. mm's mmap_lock held for
+ * writing, the PTEs zapped into tlb; the tables are freed after its
+ * flush (tlb_remove_table).
+ */
+void free_pgd_range(struct mmu_gather *tlb, unsigned long addr,
+		    unsigned long end, unsigned long floor,
+		    unsigned long ceiling);
 
 /* The PTE for user addr, allocating missing tables (NULL: no memory, or
  * not a user address, or no pgd). */

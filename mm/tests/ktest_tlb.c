@@ -127,6 +127,18 @@ static bool map_and_touch(int n)
 	       populate(UDATA, n) && WRITE(UDATA, n, 0x11) == X86_TRAP_BP;
 }
 
+/* A page mapped and touched at the end of the 2 MiB the test's pages lie
+ * in: its PTE keeps their table, which munmap would free otherwise
+ * (free_pgd_range) with a flush of its own when the gather's last batch
+ * left none to flush (LARGE is a whole batch). */
+static bool keep_table(void)
+{
+	unsigned long a = UDATA + PMD_SIZE - P;
+
+	return do_mmap(tmm, a, P, PROT_READ | PROT_WRITE, ANONF, NULL, 0) ==
+	       (long)a && populate(a, 1);
+}
+
 /* The flush path a step took: invlpg count and CR3 reloads. */
 static unsigned long ev_one, ev_all;
 static void flush_count_start(void)
@@ -154,7 +166,7 @@ static void munmap_case(int n)
 	unsigned long free0;
 
 	KEXPECT_TRUE(tlb_env_start());
-	KEXPECT_TRUE(map_and_touch(n));
+	KEXPECT_TRUE(map_and_touch(n) && keep_table());
 	free0 = nr_free_pages();
 	flush_count_start();
 	KEXPECT_EQ(do_munmap(tmm, UDATA, n * P), 0);
@@ -172,6 +184,25 @@ KTEST(tlb, munmap_below_ceiling_faults_after)
 KTEST(tlb, munmap_above_ceiling_faults_after)
 {
 	munmap_case(LARGE);
+}
+
+/* A munmap that leaves its 2 MiB without a VMA frees the PTE table, and
+ * flushes before it does, even when the gather's batches were flushed
+ * already (LARGE fills one): the pages fault after. */
+KTEST(tlb, munmap_frees_empty_table)
+{
+	long ptes;
+
+	KEXPECT_TRUE(tlb_env_start());
+	KEXPECT_TRUE(map_and_touch(LARGE));
+	ptes = tmm->nr_ptes;
+	flush_count_start();
+	KEXPECT_EQ(do_munmap(tmm, UDATA, LARGE * P), 0);
+	KEXPECT_EQ(tmm->nr_ptes, ptes - 1);
+	KEXPECT_EQ(FLUSHED_ALL(), 1);
+	KEXPECT_EQ(FLUSHED_ONE(), 1);	/* the table's own */
+	KEXPECT_EQ(stale_pages(UDATA, LARGE, false), 0);
+	tlb_env_end();
 }
 
 /* prot: PROT_READ (then a write must fault) or PROT_NONE (a read must). */
@@ -350,7 +381,7 @@ static void remote_case(enum remote_op op, int n)
 	}
 	KEXPECT_TRUE(op != OP_FORK || child);
 	KEXPECT_TRUE(tlb_env_start());
-	KEXPECT_TRUE(map_and_touch(n));
+	KEXPECT_TRUE(map_and_touch(n) && (op != OP_MUNMAP || keep_table()));
 	smp_call_function_single(cpu, remote_use_tmm, NULL, true);
 	KEXPECT_TRUE(cpumask_test_cpu(cpu, mm_cpumask(tmm)));
 	KEXPECT_EQ(remote_run(cpu, user_tlb_write, user_tlb_write_end, UDATA,

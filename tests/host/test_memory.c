@@ -271,6 +271,10 @@ static void test_zap_frees_everything(void **state)
 	assert_int_equal(get_mm_rss(&mm), 6);
 	assert_null(page_at(&mm, X));
 	assert_int_equal(mm.hiwater_rss, 12);
+	assert_int_equal(mm.nr_ptes, 4);	/* the VMA's rest uses both */
+	assert_int_equal(do_munmap(&mm, X + 300 * P, 300 * P), 0);
+	assert_int_equal(mm.nr_ptes, 2);	/* free_pgd_range: pud, pmd */
+	assert_int_equal(get_mm_rss(&mm), 0);
 	exit_mmap_vmas(&mm);
 	assert_int_equal(get_mm_rss(&mm), 0);
 	free_pgtables(&mm);
@@ -566,8 +570,8 @@ static void test_fork_copy_oom_then_teardown(void **state)
 	assert_int_equal(atomic_read(&page_at(&mm, X)->_mapcount), 0);
 }
 
-/* The C interface /sys/kernel/mm/transparent_hugepage/ will call:
- * Linux's strings and errnos. */
+/* The C interface /sys/kernel/mm/transparent_hugepage/ calls: Linux's
+ * strings and errnos. */
 static void test_thp_sysfs_interface(void **state)
 {
 	enum thp_policy saved = thp_policy;
@@ -588,8 +592,20 @@ static void test_thp_sysfs_interface(void **state)
 	thp_use_zero_page_show(buf, sizeof(buf));
 	assert_string_equal(buf, "0\n");
 	assert_int_equal(thp_use_zero_page_store("2", 1), -EINVAL);
-	assert_int_equal(thp_use_zero_page_store("1", 1), 1);
+	assert_int_equal(thp_use_zero_page_store("+01\n", 4), 4);
 	assert_true(thp_use_zero_page);
+	assert_int_equal(thp_defrag_store("defer+madvise\n", 14), 14);
+	thp_defrag_show(buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "always defer [defer+madvise] madvise never\n");
+	assert_int_equal(thp_defrag_store("defer+", 6), -EINVAL);
+	assert_int_equal(thp_defrag_store("madvise", 7), 7);
+	assert_int_equal(shmem_enabled_store("deny", 4), 4);
+	shmem_enabled_show(buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "always within_size advise never [deny] force\n");
+	assert_int_equal(shmem_enabled_store("inherit", 7), -EINVAL);
+	assert_int_equal(shmem_enabled_store("never", 5), 5);
 	thp_policy = saved;
 }
 

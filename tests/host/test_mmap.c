@@ -124,6 +124,21 @@ void mm_put_huge_zero_page(struct mm_struct *mm)
 	(void)mm;
 }
 
+/* No page tables here to free after a munmap. */
+void free_pgd_range(struct mmu_gather *tlb, unsigned long addr,
+		    unsigned long end, unsigned long floor,
+		    unsigned long ceiling)
+{
+	(void)tlb, (void)addr, (void)end, (void)floor, (void)ceiling;
+	assert_true(floor <= addr && end <= ceiling);
+}
+
+void pgtable_free(void *table)
+{
+	(void)table;
+	fail();
+}
+
 struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
 			    pte_t pte)
 {

@@ -4,7 +4,8 @@
  * A first argument that is a path ("/bin/cow ...") runs that program
  * instead (make kselftest).  "--kallsyms" instead prints /proc/kallsyms
  * (for scripts/bench-profile.sh; boot with nokaslr so the addresses hold
- * for the next boot too). */
+ * for the next boot too).  transparent_hugepage=WORD on the command line
+ * is put back through /sys where Linux turned THP off (thp_as_asked). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,57 @@
 #include <sys/reboot.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static void put(const char *name, const char *text)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/transparent_hugepage/%s",
+		 name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		fprintf(stderr, "linux-init: %s: %m\n", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * Linux 6.1's hugepage_init clears every THP flag on a machine of less
+ * than 512 MiB, whatever transparent_hugepage= said ("the admin can
+ * still enable it through /sys"): make kselftest's boots are 256 and
+ * 512 MiB and ask for always. As that admin, set the word asked for,
+ * and Linux's defaults for what the clearing also took (defrag madvise,
+ * khugepaged/defrag 1, use_zero_page 1).
+ */
+static int read_text(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY), len;
+
+	len = fd < 0 ? -1 : read(fd, buf, n - 1);
+	buf[len > 0 ? len : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+	return len > 0;
+}
+
+static void thp_as_asked(void)
+{
+	char buf[1024], word[16] = "", *p;
+
+	p = read_text("/proc/cmdline", buf, sizeof(buf)) ?
+	    strstr(buf, "transparent_hugepage=") : NULL;
+	if (!p || sscanf(p + 21, "%15[a-z]", word) != 1 ||
+	    !strcmp(word, "never"))
+		return;
+	if (!read_text("/sys/kernel/mm/transparent_hugepage/enabled", buf,
+		       sizeof(buf)) || !strstr(buf, "[never]"))
+		return;
+	put("enabled", word);
+	put("defrag", "madvise");
+	put("khugepaged/defrag", "1");
+	put("use_zero_page", "1");
+}
 
 int main(int argc, char **argv)
 {
@@ -34,6 +86,7 @@ int main(int argc, char **argv)
 	if (mount("proc", "/proc", "proc", 0, NULL) < 0)
 		perror("linux-init: mount /proc");
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	thp_as_asked();
 	if (args[1] && !strcmp(args[1], "--kallsyms")) {
 		args[0] = "/bin/cat";
 		args[1] = "/proc/kallsyms";

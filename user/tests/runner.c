@@ -111,6 +111,9 @@ static int zpk_special(void)
  */
 static char *test_arg(const char *name, int zpk)
 {
+	/* make kselftest's: it runs until killed unless given a time */
+	if (strcmp(name, "ks/transhuge-stress") == 0)
+		return "-d 10 64";
 	if (!zpk || zpk_special())
 		return NULL;
 	if (strcmp(name, "zeropage/sparse_scan") == 0)
@@ -202,7 +205,7 @@ static pid_t spawn(const char *path, char *const argv[], int out, int fd3)
 	return pid;
 }
 
-/* runner --after-go PATH [ARG]: waits for a byte on fd 3, then becomes
+/* runner --after-go PATH [ARG...]: waits for a byte on fd 3, then becomes
  * the test (exec): the test starts only when the runner says go. It
  * waits for the end of file too, so that the pipe is freed here, before
  * the test counts free pages, not by the runner's close while it runs. */
@@ -239,7 +242,8 @@ static int watchdog(pid_t pid, long secs)
 }
 
 /*
- * Run path with argv {path, arg}; returns its wait status. A watchdog
+ * Run path with argv {path, arg's words (up to four)}; returns its wait
+ * status. A watchdog
  * kills it after timeout_s; *timed_out says. The test starts only once
  * the watchdog is ready: their start-up faults and frees must not land
  * in the system-wide figures a test measures (free pages, vmstat's
@@ -247,13 +251,16 @@ static int watchdog(pid_t pid, long secs)
  */
 static int run(const char *path, char *arg, int quiet, int *timed_out)
 {
-	char *test_argv[] = { self, "--after-go", (char *)path, arg, NULL };
-	char pid_s[16], secs_s[16];
+	char *test_argv[8] = { self, "--after-go", (char *)path };
+	char pid_s[16], secs_s[16], words[64];
 	char *dog_argv[] = { self, "--watchdog", pid_s, secs_s, NULL };
 	int out[2], go[2], ready[2], wst;
 	pid_t pid, dog = -1;
 	char c = 0;
 
+	snprintf(words, sizeof(words), "%s", arg ? arg : "");
+	for (int i = 3; i < 7; i++)
+		test_argv[i] = strtok(i == 3 ? words : NULL, " ");
 	*timed_out = 0;
 	test_status = -1;
 	test_reaped = 0;

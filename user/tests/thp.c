@@ -398,9 +398,8 @@ int main(void)
 	char *p;
 
 	need_proc();
-	if (!is_zpk() && (read_file("/sys/kernel/mm/transparent_hugepage/"
-				    "enabled", mode, sizeof(mode)) < 0 ||
-			  strstr(mode, "[never]")))
+	if (read_file("/sys/kernel/mm/transparent_hugepage/enabled", mode,
+		      sizeof(mode)) < 0 || strstr(mode, "[never]"))
 		skip_all("THP is never on this kernel, or it has no sysfs "
 			 "(%lld)", 0);
 	p = huge_area(4);

@@ -93,12 +93,11 @@ int main(void)
 	char *p;
 
 	need_proc();
-	if (!zpk && (read_file("/sys/kernel/mm/transparent_hugepage/enabled",
-			       mode, sizeof(mode)) < 0 || strstr(mode, "[never]")))
+	if (read_file("/sys/kernel/mm/transparent_hugepage/enabled", mode,
+		      sizeof(mode)) < 0 || strstr(mode, "[never]"))
 		skip_all("THP is never on this kernel (or no sysfs)");
-	if (!zpk && (read_file("/sys/kernel/mm/transparent_hugepage/"
-			       "use_zero_page", mode, sizeof(mode)) < 0 ||
-		     mode[0] != '1'))
+	if (read_file("/sys/kernel/mm/transparent_hugepage/use_zero_page",
+		      mode, sizeof(mode)) < 0 || mode[0] != '1')
 		skip_all("use_zero_page is 0 on this kernel");
 	p = huge_area(LEN);
 	if (!p)
