@@ -169,6 +169,8 @@ part_swap() {
 	expect_in "$log" "[smp$smp $zp] swap passes" "ok 1 - swap (exit 0"
 	expect_in "$log" "[smp$smp $zp] swap: no page or slot leak, mm_verify clean" \
 		"ok 2 - swap: no page leak"
+	expect_not_in "$log" "[smp$smp $zp] swap: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
@@ -184,6 +186,8 @@ part_swap_scan() {
 	expect_in "$log" "[smp$smp $zp] swap_scan passes" "ok 1 - swap_scan (exit 0"
 	expect_in "$log" "[smp$smp $zp] swap_scan: no page or slot leak" \
 		"ok 2 - swap_scan: no page leak"
+	expect_not_in "$log" "[smp$smp $zp] swap_scan: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	grep -F "    # " "$log" | sed "s/^ *# /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
