@@ -1285,19 +1285,18 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 	 *
 	 * for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
 	 *	long rss[NR_MM_COUNTERS] = { 0 };
-	 *	spinlock_t *ptl;
 	 *	pte_t *src_pte = pte_lookup(src, addr);
 	 *	pte_t *dst_pte;
-	 *	int ret = 0;
+	 *	int ret;
 	 *
 	 *	if (!src_pte || pte_none(*src_pte))
 	 *		continue;
 	 *	dst_pte = pte_alloc_map(dst, addr);
 	 *	if (!dst_pte)
 	 *		return -ENOMEM;
-	 *	src_pte = pte_lookup_lock(src, addr, &ptl);
+	 *	spin_lock(pte_lockptr(src_pte));
 	 *	ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte);
-	 *	pte_unmap_unlock(src_pte, ptl);
+	 *	spin_unlock(pte_lockptr(src_pte));
 	 *	add_mm_rss_vec(dst, rss);
 	 *	if (ret < 0)
 	 *		return ret;
