@@ -317,14 +317,14 @@ int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
 }
 
 /* Makes room for page index pgoff in i_pages, doubling it. i_pages_lock
- * held (zpk's allocations never sleep). */
+ * held: GFP_ATOMIC (zpk's allocator does not sleep). */
 static int grow_pages(struct inode *inode, unsigned long pgoff)
 {
 	unsigned long cap = max(max(inode->i_pages_cap * 2, pgoff + 1), 4UL);
 	struct page **p;
 
 	cap = min(cap, RAMFS_MAX_PAGES);
-	p = kzalloc(cap * sizeof(*p), GFP_KERNEL);
+	p = kzalloc(cap * sizeof(*p), GFP_ATOMIC);
 	if (!p)
 		return -ENOMEM;
 	if (inode->i_pages)
@@ -385,7 +385,8 @@ int inode_add_page(struct inode *inode, unsigned long pgoff,
  * The page at pgoff, allocated zeroed on demand (for writable files); the
  * inode holds it, a mapping takes its own get_page(). NULL when out of
  * memory, beyond the size limit, or beyond EOF of a read-only file.
- * i_pages_lock held.
+ * i_pages_lock held, and for ramfs_fault the PTE's lock (do_fault), so
+ * the page is GFP_ATOMIC: it may not sleep.
  */
 static struct page *get_page_locked(struct inode *inode, unsigned long pgoff)
 {
@@ -398,7 +399,7 @@ static struct page *get_page_locked(struct inode *inode, unsigned long pgoff)
 	if (inode->i_readonly &&
 	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
 		return NULL;
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	page = alloc_page(GFP_ATOMIC | __GFP_ZERO);
 	if (page && add_page(inode, pgoff, page)) {
 		__free_page(page);
 		return NULL;

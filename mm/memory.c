@@ -516,6 +516,26 @@ static pte_t soft_dirty_wrprotect(pte_t entry, struct vm_area_struct *vma)
 
 /* ---- faults --------------------------------------------------------- */
 
+/*
+ * A page for a fault, allocated with pte's lock dropped and then taken
+ * again (Linux allocates before it takes the PTE lock: the allocator may
+ * sleep in reclaim, and zpk's reports a GFP_KERNEL allocation under a
+ * spinlock). Called with mm's mmap_lock for reading and pte's lock held;
+ * both held on return, but the PTE may have changed meanwhile (another
+ * fault, a zap, reclaim): the caller checks it again before using it.
+ * The mmap_lock keeps the PTE table itself. NULL if out of memory.
+ */
+static struct page *alloc_page_unlocked(pte_t *pte, gfp_t gfp)
+{
+	spinlock_t *ptl = pte_lockptr(pte);
+	struct page *page;
+
+	spin_unlock(ptl);
+	page = alloc_page(gfp);
+	spin_lock(ptl);
+	return page;
+}
+
 /* LAB(zero-page-whole) BEGIN task 1: map the zero page on a read fault */
 /* LAB(zero-page) BEGIN task 1: map the zero page on a read fault */
 /*
@@ -549,11 +569,14 @@ static vm_fault_t do_anon_zeromap(struct vm_area_struct *vma,
  * (unless zero_page=off), else a zeroed page of its own. In a range a
  * userfaultfd registered for missing pages, its reader supplies the page
  * instead (FAULT_FLAG_UFFD_FILL: the reader's UFFDIO_ZEROPAGE). Called
- * by handle_pte_fault (and mfill_zeropage_pte) with mm's mmap_lock and
- * the none PTE's lock held, both still held on return (Linux's takes the
- * PTE lock itself, after allocating; zpk's allocations never sleep).
- * Returns 0, VM_FAULT_OOM, or VM_FAULT_UFFD_MISSING (the caller hands it
- * to handle_userfault once the PTE lock is dropped).
+ * by handle_pte_fault (and mfill_zeropage_pte) with mm's mmap_lock for
+ * reading and the none PTE's lock held, both held on return. The zero
+ * page is mapped without letting go of the lock; a new page is allocated
+ * and zeroed with it dropped (alloc_page_unlocked), as Linux's does it
+ * before it takes the lock, and if the PTE is no longer none then
+ * (another thread's fault, a userfaultfd fill) the page goes back and the
+ * fault is done. Returns 0, VM_FAULT_OOM, or VM_FAULT_UFFD_MISSING (the
+ * caller hands it to handle_userfault once the PTE lock is dropped).
  */
 static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 				    unsigned long address, pte_t *pte,
@@ -571,9 +594,13 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 		return do_anon_zeromap(vma, address, pte);
 	/* LAB(zero-page) END: (void)address; */
 	/* LAB(zero-page-whole) END: (void)address; */
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	page = alloc_page_unlocked(pte, GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
+	if (!pte_none(*pte)) {		/* someone else mapped it meanwhile */
+		put_page(page);
+		return 0;
+	}
 	page_add_new_anon_rmap(page);
 	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(page), vm_get_page_prot(vma->vm_flags));
@@ -617,19 +644,16 @@ static vm_fault_t __do_fault(struct vm_area_struct *vma,
 	return ret;
 }
 
-/* A write to a private file mapping: a private copy of page, the file's
- * (Linux's do_cow_fault). Called by do_fault with mm's mmap_lock and the
- * none PTE's lock held, both still held on return. Returns 0 or
- * VM_FAULT_OOM. */
+/* A write to a private file mapping: new, allocated by do_fault, becomes
+ * a private copy of page, the file's (Linux's do_cow_fault). Called by
+ * do_fault with mm's mmap_lock for reading and the none PTE's lock held,
+ * both still held on return. Returns 0. */
 static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 			       unsigned long address, pte_t *pte,
-			       struct page *page)
+			       struct page *page, struct page *new)
 {
-	struct page *new = alloc_page(GFP_KERNEL);
 	pte_t entry;
 
-	if (!new)
-		return VM_FAULT_OOM;
 	copy_page(page_address(new), page_address(page));
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(vma->vm_mm, MM_ANONPAGES);
@@ -645,8 +669,12 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
  * read-only unless the mapping is shared; a write to a private mapping
  * copies it. ->fault's reference is put once the PTE holds its own: till
  * then truncate cannot free the page. Called by handle_pte_fault and
- * handle_pte_marker with mm's mmap_lock (for reading) and the none PTE's
- * lock held, both still held on return. Returns 0, ->fault's
+ * handle_pte_marker with mm's mmap_lock (for reading) and the none (or
+ * marker) PTE's lock held, both held on return. The copy's page is
+ * allocated first, with the PTE lock dropped (alloc_page_unlocked); if
+ * the PTE changed meanwhile the fault is done. ->fault itself still runs
+ * under the PTE lock: ramfs's truncate counts on it (ramfs_truncate), so
+ * ramfs allocates its page there with GFP_ATOMIC. Returns 0, ->fault's
  * VM_FAULT_SIGBUS (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR
  * (shmem_userfault).
  */
@@ -655,16 +683,28 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 {
 	bool shared = vma->vm_flags & VM_SHARED;
 	vm_fault_t ret = shmem_userfault(vma, address);
-	struct page *page;
-	pte_t entry;
+	struct page *page, *new = NULL;
+	pte_t orig = *pte, entry;
 
 	if (ret)
 		return ret;
-	ret = __do_fault(vma, address, flags, &page);
-	if (ret)
-		return ret;
 	if ((flags & FAULT_FLAG_WRITE) && !shared) {
-		ret = do_cow_fault(vma, address, pte, page);
+		new = alloc_page_unlocked(pte, GFP_KERNEL);
+		if (!new)
+			return VM_FAULT_OOM;
+		if (!pte_same(*pte, orig)) {	/* another fault got there */
+			put_page(new);
+			return 0;
+		}
+	}
+	ret = __do_fault(vma, address, flags, &page);
+	if (ret) {
+		if (new)
+			put_page(new);
+		return ret;
+	}
+	if (new) {
+		ret = do_cow_fault(vma, address, pte, page, new);
 		put_page(page);
 		return ret;
 	}
@@ -720,9 +760,15 @@ static bool wp_can_reuse_anon_page(struct page *page)
  * The copy of a COW fault (Linux's wp_page_copy), with the PTE lock held
  * on entry and on return: a new page in place of orig, zeroed if orig
  * maps the zero page, else a copy of its page; dirty, and writable if the
- * VMA is. The old PTE is flushed before old can go (ptep_clear_flush), as
- * another CPU may still write through it. Called by do_wp_page, with
- * mm's mmap_lock held for reading too. Returns 0 or VM_FAULT_OOM.
+ * VMA is. The page is allocated and filled with the PTE lock dropped, as
+ * Linux's: a reference keeps old meanwhile (the zero page needs none),
+ * and once the lock is back pte_same checks that the PTE still holds
+ * orig; if not (another thread's fault, a zap, reclaim), the new page
+ * goes back and the fault is done: the access runs again and faults anew
+ * if it must. The old PTE is flushed before old can go
+ * (ptep_clear_flush), as another CPU may still write through it. Called
+ * by do_wp_page, with mm's mmap_lock held for reading too. Returns 0 or
+ * VM_FAULT_OOM.
  */
 static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
 			       unsigned long address, pte_t *pte, pte_t orig,
@@ -733,14 +779,25 @@ static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
 	/* LAB(zero-page-whole) BEGIN task 3: a write to a zero PTE */
 	bool zero = is_zero_pte(orig);
 	/* LAB(zero-page-whole) END: bool zero = false; */
+	spinlock_t *ptl = pte_lockptr(pte);
 	struct page *new;
 	pte_t entry;
 
+	if (old)
+		get_page(old);		/* ours while the lock is dropped */
+	spin_unlock(ptl);
 	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
+	if (new && !zero)
+		copy_page(page_address(new), __va(PFN_PHYS(pte_pfn(orig))));
+	spin_lock(ptl);
+	if (old)
+		put_page(old);	/* the PTE's reference, if still there, holds it */
 	if (!new)
 		return VM_FAULT_OOM;
-	if (!zero)
-		copy_page(page_address(new), __va(PFN_PHYS(pte_pfn(orig))));
+	if (!pte_same(*pte, orig)) {
+		put_page(new);
+		return 0;
+	}
 	page_add_new_anon_rmap(new);
 	inc_mm_counter(mm, MM_ANONPAGES);
 	entry = pfn_pte(page_to_pfn(new), vm_get_page_prot(vma->vm_flags));
@@ -780,8 +837,9 @@ static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
  * anonymous page no one else holds (wp_can_reuse_anon_page): reuse it.
  * Otherwise (shared after fork, a file page, the zero page) a private
  * copy, wp_page_copy (the PTE's reference keeps a file page that
- * truncate took from the file). Called by handle_pte_fault, with mm's
- * mmap_lock held for reading too. Returns 0, VM_FAULT_OOM or
+ * truncate took from the file). Called by handle_pte_fault (and
+ * do_swap_page), with mm's mmap_lock held for reading too; wp_page_copy
+ * drops the PTE lock while it allocates. Returns 0, VM_FAULT_OOM or
  * VM_FAULT_UFFD_WP.
  */
 static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
@@ -811,7 +869,7 @@ static __maybe_unused vm_fault_t do_wp_page(struct vm_area_struct *vma,
  * comes back protected (Linux's handle_pte_marker). A marker outside a
  * uffd-wp VMA has nothing left to remember: it just goes. Called by
  * handle_pte_fault with its locks (mmap_lock for reading, the PTE's
- * lock), both still held on return.
+ * lock), both held on return (do_fault may drop the PTE's meanwhile).
  * Returns do_fault's answer, or 0.
  */
 static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
@@ -825,7 +883,9 @@ static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
 		return 0;
 	}
 	ret = do_fault(vma, address, pte, flags);
-	if (!ret)	/* mapped just now: nothing cached to flush */
+	/* Mapped just now (nothing cached to flush); not if do_fault found
+	 * the PTE changed while it allocated (then it may be none). */
+	if (!ret && pte_present(*pte))
 		set_pte(pte, pte_mkuffd_wp(*pte));
 	return ret;
 }
@@ -836,8 +896,11 @@ static __maybe_unused vm_fault_t handle_pte_marker(struct vm_area_struct *vma,
  * is a first touch: anonymous or file; a swap PTE, do_swap_page; a
  * present one a write hit read-only is a COW (do_wp_page); a present one
  * the access may use was a stale TLB entry. Called by __handle_mm_fault.
- * Returns 0 or VM_FAULT_* (a VM_FAULT_UFFD_* is its caller's to hand to
- * handle_userfault).
+ * No allocation is made under the PTE lock: the handlers that allocate
+ * or read (do_anonymous_page, do_fault's copy, wp_page_copy,
+ * do_swap_page) drop it meanwhile and check the PTE again once it is
+ * back (Linux's take it only after allocating). Returns 0 or VM_FAULT_*
+ * (a VM_FAULT_UFFD_* is its caller's to hand to handle_userfault).
  */
 static __maybe_unused vm_fault_t handle_pte_fault(struct vm_area_struct *vma,
 						  unsigned long address,
@@ -1100,7 +1163,7 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 	/* LAB(cow-fork) END:
 	 * page = vm_normal_page(vma, addr, entry);
 	 * if (page && PageAnon(page) && is_cow_mapping(vma->vm_flags)) {
-	 *	struct page *new = alloc_page(GFP_KERNEL);
+	 *	struct page *new = alloc_page(GFP_ATOMIC);
 	 *
 	 *	if (!new)
 	 *		return -ENOMEM;
@@ -1121,7 +1184,7 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 	/* LAB(cow-whole) END:
 	 * page = vm_normal_page(vma, addr, entry);
 	 * if (page && PageAnon(page) && is_cow_mapping(vma->vm_flags)) {
-	 *	struct page *new = alloc_page(GFP_KERNEL);
+	 *	struct page *new = alloc_page(GFP_ATOMIC);
 	 *
 	 *	if (!new)
 	 *		return -ENOMEM;
@@ -1151,8 +1214,9 @@ static int copy_one_pte(long rss[NR_MM_COUNTERS], struct vm_area_struct *vma,
 /*
  * [addr, end), within one PTE table of src (the one src_pte is in), into
  * dst (Linux's copy_pte_range), under the source table's lock: dst is
- * fork's new mm, which no other CPU can reach. The parent's PTEs it
- * write-protected widen [*wp_start, *wp_end). 0 or -ENOMEM.
+ * fork's new mm, which no other CPU can reach. dst's PTE table is
+ * allocated first, before that lock is taken (as Linux's). The parent's
+ * PTEs it write-protected widen [*wp_start, *wp_end). 0 or -ENOMEM.
  */
 static __maybe_unused int copy_pte_range(struct mm_struct *dst,
 					  struct vm_area_struct *vma,
@@ -1163,24 +1227,17 @@ static __maybe_unused int copy_pte_range(struct mm_struct *dst,
 {
 	/* LAB(cow-whole) BEGIN task 1: a table at a time, under its lock */
 	spinlock_t *ptl = pte_lockptr(src_pte);
-	pte_t *dst_pte = NULL;
+	pte_t *dst_pte = pte_alloc_map(dst, addr);
 	long rss[NR_MM_COUNTERS] = { 0 };
 	int ret = 0;
 
+	if (!dst_pte)
+		return -ENOMEM;
 	spin_lock(ptl);
-	for (; addr < end; addr += PAGE_SIZE, src_pte++) {
-		if (pte_none(*src_pte)) {
-			if (dst_pte)
-				dst_pte++;
+	for (; addr < end; addr += PAGE_SIZE, src_pte++, dst_pte++) {
+		if (pte_none(*src_pte))
 			continue;
-		}
-		if (!dst_pte)
-			dst_pte = pte_alloc_map(dst, addr);
-		if (!dst_pte) {
-			ret = -ENOMEM;
-			break;
-		}
-		ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte++);
+		ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte);
 		if (ret < 0)
 			break;
 		if (ret)
@@ -1228,19 +1285,18 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 	 *
 	 * for (addr = vma->vm_start; addr < vma->vm_end; addr += PAGE_SIZE) {
 	 *	long rss[NR_MM_COUNTERS] = { 0 };
-	 *	spinlock_t *ptl;
-	 *	pte_t *src_pte = pte_lookup_lock(src, addr, &ptl);
+	 *	pte_t *src_pte = pte_lookup(src, addr);
 	 *	pte_t *dst_pte;
-	 *	int ret = 0;
+	 *	int ret;
 	 *
-	 *	if (!src_pte)
+	 *	if (!src_pte || pte_none(*src_pte))
 	 *		continue;
-	 *	if (!pte_none(*src_pte)) {
-	 *		dst_pte = pte_alloc_map(dst, addr);
-	 *		ret = dst_pte ? copy_one_pte(rss, vma, addr, src_pte,
-	 *					     dst_pte) : -ENOMEM;
-	 *	}
-	 *	pte_unmap_unlock(src_pte, ptl);
+	 *	dst_pte = pte_alloc_map(dst, addr);
+	 *	if (!dst_pte)
+	 *		return -ENOMEM;
+	 *	spin_lock(pte_lockptr(src_pte));
+	 *	ret = copy_one_pte(rss, vma, addr, src_pte, dst_pte);
+	 *	spin_unlock(pte_lockptr(src_pte));
 	 *	add_mm_rss_vec(dst, rss);
 	 *	if (ret < 0)
 	 *		return ret;

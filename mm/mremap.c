@@ -50,6 +50,14 @@ static int move_one_pte(pte_t *old_pte, unsigned long addr, void *priv)
 	return 0;
 }
 
+/* May the huge PMD at [addr, end) move whole to addr + delta? */
+static bool huge_pmd_moves_whole(unsigned long addr, unsigned long end,
+				 unsigned long delta)
+{
+	return !(addr & ~HPAGE_PMD_MASK) && end - addr == HPAGE_PMD_SIZE &&
+	       !((addr + delta) & ~HPAGE_PMD_MASK);
+}
+
 /*
  * A huge PMD on the move's way (a pmd_walk_fn): moved whole if the move
  * covers it and its new place is 2 MiB-aligned with nothing mapped
@@ -64,8 +72,7 @@ static int move_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
 	pmd_t *new_pmd;
 	int ret;
 
-	if ((addr & ~HPAGE_PMD_MASK) || end - addr != HPAGE_PMD_SIZE ||
-	    (new_addr & ~HPAGE_PMD_MASK) ||
+	if (!huge_pmd_moves_whole(addr, end, mc->delta) ||
 	    !(new_pmd = pmd_alloc_walk(mm, new_addr)) || !pmd_none(*new_pmd))
 		return split_huge_pmd_walk(mm, pmd, addr, end, fn, priv);
 	ret = move_huge_pmd(mm, pmd, new_pmd, addr, &mc->tlb);
@@ -75,11 +82,39 @@ static int move_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
 }
 
 /*
+ * The new range's PTE tables, wherever the old range has PTEs to move,
+ * allocated before the walk takes the old tables' locks: move_one_pte
+ * runs under one, and a GFP_KERNEL allocation may not (Linux's
+ * move_page_tables allocates each new table before it locks the old).
+ * A huge PMD that will move whole needs none. false if out of memory.
+ */
+static bool alloc_new_tables(struct mm_struct *mm, unsigned long old_addr,
+			     unsigned long delta, unsigned long len)
+{
+	unsigned long addr, next, end = old_addr + len;
+
+	for (addr = old_addr; addr < end; addr = next) {
+		pmd_t *pmd = pmd_lookup(mm, addr);
+
+		next = min((addr + PMD_SIZE) & ~(PMD_SIZE - 1), end);
+		if (!pmd || pmd_none(*pmd) ||
+		    (pmd_leaf(*pmd) && huge_pmd_moves_whole(addr, next, delta)))
+			continue;
+		/* An unaligned move spreads one old table over two new. */
+		if (!pte_alloc_map(mm, addr + delta) ||
+		    !pte_alloc_map(mm, next - 1 + delta))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Moves the PTEs of [old_addr, old_addr + len) to new_addr (Linux's
  * move_page_tables); the ranges do not overlap and the new one has no
  * PTEs. The old range is flushed from the TLB before it returns. Returns
  * the bytes moved: less than len only when a page table could not be
- * allocated, and then everything up to there has moved.
+ * allocated (0 if it was one of those allocated first), and then
+ * everything up to there has moved.
  */
 static unsigned long move_page_tables(struct mm_struct *mm,
 				      unsigned long old_addr,
@@ -90,6 +125,8 @@ static unsigned long move_page_tables(struct mm_struct *mm,
 			       .start = old_addr };
 	int err;
 
+	if (!alloc_new_tables(mm, old_addr, mc.delta, len))
+		return 0;
 	tlb_gather_mmu(&mc.tlb, mm);
 	err = walk_page_range_pmd(mm, old_addr, old_addr + len, move_one_pte,
 				  move_huge_pmd_walk, &mc);

@@ -9,6 +9,9 @@
 #include <zpk/spinlock.h>
 #include <zpk/param.h>
 #include <zpk/printk.h>
+#ifndef HOST_TEST
+#include <zpk/sched.h>
+#endif
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
 #include "internal.h"
@@ -29,8 +32,8 @@ struct free_area {
 static struct free_area free_area[MAX_ORDER];
 /* Protects free_area: every list and block (Linux's zone->lock). No
  * interrupt handler allocates or frees, so interrupts may stay on. The
- * innermost mm lock: taken under PTE locks and the page_table_lock (a
- * fault allocates under them: zpk's allocations never sleep), it takes
+ * innermost mm lock: taken under other spinlocks by GFP_ATOMIC
+ * allocations and by frees, it takes
  * none itself. */
 static DEFINE_SPINLOCK(zone_lock);
 
@@ -357,10 +360,37 @@ static struct page *get_page_from_freelist(unsigned int order)
 	return page;
 }
 
+/*
+ * A GFP_KERNEL allocation may sleep (in Linux, in reclaim; in zpk, one
+ * day): made with a spinlock held or interrupts off it is a bug even
+ * while zpk's happens not to sleep (Linux's might_sleep_if in
+ * __alloc_pages). Reported once, with the caller's backtrace, as
+ * "BUG: sleeping function called from invalid context", which fails
+ * the test runs (tests/qemu/user.sh looks for BUG).
+ */
+static void might_alloc(gfp_t gfp)
+{
+#ifndef HOST_TEST
+	static bool warned;
+
+	if ((gfp & __GFP_ATOMIC) || system_state == SYSTEM_BOOTING)
+		return;
+	if (likely(!spin_locks_held() && !irqs_disabled()))
+		return;
+	if (READ_ONCE(warned))
+		return;
+	WRITE_ONCE(warned, true);	/* a race may print it twice */
+	__might_sleep(__FILE__, __LINE__);
+#else
+	(void)gfp;
+#endif
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
 
+	might_alloc(gfp);
 	if (order >= MAX_ORDER)
 		return NULL;
 	page = get_page_from_freelist(order);

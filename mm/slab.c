@@ -138,8 +138,11 @@ static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
 	struct page *page;
 	void **obj;
 
-	/* Objects are zeroed one by one if asked; the page is poisoned. */
-	page = alloc_page(gfp & ~__GFP_ZERO);
+	/* Objects are zeroed one by one if asked; the page is poisoned.
+	 * Under the per-CPU slab's lock: atomic. (Linux checks the caller's
+	 * gfp at kmalloc's entry; zpk checks only alloc_pages: kmalloc's
+	 * callers under spinlocks are not reported yet.) */
+	page = alloc_page((gfp & ~__GFP_ZERO) | __GFP_ATOMIC);
 	if (!page)
 		return NULL;
 	memset(page_address(page), SLAB_POISON_FREE, PAGE_SIZE);

@@ -45,10 +45,17 @@ static inline struct page *virt_to_page(const void *addr)
 	return pfn_to_page(PHYS_PFN(__pa(addr)));
 }
 
-/* Allocation flags (Linux's gfp_t); GFP_KERNEL may not sleep here yet. */
+/*
+ * Allocation flags (Linux's gfp_t). zpk's allocator never sleeps yet, but
+ * GFP_KERNEL promises that it may (reclaim sleeps on I/O): alloc_pages
+ * reports one made with a spinlock held or interrupts off, as Linux's
+ * might_sleep_if(). GFP_ATOMIC is for callers that hold one.
+ */
 typedef unsigned int gfp_t;
 #define GFP_KERNEL	0u
 #define __GFP_ZERO	0x100u	/* clear_page() every page handed out */
+#define __GFP_ATOMIC	0x200u	/* the caller may not sleep */
+#define GFP_ATOMIC	__GFP_ATOMIC
 
 #define MAX_ORDER	11	/* orders 0 .. MAX_ORDER - 1: 4 KiB .. 4 MiB */
 #define MAX_ORDER_NR_PAGES (1UL << (MAX_ORDER - 1))

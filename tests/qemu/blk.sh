@@ -171,6 +171,8 @@ part_swap() {
 	expect_in "$log" "[smp$smp $zp] swap passes" "ok 1 - swap (exit 0"
 	expect_in "$log" "[smp$smp $zp] swap: no page or slot leak, mm_verify clean" \
 		"ok 2 - swap: no page leak"
+	expect_not_in "$log" "[smp$smp $zp] swap: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	expect_status "[smp$smp $zp] swap: the runner exited 0, every check passed" 0
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
@@ -193,6 +195,8 @@ part_swap_eio() {
 	expect_in "$log" "[smp$smp $zp] swap_eio: no page or slot leak, mm_verify clean" \
 		"ok 2 - swap_eio: no page leak"
 	expect_status "[smp$smp $zp] swap_eio: the runner exited 0, every check passed" 0
+	expect_not_in "$log" "[smp$smp $zp] swap_eio: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
@@ -212,6 +216,8 @@ part_swapoff() {
 	expect_in "$log" "[smp$smp $zp] swapoff: no page or slot leak" \
 		"ok 2 - swapoff: no page leak"
 	expect_status "[smp$smp $zp] swapoff: the runner exited 0, every check passed" 0
+	expect_not_in "$log" "[smp$smp $zp] swapoff: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	grep -F "swapoff while" "$log" | sed "s/^ *ok [0-9]* - /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
@@ -229,6 +235,8 @@ part_swap_scan() {
 	expect_in "$log" "[smp$smp $zp] swap_scan: no page or slot leak" \
 		"ok 2 - swap_scan: no page leak"
 	expect_status "[smp$smp $zp] swap_scan: the runner exited 0, every check passed" 0
+	expect_not_in "$log" "[smp$smp $zp] swap_scan: no BUG (an allocation under a spinlock...)" \
+		"BUG"
 	grep -F "    # " "$log" | sed "s/^ *# /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
