@@ -2,9 +2,10 @@
 # fault maps the zero page, its write copies it away. tests/qemu/gdb.sh runs
 # it against the -Og build; scripts/gen-walkthrough.py turns its log into
 # the doc. The breakpoints test the address: musl's start-up faults first.
-# Breakpoint 1 is disabled while the read fault goes on: a hardware
-# breakpoint can fire again at the same fault (QEMU re-executes the
-# instruction after an interrupt), which put a second stop in the log.
+# Breakpoint 1 is disabled once it has stopped, at the read fault and at
+# the write's: a hardware breakpoint can fire again at the same fault
+# (QEMU re-executes the instruction after an interrupt), which put a
+# second stop in the log.
 # tests/qemu/gdb.sh checks the backtraces: every frame from do_page_fault
 # down, with its arguments, none <optimized out>. In wp_page_copy only
 # zero is printed: at -O0 its other locals hold stack garbage until set,
@@ -29,6 +30,7 @@ continue
 bt 5
 enable 1
 continue
+disable 1
 tbreak wp_page_copy if address == 0x10000000
 continue
 bt
