@@ -31,6 +31,7 @@ static char dir[1024];
 static char self[1200];		/* this program: the children run it */
 static long timeout_s = TIMEOUT_SEC;
 static int timeout_scale = 1;
+static int bail;
 static char *names[MAX_TESTS];
 static int ntests;
 
@@ -320,7 +321,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	char path[1200], *slash;
-	int i, status, timed_out, verified, zpk = is_zpk();
+	int i, status, timed_out, verified, failed, zpk = is_zpk();
 	struct rlimit nocore = { 0, 0 };
 	struct sigaction on_child = { .sa_handler = on_sigchld };
 	long before, after, swap_before, swap_after;
@@ -362,6 +363,13 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	timeout_s *= timeout_scale;
+	/* --bail: stop at the first failure (the lab check's mutants,
+	 * where one failing test is the whole answer). */
+	if (argc > 1 && strcmp(argv[1], "--bail") == 0) {
+		bail = 1;
+		argv++;
+		argc--;
+	}
 	if (argc > 1 && strcmp(argv[1], "--except") == 0) {
 		find_tests();
 		drop_tests(argv + 2, argc - 2);
@@ -391,21 +399,27 @@ int main(int argc, char **argv)
 		verified = mm_verify_clean();
 		after = free_pages_back(before);
 		swap_after = swap_used();
-		tap_ok(status == 0, "%s (%s%s, %.2f s)", names[i],
-		       timed_out ? "timed out, " : "", status_str(status),
-		       now() - t0);
+		failed = !tap_ok(status == 0, "%s (%s%s, %.2f s)", names[i],
+				 timed_out ? "timed out, " : "",
+				 status_str(status), now() - t0);
 		if (zpk)
-			tap_ok(after >= before - LEAK_SLACK && verified &&
-			       swap_after <= swap_before,
-			       "%s: no page leak (free pages %ld -> %ld), "
-			       "mm_verify %s%s", names[i], before, after,
-			       verified ? "clean" : "found differences",
-			       swap_after > swap_before ?
-			       ", swap slots leaked" : "");
+			failed |= !tap_ok(after >= before - LEAK_SLACK &&
+					  verified && swap_after <= swap_before,
+					  "%s: no page leak (free pages %ld -> "
+					  "%ld), mm_verify %s%s", names[i],
+					  before, after, verified ? "clean" :
+					  "found differences",
+					  swap_after > swap_before ?
+					  ", swap slots leaked" : "");
 		else
 			tap_skip("%s: page leak check is zpk-only (Linux "
 				 "free RAM is system-wide: %+ld pages)",
 				 names[i], after - before);
+		if (bail && failed) {
+			printf("Bail out! %s failed\n", names[i]);
+			fflush(stdout);
+			break;
+		}
 	}
 	tap_summary();
 	tap_done();
