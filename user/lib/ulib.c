@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -351,4 +352,28 @@ int wait_asleep(int pid)
 		nanosleep(&ms, NULL);
 	}
 	return 0;
+}
+
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE	14
+#endif
+
+char *huge_area(size_t len)
+{
+	char *raw = mmap(NULL, len + HPAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p;
+
+	if (raw == MAP_FAILED)
+		return NULL;
+	p = (char *)(((unsigned long)raw + HPAGE_SIZE - 1) &
+		     ~(HPAGE_SIZE - 1));
+	if (p > raw)
+		munmap(raw, p - raw);
+	munmap(p + len, raw + HPAGE_SIZE - p);
+	if (madvise(p, len, MADV_HUGEPAGE)) {
+		munmap(p, len);
+		return NULL;
+	}
+	return p;
 }

@@ -106,4 +106,12 @@ long self_minflt(void);
 #define LINUX_RSS_SLACK_KB	(64 * 4)
 int kb_near(long long got, long long want);
 
+/* 2 MiB, the PMD's huge page. */
+#define HPAGE_SIZE	(2UL << 20)
+/* len bytes (a multiple of 2 MiB), 2 MiB-aligned, private anonymous,
+ * with MADV_HUGEPAGE: the unaligned ends of a mapping 2 MiB larger are
+ * unmapped (Linux 6.1 does not align anonymous mappings). NULL if mmap
+ * or madvise refused. */
+char *huge_area(size_t len);
+
 #endif

@@ -63,29 +63,6 @@ static long long smaps_field(const void *p, const char *key, char *flags,
 }
 
 
-/* A fresh private anonymous range of n huge pages, 2 MiB aligned, with
- * MADV_HUGEPAGE (n + 1 mapped; the unaligned ends unmapped). */
-static char *huge_area(int n)
-{
-	size_t len = (n + 1) * HPAGE;
-	char *raw = mmap(NULL, len, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *p;
-
-	if (raw == MAP_FAILED)
-		return NULL;
-	p = (char *)(((unsigned long)raw + HPAGE - 1) & ~(HPAGE - 1));
-	if (p > raw)
-		munmap(raw, p - raw);
-	if (raw + len > p + n * HPAGE)
-		munmap(p + n * HPAGE, raw + len - (p + n * HPAGE));
-	if (madvise(p, n * HPAGE, MADV_HUGEPAGE)) {
-		munmap(p, n * HPAGE);
-		return NULL;
-	}
-	return p;
-}
-
 static int check(int cond, const char *fmt, long long a, long long b)
 {
 	char what[200];
@@ -300,7 +277,7 @@ static void test_mremap_mem(char *p, char *dst)
 static void test_opt_out(void)
 {
 	char flags[256] = "";
-	char *p = huge_area(1);
+	char *p = huge_area(HPAGE);
 
 	if (!p) {
 		check(0, "no area (%lld%lld)", 0, 0);
@@ -324,7 +301,7 @@ static void test_opt_out(void)
 	      prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0 &&
 	      prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1,
 	      "prctl PR_SET_THP_DISABLE, PR_GET_THP_DISABLE (%lld%lld)", 0, 0);
-	p = huge_area(1);
+	p = huge_area(HPAGE);
 	if (p) {
 		p[0] = 1;
 		check(smaps_field(p, "AnonHugePages:", NULL, 0) == 0,
@@ -355,7 +332,7 @@ static long long vm_pte_kb(void)
  * gets a huge page: munmap took its page table (Linux's free_pgd_range). */
 static void test_reuse(void)
 {
-	char *p = huge_area(1), *q = MAP_FAILED;
+	char *p = huge_area(HPAGE), *q = MAP_FAILED;
 	long long before, after;
 
 	if (p) {
@@ -402,7 +379,7 @@ int main(void)
 		      sizeof(mode)) < 0 || strstr(mode, "[never]"))
 		skip_all("THP is never on this kernel, or it has no sysfs "
 			 "(%lld)", 0);
-	p = huge_area(4);
+	p = huge_area(4 * HPAGE);
 	if (!p)
 		skip_all("no 8 MiB area with MADV_HUGEPAGE (errno %lld)", errno);
 	p[0] = 1;
