@@ -19,7 +19,7 @@
 /* Debian's default: THP only where MADV_HUGEPAGE asks for it. */
 enum thp_policy thp_policy = THP_MADVISE;
 bool thp_use_zero_page = true;
-/* Linux's lifetime since 2016. */
+/* Linux's lifetime since 2016; /proc/sys/vm/huge_zero_page switches it. */
 enum huge_zero_policy huge_zero_policy = HUGE_ZERO_PER_MM;
 
 static const char *const thp_names[] = {
@@ -180,9 +180,12 @@ int shmem_enabled_store(const char *buf, size_t len)
 
 unsigned long huge_zero_pfn = ~0UL;
 static struct page *huge_zero_page;
-/* 1 for the page itself while it exists, plus the holders the policy
- * counts (mappings, or mms); 0 when there is none. */
+/* 1 for the page itself while it exists, plus its holders: each huge
+ * zero PMD without the special bit, each mm with MMF_HUGE_ZERO_PAGE, and
+ * the pin persistent took; 0 when there is none. */
 static atomic_t huge_zero_refs;
+/* persistent's reference, taken once and never given back. */
+static bool huge_zero_pinned;
 /* Serialises allocating and freeing it; nothing nests inside but the
  * allocator's zone_lock. */
 static DEFINE_SPINLOCK(huge_zero_lock);
@@ -190,6 +193,11 @@ static DEFINE_SPINLOCK(huge_zero_lock);
 int huge_zero_refcount(void)
 {
 	return atomic_read(&huge_zero_refs);
+}
+
+bool huge_zero_page_pinned(void)
+{
+	return READ_ONCE(huge_zero_pinned);
 }
 
 /*
@@ -235,8 +243,6 @@ bool shrink_huge_zero_page(void)
 {
 	struct page *page = NULL;
 
-	if (huge_zero_policy == HUGE_ZERO_PERSISTENT)
-		return false;
 	spin_lock(&huge_zero_lock);
 	if (huge_zero_page && atomic_cmpxchg(&huge_zero_refs, 1, 0) == 1) {
 		page = huge_zero_page;
@@ -250,20 +256,24 @@ bool shrink_huge_zero_page(void)
 }
 
 /*
- * A reference for one more huge zero PMD of mm, as the policy counts
- * them: refcount, one per mapping; per-mm, the mm's first takes one
- * (Linux's mm_get_huge_zero_page); persistent, none. false if there is
- * no huge zero page and none can be allocated. No lock held, but for
+ * A reference for *entry, one more huge zero PMD of mm, as the policy
+ * counts them: refcount, one per mapping; per-mm, the mm's first takes
+ * one (Linux's mm_get_huge_zero_page); persistent, none. A PMD that
+ * takes none of its own is marked special, so that its zap gives back
+ * what was taken whatever the policy is by then. false if there is no
+ * huge zero page and none can be allocated. No lock held, but for
  * fork's copy of a huge zero PMD: there the page is surely there, and a
  * reference is taken without allocating.
  */
-static bool mm_get_huge_zero_page(struct mm_struct *mm)
+static bool mm_get_huge_zero_page(struct mm_struct *mm, pmd_t *entry)
 {
 	/* LAB(huge-pages) BEGIN task 3: a reference as the lifetime counts */
-	switch (huge_zero_policy) {
+	switch (READ_ONCE(huge_zero_policy)) {
 	case HUGE_ZERO_PERSISTENT:
-		return READ_ONCE(huge_zero_pfn) != ~0UL;
+		*entry = pmd_mkspecial(*entry);
+		return huge_zero_page_pinned();
 	case HUGE_ZERO_PER_MM:
+		*entry = pmd_mkspecial(*entry);
 		if (test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
 			return true;
 		if (!get_huge_zero_page())
@@ -275,31 +285,62 @@ static bool mm_get_huge_zero_page(struct mm_struct *mm)
 		break;
 	}
 	return get_huge_zero_page();
-	/* LAB(huge-pages) END: (void)mm; return get_huge_zero_page(); */
+	/* LAB(huge-pages) END: (void)mm; (void)entry; return get_huge_zero_page(); */
 }
 
-/* One huge zero PMD less in some mm: refcount drops its reference. */
-static void huge_zero_pmd_put(void)
+/* A huge zero PMD, entry, is gone from some mm: it gives back its own
+ * reference, if it took one. */
+static void huge_zero_pmd_put(pmd_t entry)
 {
 	/* LAB(huge-pages) BEGIN task 3: a mapping gives its reference */
-	if (huge_zero_policy == HUGE_ZERO_REFCOUNT)
+	if (!pmd_special(entry))
 		put_huge_zero_page();
-	/* LAB(huge-pages) END: put_huge_zero_page(); */
+	/* LAB(huge-pages) END: (void)entry; put_huge_zero_page(); */
 }
 
 void mm_put_huge_zero_page(struct mm_struct *mm)
 {
 	/* LAB(huge-pages) BEGIN task 3: and an mm gives its own */
-	if (huge_zero_policy == HUGE_ZERO_PER_MM &&
-	    test_and_clear_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
+	if (test_and_clear_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
 		put_huge_zero_page();
 	/* LAB(huge-pages) END: (void)mm; */
 }
 
+/* persistent's pin: the page now, and for good. false if no 2 MiB block
+ * is free. No lock held: it allocates. */
+static bool pin_huge_zero_page(void)
+{
+	if (READ_ONCE(huge_zero_pinned))
+		return true;
+	if (!get_huge_zero_page())
+		return false;
+	if (__atomic_exchange_n(&huge_zero_pinned, true, __ATOMIC_SEQ_CST))
+		put_huge_zero_page();	/* another switch pinned it */
+	return true;
+}
+
 void thp_init(void)
 {
-	if (huge_zero_policy == HUGE_ZERO_PERSISTENT && !get_huge_zero_page())
+	if (huge_zero_policy == HUGE_ZERO_PERSISTENT && !pin_huge_zero_page())
 		pr_warn("huge_zero_page=persistent: no 2 MiB block free\n");
+}
+
+ssize_t huge_zero_policy_show(char *buf, size_t len)
+{
+	return show_choice(buf, len, huge_zero_names, 3,
+			   READ_ONCE(huge_zero_policy));
+}
+
+int huge_zero_set_policy(const char *buf, size_t len)
+{
+	int i = match_name(huge_zero_names, 3, buf, len);
+
+	if (i < 0)
+		return -EINVAL;
+	if (i == HUGE_ZERO_PERSISTENT && !pin_huge_zero_page())
+		return -ENOMEM;
+	WRITE_ONCE(huge_zero_policy, (enum huge_zero_policy)i);
+	return (int)len;
 }
 
 /* ---- PMDs ------------------------------------------------------------ */
@@ -493,19 +534,23 @@ static vm_fault_t do_huge_zero_pmd(struct vm_area_struct *vma, pmd_t *pmd)
 	struct mm_struct *mm = vma->vm_mm;
 	void *pgtable = pgtable_alloc();
 	spinlock_t *ptl = pmd_lockptr(pmd);
+	pgprot_t prot = __pgprot(pgprot_val(vm_get_page_prot(vma->vm_flags)) &
+				 ~_PAGE_RW);
+	pmd_t entry = __pmd(0);	/* special, if it takes no reference */
 
 	if (!pgtable)
 		return VM_FAULT_FALLBACK;
-	if (!mm_get_huge_zero_page(mm)) {
+	if (!mm_get_huge_zero_page(mm, &entry)) {
 		pgtable_free(pgtable);
 		return VM_FAULT_FALLBACK;
 	}
+	/* The reference taken keeps huge_zero_pfn what it is. */
+	entry = __pmd(pmd_val(entry) |
+		      pmd_val(mk_huge_pmd(huge_zero_pfn, prot)));
 	spin_lock(ptl);
-	if (!set_huge_pmd_if_none(mm, pmd, mk_huge_pmd(huge_zero_pfn,
-			__pgprot(pgprot_val(vm_get_page_prot(vma->vm_flags)) &
-				 ~_PAGE_RW)), pgtable)) {
+	if (!set_huge_pmd_if_none(mm, pmd, entry, pgtable)) {
 		spin_unlock(ptl);	/* another thread's fault won */
-		huge_zero_pmd_put();
+		huge_zero_pmd_put(entry);
 		pgtable_free(pgtable);
 		return 0;
 	}
@@ -588,7 +633,8 @@ static void __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmd,
 				       unsigned long haddr)
 {
 	pte_t *table = pgtable_trans_huge_withdraw(pmd);
-	pgprot_t prot = pte_pgprot(pmd_pte(*pmd));
+	pmd_t old = *pmd;
+	pgprot_t prot = pte_pgprot(pmd_pte(pmd_clear_special(old)));
 	/* LAB(huge-pages) BEGIN task 2: 512 small zero PTEs in its place */
 	pte_t entry = pte_mkspecial(pfn_pte(zero_pfn, prot));
 	long rss[NR_MM_COUNTERS] = { 0 };
@@ -607,7 +653,7 @@ static void __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmd,
 	 */
 	set_pmd(pmd, __pmd(__pa(table) | _PAGE_TABLE));
 	flush_tlb_mm_range(mm, haddr, haddr + HPAGE_PMD_SIZE);
-	huge_zero_pmd_put();
+	huge_zero_pmd_put(old);
 	count_vm_event(THP_SPLIT_PMD);
 }
 
@@ -772,7 +818,7 @@ int zap_huge_pmd(struct mmu_gather *tlb, struct mm_struct *mm, pmd_t *pmd,
 	__tlb_adjust_range(tlb, haddr, HPAGE_PMD_SIZE);
 	if (is_huge_zero_pmd(orig)) {
 		rss[MM_ZEROPAGES] -= HPAGE_PMD_NR;
-		huge_zero_pmd_put();
+		huge_zero_pmd_put(orig);
 	} else {
 		struct page *head = pmd_page(orig);
 
@@ -812,8 +858,10 @@ static int copy_huge_pmd(struct mm_struct *dst, pmd_t *src_pmd,
 	}
 	if (is_huge_zero_pmd(entry)) {
 		/* The parent's mapping keeps the page there: this takes a
-		 * reference and never allocates, so under the lock is safe. */
-		mm_get_huge_zero_page(dst);
+		 * reference and never allocates, so under the lock is safe.
+		 * The child's PMD holds what the policy now says. */
+		entry = pmd_clear_special(entry);
+		mm_get_huge_zero_page(dst, &entry);
 		add_mm_counter(dst, MM_ZEROPAGES, HPAGE_PMD_NR);
 	} else {
 		struct page *head = pmd_page(entry);

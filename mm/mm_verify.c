@@ -84,6 +84,7 @@ struct walk_ctx {
 	struct vm_area_struct *vma;	/* cursor: the VMA at or after addr */
 	long rss[NR_MM_COUNTERS];
 	long huge_zero_pmds;		/* the huge zero page's PMDs */
+	long huge_zero_pmd_refs;	/* those not special: a reference */
 	struct mm_verify_report *r;
 };
 
@@ -206,6 +207,19 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 	return 0;
 }
 
+/* A huge PMD: its reference, if it is the huge zero page's and holds
+ * one; then each 4 KiB of it, to count_pte. */
+static int count_pmd(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		     unsigned long end, pte_walk_fn fn, void *priv)
+{
+	struct walk_ctx *c = priv;
+	pmd_t entry = READ_ONCE(*pmd);
+
+	if (is_huge_zero_pmd(entry) && !pmd_special(entry))
+		c->huge_zero_pmd_refs++;
+	return walk_huge_pmd_ptes(mm, pmd, addr, end, fn, priv);
+}
+
 int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
 {
 	struct walk_ctx c = { .mm = mm, .r = r };
@@ -214,12 +228,16 @@ int mm_verify_report(struct mm_struct *mm, struct mm_verify_report *r)
 	if (!list_empty(&mm->mmap))
 		c.vma = list_first_entry(&mm->mmap, struct vm_area_struct,
 					 vm_list);
-	walk_page_range_nosplit(mm, 0, TASK_SIZE, count_pte, &c);
+	walk_page_range_pmd(mm, 0, TASK_SIZE, count_pte, count_pmd, &c);
 	r->huge_zero_pmds += c.huge_zero_pmds;
-	if (c.huge_zero_pmds && huge_zero_policy == HUGE_ZERO_PER_MM &&
-	    !test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags))
-		report(r, "mm %p maps the huge zero page without its per-mm "
-		       "reference", mm);
+	r->huge_zero_pmd_refs += c.huge_zero_pmd_refs;
+	/* A PMD without a reference of its own lives on its mm's, or on
+	 * persistent's pin. */
+	if (c.huge_zero_pmds > c.huge_zero_pmd_refs &&
+	    !test_bit(MMF_HUGE_ZERO_PAGE, &mm->flags) &&
+	    !huge_zero_page_pinned())
+		report(r, "mm %p maps the huge zero page without a reference "
+		       "(its own, its mm's, or the pin)", mm);
 	for (int i = 0; i < NR_MM_COUNTERS; i++)
 		if (c.rss[i] != mm_counter_sum(mm, i))
 			report(r, "mm %p: %s is %ld but the page tables map %ld",
@@ -330,30 +348,28 @@ static int mms_holding_huge_zero(struct mm_struct **mms, int n)
 	return held;
 }
 
-/* The huge zero page's references, as its policy counts them (the PMDs
+/* The huge zero page's references: its own, each PMD's that took one
+ * (not special), each mm's (per-mm), and persistent's pin; whatever the
+ * policy is now, as a switch leaves each holder what it took (the PMDs
  * were counted into r by mm_verify_report, for every mm). */
 static void check_huge_zero_refs(struct mm_verify_report *r,
 				 struct mm_struct **mms, int n)
 {
-	int refs = huge_zero_refcount(), want = 0;
+	int refs = huge_zero_refcount(), want = 0, held = 0;
 	bool there = READ_ONCE(huge_zero_pfn) != ~0UL;
 
 	if (r->huge_zero_pmds && !there)
 		report(r, "%ld huge zero PMDs but no huge zero page",
 		       r->huge_zero_pmds);
-	if (!there)
-		want = 0;
-	else if (huge_zero_policy == HUGE_ZERO_REFCOUNT)
-		want = 1 + (int)r->huge_zero_pmds;
-	else if (huge_zero_policy == HUGE_ZERO_PERSISTENT)
-		want = 2;	/* its own, and boot's */
-	else
-		want = 1 + mms_holding_huge_zero(mms, n);
+	if (there) {
+		held = mms_holding_huge_zero(mms, n);
+		want = 1 + (int)r->huge_zero_pmd_refs + held +
+		       huge_zero_page_pinned();
+	}
 	if (refs != want)
-		report(r, "huge zero page (%s): %d references, want %d",
-		       huge_zero_policy == HUGE_ZERO_REFCOUNT ? "refcount" :
-		       huge_zero_policy == HUGE_ZERO_PER_MM ? "per-mm" :
-		       "persistent", refs, want);
+		report(r, "huge zero page: %d references, want %d (its own, "
+		       "%ld PMDs', %d mms', %d pinned)", refs, want,
+		       r->huge_zero_pmd_refs, held, huge_zero_page_pinned());
 }
 
 /* ---- every mm at once: each swap slot's count ------------------------ */

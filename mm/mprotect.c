@@ -76,7 +76,7 @@ static int change_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 			   pte_walk_fn fn, void *priv)
 {
 	const u64 keep = PTE_PFN_MASK | _PAGE_ACCESSED | _PAGE_DIRTY |
-			 _PAGE_SOFT_DIRTY | _PAGE_PSE;
+			 _PAGE_SOFT_DIRTY | _PAGE_PSE | _PAGE_SPECIAL;
 	struct change_prot *cp = priv;
 	spinlock_t *ptl = pmd_lockptr(pmd);
 	struct page *head = NULL;

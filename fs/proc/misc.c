@@ -5,6 +5,7 @@
 #include <zpk/cpumask.h>
 #include <zpk/coredump.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/kernel_stat.h>
 #include <zpk/loadavg.h>
 #include <zpk/mm_verify.h>
@@ -79,8 +80,10 @@ static int vmstat_show(struct seq_file *m, struct task_struct *task)
 		return 0;
 	}
 	m->count += len;
-	/* zpk's: the zero page's _refcount now (1 + refcounted PTEs + gup). */
+	/* zpk's: the zero page's _refcount now (1 + refcounted PTEs + gup),
+	 * and the huge zero page's references (1 its own + its holders). */
 	seq_printf(m, "zero_page_refcount %d\n", zero_page_refcount());
+	seq_printf(m, "huge_zero_refcount %d\n", huge_zero_refcount());
 	return 0;
 }
 
@@ -129,6 +132,28 @@ static ssize_t zero_page_write(struct task_struct *task, const char *buf,
 	if (zero_page_set_policy(name))
 		return -EINVAL;
 	return n;
+}
+
+/* ---- /proc/sys/vm/huge_zero_page ------------------------------------- */
+
+/* "refcount [per-mm] persistent": the huge zero page's lifetime. */
+static int huge_zero_page_show(struct seq_file *m, struct task_struct *task)
+{
+	char buf[64];
+
+	(void)task;
+	huge_zero_policy_show(buf, sizeof(buf));
+	seq_puts(m, buf);
+	return 0;
+}
+
+static ssize_t huge_zero_page_write(struct task_struct *task,
+				    const char *buf, size_t n, loff_t pos)
+{
+	(void)task;
+	if (pos)
+		return -EINVAL;
+	return huge_zero_set_policy(buf, n);
 }
 
 /* ---- /proc/sys/vm/mm_verify ------------------------------------------- */
@@ -392,6 +417,8 @@ void proc_misc_init(void)
 	proc_create("sys/vm/overcommit_memory", 0444, overcommit_memory_show,
 		    NULL);
 	proc_create("sys/vm/zero_page", 0644, zero_page_show, zero_page_write);
+	proc_create("sys/vm/huge_zero_page", 0644, huge_zero_page_show,
+		    huge_zero_page_write);
 	proc_create("sys/vm/mm_verify", 0644, mm_verify_show, mm_verify_write);
 	proc_create_int("sys/vm/max_map_count", 0644, &sysctl_max_map_count);
 	proc_create_int("sys/vm/oom_dump_tasks", 0644, &sysctl_oom_dump_tasks);

@@ -92,6 +92,17 @@ static inline bool pud_none(pud_t e) { return !(pud_val(e) & _PAGE_PRESENT); }
 static inline bool pmd_none(pmd_t e) { return !(pmd_val(e) & _PAGE_PRESENT); }
 static inline bool pud_leaf(pud_t e) { return pud_val(e) & _PAGE_PSE; }
 static inline bool pmd_leaf(pmd_t e) { return pmd_val(e) & _PAGE_PSE; }
+/* A huge zero PMD that holds no reference of its own (huge_zero_page=
+ * per-mm or persistent), as a special zero PTE holds none. */
+static inline bool pmd_special(pmd_t e) { return pmd_val(e) & _PAGE_SPECIAL; }
+static inline pmd_t pmd_mkspecial(pmd_t e)
+{
+	return __pmd(pmd_val(e) | _PAGE_SPECIAL);
+}
+static inline pmd_t pmd_clear_special(pmd_t e)
+{
+	return __pmd(pmd_val(e) & ~_PAGE_SPECIAL);
+}
 
 static inline pgd_t *pgd_offset_pgd(pgd_t *pgd, unsigned long a)
 {

@@ -21,16 +21,26 @@ extern enum thp_policy thp_policy;
 extern bool thp_use_zero_page;
 
 /*
- * The huge zero page's lifetime (huge_zero_page=, at boot only):
- * refcount (2012: a global reference per mapping, the page freed by
- * shrink_huge_zero_page once unused), per-mm (2016, Linux's since: one
- * reference per mm that mapped it, MMF_HUGE_ZERO_PAGE, dropped when the
- * mm goes; the page freed as under refcount), persistent (2025's
- * CONFIG_PERSISTENT_HUGE_ZERO_FOLIO: allocated at boot, never freed).
+ * The huge zero page's lifetime (huge_zero_page= at boot,
+ * /proc/sys/vm/huge_zero_page at run time): refcount (2012: a global
+ * reference per mapping, the page freed by shrink_huge_zero_page once
+ * unused), per-mm (2016, Linux's since: one reference per mm that mapped
+ * it, MMF_HUGE_ZERO_PAGE, dropped when the mm goes; the page freed as
+ * under refcount), persistent (2025's CONFIG_PERSISTENT_HUGE_ZERO_FOLIO:
+ * allocated at boot or at the switch, never freed). A switch changes the
+ * mappings to come; each made before gives back what it took, as its
+ * PMD's special bit (none of its own) and its mm's flag record.
  */
 enum huge_zero_policy { HUGE_ZERO_REFCOUNT, HUGE_ZERO_PER_MM,
 			HUGE_ZERO_PERSISTENT };
 extern enum huge_zero_policy huge_zero_policy;
+/* "refcount [per-mm] persistent\n" into buf of len bytes, NUL-ended;
+ * returns its length. No lock. */
+ssize_t huge_zero_policy_show(char *buf, size_t len);
+/* Switches to "refcount", "per-mm" or "persistent" (a trailing newline
+ * allowed): len, -EINVAL, or -ENOMEM (persistent, and no 2 MiB block
+ * free to pin). No lock held: it may allocate. */
+int huge_zero_set_policy(const char *buf, size_t len);
 
 /*
  * The text of .../transparent_hugepage/enabled ("always [madvise]
@@ -88,9 +98,11 @@ static inline bool is_huge_zero_pfn(unsigned long pfn)
 }
 /* The references held on the huge zero page, 1 its own (0: none). */
 int huge_zero_refcount(void);
+/* persistent pinned it (at boot or a switch): it is never freed. */
+bool huge_zero_page_pinned(void);
 /* The shrinker's step: frees the huge zero page if nothing but its own
- * reference holds it (refcount and per-mm; never persistent). true if
- * it freed it. Takes huge_zero_lock; no other lock needed. */
+ * reference holds it (never once pinned). true if it freed it. Takes
+ * huge_zero_lock; no other lock needed. */
 bool shrink_huge_zero_page(void);
 /* mm goes (exit_mmap): drops its per-mm reference, if it took one. */
 void mm_put_huge_zero_page(struct mm_struct *mm);

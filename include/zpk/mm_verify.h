@@ -11,6 +11,7 @@ struct mm_verify_report {
 	int errors;
 	char first[160];
 	long huge_zero_pmds;	/* huge zero PMDs in the mms seen */
+	long huge_zero_pmd_refs;	/* those holding a reference */
 };
 
 /*

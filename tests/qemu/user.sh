@@ -146,8 +146,9 @@ part_thp() {
 	runner_thp refcount --except exhaust zeropage/stress_integrity \
 		lazy_mmap zeropage/sparse_scan
 	for hz in per-mm persistent; do
-		runner_thp $hz thp thp_zero cow_fork fork_wrprotect mremap \
-			madvise_fork prot_none mincore proc_consistency
+		runner_thp $hz thp thp_zero thp_zero_switch cow_fork \
+			fork_wrprotect mremap madvise_fork prot_none mincore \
+			proc_consistency
 	done
 }
 

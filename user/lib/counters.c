@@ -19,6 +19,13 @@ long long proc_vmstat_read(const char *name)
 	return v;
 }
 
+long long huge_zero_holders(void)
+{
+	long long n = proc_vmstat_read("huge_zero_refcount");
+
+	return n > 0 ? n - 1 : n;
+}
+
 int mm_verify_clean(void)
 {
 	int fd = open("/proc/sys/vm/mm_verify", O_WRONLY), ok;

@@ -24,6 +24,9 @@ long long proc_vmstat(const char *text, const char *name);
 
 /* proc_vmstat on /proc/vmstat read now: proc_vmstat_read("pswpin"). */
 long long proc_vmstat_read(const char *name);
+/* zpk's huge zero page: its references beyond its own (/proc/vmstat
+ * huge_zero_refcount - 1; 0 while there is no page, -1 on Linux). */
+long long huge_zero_holders(void);
 
 /* The fields of /proc/PID/stat that the tools and tests use. */
 struct proc_stat {

@@ -24,26 +24,7 @@
 
 #define HPAGE	(2UL << 20)
 #define LEN	(256UL << 20)
-#define NCHECKS	13
-
-static char *huge_area(size_t len)
-{
-	char *raw = mmap(NULL, len + HPAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *p;
-
-	if (raw == MAP_FAILED)
-		return NULL;
-	p = (char *)(((unsigned long)raw + HPAGE - 1) & ~(HPAGE - 1));
-	if (p > raw)
-		munmap(raw, p - raw);
-	munmap(p + len, raw + HPAGE - p);
-	if (madvise(p, len, MADV_HUGEPAGE)) {
-		munmap(p, len);
-		return NULL;
-	}
-	return p;
-}
+#define NCHECKS	15
 
 /* zpk's zero_page= policy is name ("[name]" in /proc/sys/vm/zero_page). */
 static int zero_policy_is(const char *name)
@@ -52,6 +33,16 @@ static int zero_policy_is(const char *name)
 
 	read_file("/proc/sys/vm/zero_page", buf, sizeof(buf));
 	return strstr(buf, name) != NULL;
+}
+
+/* The references a fresh mm's n huge zero PMDs take under zpk's
+ * huge_zero_page= lifetime: n, 1, or 0. */
+static long long refs_for(long long n)
+{
+	char buf[64] = "";
+
+	read_file("/proc/sys/vm/huge_zero_page", buf, sizeof(buf));
+	return strstr(buf, "[refcount]") ? n : strstr(buf, "[per-mm]") ? 1 : 0;
 }
 
 static double now(void)
@@ -81,7 +72,7 @@ static long scan(const char *p, size_t len)
 
 int main(void)
 {
-	long long rss, zero, flt, alloc0;
+	long long rss, zero, flt, alloc0, refs0 = 0, refs1 = 0;
 	uint64_t pfn0 = 0;
 	char mode[64] = "";
 	int zpk = is_zpk(), status;
@@ -105,6 +96,8 @@ int main(void)
 	/* Read /proc/vmstat and the clock first: the first use of the heap
 	 * and of the vDSO's data must not fall between the RSS readings. */
 	alloc0 = proc_vmstat_read("thp_zero_page_alloc");
+	if (zpk)
+		refs0 = huge_zero_holders();
 	t = now();
 	rss = self_kb("VmRSS");
 	zero = zpk ? self_kb("RssZero") : 0;
@@ -114,6 +107,8 @@ int main(void)
 	t = now() - t;
 	flt = self_minflt() - flt;
 	rss = self_kb("VmRSS") - rss;
+	if (zpk)
+		refs1 = huge_zero_holders();
 	tap_note("sparse read of 256 MiB: %ld faults, VmRSS %+lld kB, "
 		 "RssZero %+lld kB, %.4f s, thp_zero_page_alloc +%lld",
 		 (long)flt, rss, zpk ? self_kb("RssZero") - zero : 0, t,
@@ -148,6 +143,13 @@ int main(void)
 		       kpageflags(pfn0));
 	else
 		tap_skip("kpageflags needs the pfn (zpk, or root on Linux)");
+	if (zpk)
+		tap_ok(refs1 - refs0 == refs_for(LEN / HPAGE),
+		       "its references as the lifetime counts them: %+lld for "
+		       "%lu PMDs (want %+lld)", refs1 - refs0, LEN / HPAGE,
+		       refs_for(LEN / HPAGE));
+	else
+		tap_skip("the huge zero page's references are zpk's");
 
 	/* fork: the child reads zeros, writes its own copy. */
 	if (fork() == 0) {
@@ -160,6 +162,12 @@ int main(void)
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	       p[HPAGE + 5] == 0, "fork: the child reads zeros and writes "
 	       "its own copy; the parent still reads zero");
+	if (zpk)
+		tap_ok(huge_zero_holders() == refs1, "the child gave back "
+		       "every reference it took (%+lld)",
+		       huge_zero_holders() - refs1);
+	else
+		tap_skip("the huge zero page's references are zpk's");
 
 	rss = self_kb("VmRSS");
 	p[3 * HPAGE + 100] = 1;
