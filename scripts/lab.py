@@ -843,8 +843,14 @@ def check_lab(lab):
     bad, lines, t0, took = 0, [], time.time(), ""
     say = lines.append
     # 0. The full tree, built already, scores the maximum.
+    def secs():
+        nonlocal t1
+        t, t1 = t1, time.time()
+        return " (%.0f s)" % (t1 - t)
+
+    t1 = t0
     score, total, _ = grade(lab, quiet=True, build=False)
-    say("%s: the full tree scores %d/%d" % (lab, score, total))
+    say("%s: the full tree scores %d/%d%s" % (lab, score, total, secs()))
     bad += score != total
     dest = tempfile.mkdtemp(prefix="zpk-lab-%s-" % lab)
     try:
@@ -859,6 +865,8 @@ def check_lab(lab):
         if not build_tree(dest, lab, say):
             return bad + 1, lines
         bad += not clang_builds(dest, lab, say)
+        say("%s: the student tree builds, with gcc and clang%s"
+            % (lab, secs()))
         score, total, tests = grade(lab, dest, quiet=True)
         for t in tests:
             if not t.ok:
@@ -867,8 +875,9 @@ def check_lab(lab):
         failing = {t.task for t in tests if not t.ok}
         slow = [t for t in tests if t.timed_out or "hung" in t.why or
                 "panic" in t.why]
-        say("%s: the skeleton scores %d/%d; tasks failing: %s of %s"
-              % (lab, score, total, sorted(failing - {0}), sorted(tasks)))
+        say("%s: the skeleton scores %d/%d; tasks failing: %s of %s%s"
+              % (lab, score, total, sorted(failing - {0}), sorted(tasks),
+                 secs()))
         problems = (["it scores the maximum"] * (score >= total) +
                     ["the maximum is %d, not 100" % total] * (total != 100) +
                     ["task 0 (the rest of the kernel) fails"] *
@@ -886,12 +895,13 @@ def check_lab(lab):
         for t in tests:
             if not t.ok:
                 say("    task %d %s: %s" % (t.task, t.name, t.why))
-        say("%s: solved in the student tree, it scores %d/%d"
-              % (lab, score, total))
+        say("%s: solved in the student tree, it scores %d/%d%s"
+              % (lab, score, total, secs()))
         bad += score != total
         # 3. Every mutant loses points in its own task.
         t3 = time.time()
         for patch, task, what in mutants(lab):
+            t1 = time.time()
             failed, why = check_mutant(lab, dest, patch, task, solved)
             name = os.path.basename(patch)
             if failed and failed[0].why.startswith("the kernel does not"):
@@ -899,9 +909,9 @@ def check_lab(lab):
             if failed:
                 other = ("" if failed[0].task == task else
                          " (a task %d test)" % failed[0].task)
-                say("%s: mutant %s (task %d, %s): caught by %s%s: %s"
+                say("%s: mutant %s (task %d, %s): caught by %s%s%s: %s"
                       % (lab, name, task, what, failed[0].name, other,
-                         failed[0].why))
+                         secs(), failed[0].why))
             else:
                 say("%s: mutant %s (task %d, %s): NOT CAUGHT %s"
                       % (lab, name, task, what, why))
