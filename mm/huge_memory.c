@@ -485,14 +485,23 @@ static void page_remove_rmap_pmd(struct page *head)
 
 /* ---- the fault ------------------------------------------------------- */
 
+/* What any THP in vma needs, whatever the sysfs policy says (Linux's
+ * hugepage_vma_check with enforce_sysfs false): private anonymous
+ * memory that neither MADV_NOHUGEPAGE nor PR_SET_THP_DISABLE opted out. */
+static bool thp_vma_possible(struct vm_area_struct *vma)
+{
+	unsigned long f = vma->vm_flags;
+
+	return !vma->vm_file && !vma->vm_ops &&
+	       !(f & (VM_SHARED | VM_MAYSHARE | VM_NOHUGEPAGE)) &&
+	       !test_bit(MMF_DISABLE_THP, &vma->vm_mm->flags);
+}
+
 bool thp_vma_allowable(struct vm_area_struct *vma)
 {
 	unsigned long f = vma->vm_flags;
 
-	if (vma->vm_file || vma->vm_ops || (f & (VM_SHARED | VM_MAYSHARE)))
-		return false;
-	if ((f & VM_NOHUGEPAGE) ||
-	    test_bit(MMF_DISABLE_THP, &vma->vm_mm->flags))
+	if (!thp_vma_possible(vma))
 		return false;
 	switch (READ_ONCE(thp_policy)) {
 	case THP_ALWAYS:
@@ -522,6 +531,18 @@ bool thp_vma_eligible(struct vm_area_struct *vma)
 {
 	return vma->vm_end - vma->vm_start >= HPAGE_PMD_SIZE &&
 	       thp_fault_suitable(vma, vma->vm_end - HPAGE_PMD_SIZE);
+}
+
+/* May MADV_COLLAPSE make THPs in vma: possible, the policy aside (it is
+ * the user's explicit ask), a whole aligned 2 MiB inside, and no
+ * userfaultfd (whose readers fill 4 KiB pages: zpk keeps huge PMDs out
+ * of such VMAs; Linux 6.1 collapses a range with no hole there). */
+bool thp_vma_collapsible(struct vm_area_struct *vma)
+{
+	unsigned long haddr = ALIGN_UP(vma->vm_start, HPAGE_PMD_SIZE);
+
+	return thp_vma_possible(vma) && !(vma->vm_flags & __VM_UFFD_FLAGS) &&
+	       haddr + HPAGE_PMD_SIZE <= vma->vm_end;
 }
 
 /* A read fault's PMD: the huge zero page, read-only, 512 zero pages in
@@ -619,6 +640,33 @@ static vm_fault_t do_huge_pmd_anonymous_page(struct vm_area_struct *vma,
 	spin_unlock(ptl);
 	count_vm_event(THP_FAULT_ALLOC);
 	return 0;
+}
+
+/*
+ * MADV_COLLAPSE's last step (mm/khugepaged.c): hpage, a fresh THP with
+ * the range's contents, goes in at pmd, none since the collapse cleared
+ * it, dirty and writable if vma is (Linux's collapse_huge_page's end);
+ * table, the PTE table that was there, emptied, is kept for its split
+ * (nr_ptes counts it already). mmap_lock held for writing; takes and
+ * drops the PMD lock.
+ */
+void set_huge_pmd_collapsed(struct vm_area_struct *vma, pmd_t *pmd,
+			    struct page *hpage, pte_t *table)
+{
+	spinlock_t *ptl = pmd_lockptr(pmd);
+	pte_t entry = pfn_pte(page_to_pfn(hpage),
+			      vm_get_page_prot(vma->vm_flags));
+
+	entry = pte_mkdirty(entry);
+	if (vma->vm_flags & VM_WRITE)
+		entry = pte_mkwrite(entry);
+	spin_lock(ptl);
+	if (!pmd_none(*pmd))
+		BUGF("collapse: PMD at %p filled meanwhile", pmd);
+	page_add_new_anon_rmap_pmd(hpage);
+	list_add(&virt_to_page(table)->lru, &virt_to_page(pmd)->lru);
+	set_pmd(pmd, pte_pmd(entry));
+	spin_unlock(ptl);
 }
 
 /* ---- split ----------------------------------------------------------- */

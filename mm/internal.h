@@ -174,6 +174,17 @@ int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
 /* A huge PMD a zap covers whole: 0 (counted into rss[]) or WALK_PTES. */
 int zap_huge_pmd(struct mmu_gather *tlb, struct mm_struct *mm, pmd_t *pmd,
 		 unsigned long haddr, long rss[NR_MM_COUNTERS]);
+/* MADV_COLLAPSE (mm/khugepaged.c): may vma's ranges be collapsed (kind,
+ * opt-outs, no userfaultfd, an aligned 2 MiB inside; the sysfs policy
+ * aside); and the new THP mapped at the emptied pmd, table deposited.
+ * mmap_lock held for writing. */
+bool thp_vma_collapsible(struct vm_area_struct *vma);
+void set_huge_pmd_collapsed(struct vm_area_struct *vma, pmd_t *pmd,
+			    struct page *hpage, pte_t *table);
+/* madvise(MADV_COLLAPSE) of [start, end) inside vma: 0 or -errno as
+ * Linux 6.1's madvise_collapse. mmap_lock held for writing. */
+long madvise_collapse(struct vm_area_struct *vma, unsigned long start,
+		      unsigned long end);
 
 /* ---- a page's mappings (mm/rmap.c) ------------------------------------- */
 

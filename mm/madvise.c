@@ -1,6 +1,7 @@
 /* mm/madvise.c — madvise(2) (Linux's mm/madvise.c): populate, the fork
  * flags, DONTNEED/FREE and REMOVE, with userfaultfd's remove events,
- * (NO)HUGEPAGE's VMA flags; the other hints are accepted and do nothing. */
+ * (NO)HUGEPAGE's VMA flags, COLD/PAGEOUT and COLLAPSE; the other hints
+ * are accepted and do nothing. */
 #include <zpk/errno.h>
 #include <zpk/fs.h>
 #include <zpk/gup.h>
@@ -153,7 +154,7 @@ static long madvise_cold_pageout(struct vm_area_struct *vma,
 
 /* The advice that acts on each VMA of [start, end) in turn (Linux's
  * madvise_walk_vmas): MADV_DONTNEED, MADV_FREE, MADV_REMOVE, MADV_COLD,
- * MADV_PAGEOUT. */
+ * MADV_PAGEOUT, MADV_COLLAPSE (mm/khugepaged.c). */
 static long madvise_walk_vmas(struct mm_struct *mm, unsigned long start,
 			      unsigned long end, int advice)
 {
@@ -167,6 +168,8 @@ static long madvise_walk_vmas(struct mm_struct *mm, unsigned long start,
 		e = min(end, vma->vm_end);
 		if (advice == MADV_COLD || advice == MADV_PAGEOUT)
 			err = madvise_cold_pageout(vma, start, e, advice);
+		else if (advice == MADV_COLLAPSE)
+			err = madvise_collapse(vma, start, e);
 		else if (advice == MADV_REMOVE)
 			err = madvise_remove(mm, vma, start, e);
 		else
@@ -189,8 +192,9 @@ static long madvise_vmas(struct mm_struct *mm, unsigned long start,
 	if (advice == MADV_DONTFORK || advice == MADV_DOFORK ||
 	    advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK)
 		return madvise_fork_flags(mm, start, end, advice);
-	/* Linux's hugepage_madvise: new faults only; huge pages already
-	 * mapped stay (khugepaged, which would collapse, zpk has not). */
+	/* Linux's hugepage_madvise: new faults only; small pages already
+	 * mapped stay (khugepaged, which would collapse them, zpk has not:
+	 * MADV_COLLAPSE does, when asked). */
 	if (advice == MADV_HUGEPAGE)
 		return vma_modify_flags(mm, start, end - start, VM_HUGEPAGE,
 					VM_NOHUGEPAGE);
@@ -199,20 +203,22 @@ static long madvise_vmas(struct mm_struct *mm, unsigned long start,
 					VM_HUGEPAGE);
 	if (advice != MADV_DONTNEED && advice != MADV_FREE &&
 	    advice != MADV_REMOVE && advice != MADV_COLD &&
-	    advice != MADV_PAGEOUT)
+	    advice != MADV_PAGEOUT && advice != MADV_COLLAPSE)
 		return 0;
 	return madvise_walk_vmas(mm, start, end, advice);
 }
 
-/* The advices that change VM flags take the mmap_lock for writing; the
- * others (zapping, populating, hints) for reading, as Linux's
- * madvise_need_mmap_write: faults on other CPUs go on meanwhile. */
+/* The advices that change VM flags take the mmap_lock for writing, and
+ * MADV_COLLAPSE, which replaces page tables; the others (zapping,
+ * populating, hints) for reading, as Linux's madvise_need_mmap_write:
+ * faults on other CPUs go on meanwhile. */
 static long madvise_locked(struct mm_struct *mm, unsigned long start,
 			   unsigned long end, int advice)
 {
 	bool write = advice == MADV_DONTFORK || advice == MADV_DOFORK ||
 		     advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK ||
-		     advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE;
+		     advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE ||
+		     advice == MADV_COLLAPSE;
 	long ret;
 
 	if (write)
@@ -228,7 +234,7 @@ static long madvise_locked(struct mm_struct *mm, unsigned long start,
 }
 
 /* Linux's madvise checks; MADV_DONTNEED zaps, MADV_PAGEOUT swaps out,
- * the other hints do nothing. */
+ * MADV_COLLAPSE makes THPs, the other hints do nothing. */
 static long sys_madvise(unsigned long start, size_t len, int advice)
 {
 	struct mm_struct *mm = current->mm;
@@ -247,7 +253,7 @@ static long sys_madvise(unsigned long start, size_t len, int advice)
 	case MADV_DONTFORK: case MADV_DOFORK:
 	case MADV_WIPEONFORK: case MADV_KEEPONFORK: case MADV_REMOVE:
 	case MADV_HUGEPAGE: case MADV_NOHUGEPAGE:
-	case MADV_COLD: case MADV_PAGEOUT:
+	case MADV_COLD: case MADV_PAGEOUT: case MADV_COLLAPSE:
 		break;
 	default:
 		return -EINVAL;

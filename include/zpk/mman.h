@@ -44,6 +44,7 @@
 #define MADV_KEEPONFORK	19
 #define MADV_POPULATE_READ	22	/* fault in for read: zero pages */
 #define MADV_POPULATE_WRITE	23	/* fault in for write: real pages */
+#define MADV_COLLAPSE	25	/* small pages into a THP, now */
 
 #define MREMAP_MAYMOVE		1	/* may move the mapping */
 #define MREMAP_FIXED		2	/* ... to new_addr exactly */

@@ -51,6 +51,8 @@ enum vm_event_item {
 	NR_TLB_REMOTE_FLUSH_RECEIVED,	/* such IPIs taken */
 	THP_FAULT_ALLOC,	/* faults that mapped a THP */
 	THP_FAULT_FALLBACK,	/* ... that found no order-9 block */
+	THP_COLLAPSE_ALLOC,	/* THPs MADV_COLLAPSE made */
+	THP_COLLAPSE_ALLOC_FAILED,	/* ... and found no order-9 block for */
 	THP_SPLIT_PMD,		/* huge PMDs split into PTE tables */
 	THP_ZERO_PAGE_ALLOC,	/* huge zero pages allocated */
 	THP_ZERO_PAGE_ALLOC_FAILED,

@@ -89,6 +89,25 @@ long long proc_kb(const char *path, const char *key)
 	return v;
 }
 
+long long smaps_kb(const void *addr, const char *key)
+{
+	unsigned long a = (unsigned long)addr;
+	struct proc_map m;
+	long long v = -1;
+	char *t, *cur;
+
+	t = proc_read("/proc/self/smaps", NULL);
+	if (!t)
+		return -1;
+	for (cur = t; proc_maps_next(&cur, &m);)
+		if (m.start <= a && a < m.end) {
+			v = proc_field(m.fields, m.fields_end, key);
+			break;
+		}
+	free(t);
+	return v;
+}
+
 long long proc_vmstat(const char *text, const char *name)
 {
 	size_t nl = strlen(name);

@@ -19,6 +19,10 @@ long long proc_field(const char *text, const char *end, const char *key);
 /* proc_field on a whole file: proc_kb("/proc/self/status", "VmRSS"). */
 long long proc_kb(const char *path, const char *key);
 
+/* The field key of this process's smaps entry that holds addr:
+ * smaps_kb(p, "AnonHugePages"). -1 if no VMA holds addr. */
+long long smaps_kb(const void *addr, const char *key);
+
 /* "name value" lines of /proc/vmstat: the value, or -1 if absent. */
 long long proc_vmstat(const char *text, const char *name);
 

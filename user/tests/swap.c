@@ -3,9 +3,9 @@
  * back intact, read or written, across fork and COW, mremap, mprotect,
  * /proc/self/mem; VmSwap, smaps' Swap, meminfo's SwapFree, pagemap's
  * swap bit, mincore, vmstat's pswpout/pswpin and ru_majflt move as
- * Linux's; MADV_DONTNEED and munmap give the slots back; swapoff brings
- * pages in. Only on a scratch disk (tests/qemu/blk.sh), as swapon.c,
- * which it leaves without a swap header; skips otherwise. */
+ * Linux's; MADV_DONTNEED and munmap give the slots back; MADV_COLLAPSE
+ * and swapoff bring pages in. Only on a scratch disk (tests/qemu/blk.sh),
+ * as swapon.c, which it leaves without a swap header; skips otherwise. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -27,6 +27,13 @@
 #endif
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT	21
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE	25
+#endif
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE	14
+#define MADV_NOHUGEPAGE	15
 #endif
 
 #define DEV	"/dev/vda"
@@ -229,6 +236,35 @@ static void paths(void)
 }
 
 /* swapoff with pages out: they come back in, intact. */
+/* MADV_COLLAPSE of 2 MiB half in swap: the swapped half is read in
+ * (Linux's __collapse_huge_page_swapin) and the whole becomes one THP. */
+static void collapse_swapped(void)
+{
+	char *m = huge_area(HPAGE_SIZE);
+	long long swap0 = self_kb("VmSwap"), out = 0;
+	int r = -1;
+
+	if (m && !madvise(m, HPAGE_SIZE, MADV_NOHUGEPAGE)) {
+		for (unsigned long i = 0; i < HPAGE_SIZE; i++)
+			m[i] = pat(i, 5);
+		madvise(m, HPAGE_SIZE, MADV_HUGEPAGE);
+		madvise(m, HPAGE_SIZE / 2, MADV_PAGEOUT);
+		out = self_kb("VmSwap") - swap0;
+		r = madvise(m, HPAGE_SIZE, MADV_COLLAPSE);
+	}
+	tap_ok(out == HPAGE_SIZE / 2048 && r == 0 &&
+	       smaps_kb(m, "AnonHugePages") == 2048 &&
+	       self_kb("VmSwap") == swap0,
+	       "MADV_COLLAPSE of 2 MiB with %lld kB in swap: %d (%s), "
+	       "AnonHugePages %lld kB, VmSwap %+lld kB", out, r,
+	       r ? strerror(errno) : "ok", m ? smaps_kb(m, "AnonHugePages") :
+	       -1, self_kb("VmSwap") - swap0);
+	tap_ok(m && differ(m, 5, HPAGE_SIZE / PAGE) == 0,
+	       "... and the pattern is all there");
+	if (m)
+		munmap(m, HPAGE_SIZE);
+}
+
 static void off_with_pages_out(void)
 {
 	char *m = fill(4);
@@ -254,12 +290,13 @@ int main(void)
 		tap_done();
 	}
 	need_proc();
-	tap_plan(22);
+	tap_plan(24);
 	r = scratch_swapon(DEV, bytes);
 	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
 	out_and_in();
 	fork_cow();
 	paths();
+	collapse_swapped();
 	off_with_pages_out();
 	scratch_swapoff(DEV);
 	tap_done();
