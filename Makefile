@@ -30,9 +30,9 @@ RUN_DEPS := initrd
 endif
 MEM	?= 128M
 SMP	?= 1
-# make run DISK=img: a raw image as zpk's /dev/vda (virtio-blk);
-# make run SWAP=64M: a swap image of that size instead ($(B)/swap.img,
-# made anew), which init swaps on (/etc/fstab).
+# make run (or debug) DISK=img: a raw image as zpk's /dev/vda (virtio-blk);
+# make run (or debug) SWAP=64M: a swap image of that size instead
+# ($(B)/swap.img, made anew), which init swaps on (/etc/fstab).
 DISK	?=
 SWAP	?=
 CMDLINE	?=
@@ -165,8 +165,10 @@ $(DEBUG_ELF): FORCE
 # well only if zpk powers off with 0 (init exited 0): a panic, or QEMU
 # stopped first (a hang ended with Ctrl-A X, gdb's kill), is an error.
 debug: deps $(DEBUG_ELF) initrd
+	$(if $(and $(DISK),$(SWAP)),$(error DISK= and SWAP= both want /dev/vda))
+	$(if $(SWAP),scripts/mkswap-img.sh $(SWAP) $(B)/swap.img)
 	@echo "zpk: QEMU waits for gdb on localhost:1234 — run 'make gdb' in another terminal"
-	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio --interactive --gdb --zpk-status $(DEBUG_ELF)
+	scripts/qemu.sh --mem $(MEM) --smp $(SMP) --append "$(CMDLINE)" --initrd $(B)/user/initrd.cpio $(if $(DISK),--disk $(DISK))$(if $(SWAP),--disk $(B)/swap.img) --interactive --gdb --zpk-status $(DEBUG_ELF)
 
 gdb: $(DEBUG_ELF)
 	gdb -x tools/gdbinit $(DEBUG_ELF)

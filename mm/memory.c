@@ -1325,6 +1325,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 vm_fault_t do_swap_page(struct vm_area_struct *vma, unsigned long address,
 			pte_t *pte, unsigned int flags)
 {
+	/* LAB(swap) BEGIN task 2: back from the swap cache or the disk */
 	spinlock_t *ptl = pte_lockptr(pte);
 	pte_t orig = *pte, entry;
 	swp_entry_t swp = pte_to_swp_entry(orig);
@@ -1367,6 +1368,10 @@ vm_fault_t do_swap_page(struct vm_area_struct *vma, unsigned long address,
 	if ((flags & FAULT_FLAG_WRITE) && !pte_write(entry))
 		ret |= do_wp_page(vma, address, pte);
 	return ret;
+	/* LAB(swap) END:
+	 * (void)vma; (void)address; (void)pte; (void)flags;
+	 * return VM_FAULT_SIGBUS;
+	 */
 }
 
 /* ---- munmap's tables ------------------------------------------------ */

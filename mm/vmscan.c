@@ -75,6 +75,7 @@ static struct page *swappable_page(struct scan_control *sc,
 static int try_to_swap_out(pte_t *pte, unsigned long addr,
 			   struct page *page, struct scan_control *sc)
 {
+	/* LAB(swap) BEGIN task 1: a slot, the swap cache, the swap PTE */
 	swp_entry_t entry;
 
 	if (PageSwapCache(page)) {	/* on disk (or on its way) */
@@ -106,6 +107,10 @@ static int try_to_swap_out(pte_t *pte, unsigned long addr,
 		return 0;
 	sc->next = addr + PAGE_SIZE;
 	return 1;
+	/* LAB(swap) END:
+	 * (void)pte; (void)addr; (void)page; (void)sc;
+	 * return 0;
+	 */
 }
 
 /* MADV_PAGEOUT's walk fn: each swappable page goes. */
@@ -211,16 +216,25 @@ static struct mm_struct *scan_mm;
 static unsigned long scan_addr;
 
 /* Reclaim's walk fn: the second chance. A page accessed since the last
- * pass loses its accessed bit and stays (no flush: a stale TLB entry
- * only delays the next bit); one not accessed goes to swap. */
+ * pass loses its accessed bit and stays; one not accessed goes to swap.
+ * The batch's flush covers the pages whose bit went: a CPU sets the bit
+ * only when it loads the PTE into its TLB, so a stale entry would hide
+ * every later access (Linux on x86 skips this flush and counts on TLB
+ * turnover; TCG's large TLB keeps a busy page's entry for good). */
 static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct scan_control *sc = priv;
 	struct page *page = swappable_page(sc, addr, *pte);
 
 	sc->nr_scanned++;
-	if (!page || ptep_test_and_clear_young(pte))
+	if (!page)
 		return 0;
+	/* LAB(swap) BEGIN task 3: the second chance */
+	if (ptep_test_and_clear_young(pte)) {
+		tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+		return 0;
+	}
+	/* LAB(swap) END */
 	if (try_to_swap_out(pte, addr, page, sc) ||
 	    sc->nr_reclaimed >= sc->nr_to_reclaim) {
 		sc->next = addr + PAGE_SIZE;

@@ -391,16 +391,21 @@ def leaks(lab, dest):
 class Test:
     def __init__(self, points, task, kind, target, params):
         self.points, self.task, self.kind = int(points), int(task), kind
+        qemu_opts = ("smp=", "max=", "mem=", "scratch=")
         opt = {p.split("=", 1)[0]: p.split("=", 1)[1] for p in params
-               if p.startswith(("smp=", "max="))}
+               if p.startswith(qemu_opts)}
         self.expect = [p.split("=", 1)[1] for p in params
                        if p.startswith("expect=")]
         self.target = target
         self.params = [p for p in params
-                       if not p.startswith(("expect=", "smp=", "max="))]
-        # QEMU's CPUs, not a kernel parameter; a c2c test's ceiling.
+                       if not p.startswith(("expect=",) + qemu_opts)]
+        # QEMU's CPUs and RAM, and a fresh scratch disk of that size
+        # (tests/qemu/blk.sh's: the swap tests'), not kernel parameters;
+        # a c2c test's ceiling.
         self.smp = int(opt.get("smp", target.split(":")[1]
                                if kind == "c2c" else 1))
+        self.mem = opt.get("mem", "512M")
+        self.scratch = opt.get("scratch", "")
         self.max = float(opt.get("max", 0))
         self.ok, self.why, self.secs, self.log = False, "not run", 0.0, ""
         self.timed_out = False
@@ -431,15 +436,31 @@ KERNEL_ELF = "build/zpk.elf"
 KTEST_ELF = "build/zpk-test.elf"
 
 
-def qemu(top, params, timeout, smp=1, elf=KERNEL_ELF, env=None):
-    """Boots the tree's kernel elf with the initrd on smp CPUs; (console
-    text, status)."""
-    cmd = [os.path.join(top, "scripts/qemu.sh"), "--mem", "512M", "--smp",
+def size_bytes(size):
+    """ "8M" -> 8388608 (K, M, G suffixes, as QEMU's)."""
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(size[:-1]) * scale[size[-1]] if size[-1] in scale else \
+        int(size)
+
+
+def qemu(top, params, timeout, smp=1, elf=KERNEL_ELF, env=None, mem="512M",
+         scratch=""):
+    """Boots the tree's kernel elf with the initrd on smp CPUs and mem of
+    RAM, with a fresh scratch disk of that size as /dev/vda if scratch
+    says one; (console text, status)."""
+    cmd = [os.path.join(top, "scripts/qemu.sh"), "--mem", mem, "--smp",
            str(smp), "--append", " ".join(params), "--timeout", str(timeout),
-           "--initrd", os.path.join(top, "build/user/initrd.cpio"),
-           os.path.join(top, elf)]
-    r = subprocess.run(cmd, cwd=top, capture_output=True, text=True,
-                       errors="replace", env=dict(os.environ, **(env or {})))
+           "--initrd", os.path.join(top, "build/user/initrd.cpio")]
+    with tempfile.TemporaryDirectory(prefix="zpk-grade-") as tmp:
+        if scratch:
+            img = os.path.join(tmp, "scratch.img")
+            with open(img, "w") as f:
+                f.write("ZPK-BLK-SCRATCH %d\n" % size_bytes(scratch))
+            os.truncate(img, size_bytes(scratch))
+            cmd += ["--disk", img]
+        r = subprocess.run(cmd + [os.path.join(top, elf)], cwd=top,
+                           capture_output=True, text=True, errors="replace",
+                           env=dict(os.environ, **(env or {})))
     return r.stdout.replace("\r", "") + r.stderr, r.returncode
 
 
@@ -506,7 +527,8 @@ def run_user(top, params, tests, limit=USER_TEST_TIMEOUT, bail=False):
                           "loglevel=7"] + list(params) +
                     ["--", "-T", str(scale()), "--timeout", str(limit)] +
                     ["--bail"] * bail + names, 120 + limit * len(names),
-                    tests[0].smp)
+                    tests[0].smp, mem=tests[0].mem,
+                    scratch=tests[0].scratch)
     bad = ended_badly(text, rc)
     result, why = {}, ""
     # The runner relays a test's TAP indented, then its result line, then
@@ -634,7 +656,8 @@ def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT,
     groups = {}
     for t in tests:
         key = (t.kind, t.target.split(":")[0] if t.kind == "host" else
-               t.target if t.kind == "c2c" else "", tuple(t.params), t.smp)
+               t.target if t.kind == "c2c" else "", tuple(t.params), t.smp,
+               t.mem, t.scratch)
         groups.setdefault(key, []).append(t)
     if build:
         # Only what the tests run: a mutant's host tests would compile
@@ -655,7 +678,7 @@ def run_tests(top, tests, build=True, limit=USER_TEST_TIMEOUT,
                 t.log = r.stderr
             return
     def run_group(key, ts):
-        kind, binary, params, _ = key
+        kind, binary, params = key[:3]
         if kind == "host":
             run_host(top, binary, ts)
         elif kind == "ktest":

@@ -8,7 +8,8 @@
 # (init's /etc/fstab, zpk-run --swap); an I/O error (QEMU's blkdebug)
 # comes back as EIO; user/tests/swap (reclaim to the disk and back) on 1
 # and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
-# threads against kswapd); user/tests/swap_eio (a swap-in's read fails:
+# threads against kswapd); user/tests/swap_lru (a hot set stays in memory
+# under pressure: the second chance); user/tests/swap_eio (a swap-in's read fails:
 # SIGBUS, blkdebug again); user/tests/swapoff (under load, and ENOMEM).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
@@ -222,20 +223,23 @@ part_swapoff() {
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
-# user/tests/swap_scan at 64 MiB with a 128 MiB scratch disk: the sparse
-# scan over 1.25 x RAM swaps under off (pswpout rises, not OOM-killed),
-# needs no swap under special; threads fault while kswapd evicts.
+# user/tests/swap_scan (or $3: swap_lru) at 64 MiB with a 128 MiB scratch
+# disk: the sparse scan over 1.25 x RAM swaps under off (pswpout rises, not
+# OOM-killed), needs no swap under special; threads fault while kswapd
+# evicts. swap_lru: a hot set stays in memory under pressure (reclaim's
+# second chance).
 part_swap_scan() {
-	local smp=$1 zp=$2 img=$work/scan-$1-$2.img log=$LOGDIR/blk-scan-$1-$2.log
+	local smp=$1 zp=$2 t=${3:-swap_scan}
+	local img=$work/$t-$1-$2.img log=$LOGDIR/blk-$t-$1-$2.log
 	printf 'ZPK-BLK-SCRATCH %d\n' $((128 << 20)) >"$img"
 	truncate -s 128M "$img"
 	BOOT_SMP=$smp BOOT_DISK=$img boot "$log" 64M init=/tests/runner \
-		mm_verify=exit zero_page=$zp -- swap_scan
-	expect_in "$log" "[smp$smp $zp] swap_scan passes" "ok 1 - swap_scan (exit 0"
-	expect_in "$log" "[smp$smp $zp] swap_scan: no page or slot leak" \
-		"ok 2 - swap_scan: no page leak"
-	expect_status "[smp$smp $zp] swap_scan: the runner exited 0, every check passed" 0
-	expect_not_in "$log" "[smp$smp $zp] swap_scan: no BUG (an allocation under a spinlock...)" \
+		mm_verify=exit zero_page=$zp -- "$t"
+	expect_in "$log" "[smp$smp $zp] $t passes" "ok 1 - $t (exit 0"
+	expect_in "$log" "[smp$smp $zp] $t: no page or slot leak" \
+		"ok 2 - $t: no page leak"
+	expect_status "[smp$smp $zp] $t: the runner exited 0, every check passed" 0
+	expect_not_in "$log" "[smp$smp $zp] $t: no BUG (an allocation under a spinlock...)" \
 		"BUG"
 	grep -F "    # " "$log" | sed "s/^ *# /# [smp$smp $zp] /"
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
@@ -262,4 +266,6 @@ part_swapoff 4 off
 part_swap_scan 1 off
 part_swap_scan 1 special
 part_swap_scan 4 off
+part_swap_scan 1 special swap_lru
+part_swap_scan 4 off swap_lru
 part_busybox
