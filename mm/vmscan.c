@@ -215,12 +215,22 @@ static DEFINE_SPINLOCK(scan_lock);
 static struct mm_struct *scan_mm;
 static unsigned long scan_addr;
 
+/* A page's accessed bit, tested and cleared (Linux's
+ * ptep_clear_flush_young); if it was set, the batch's flush takes the
+ * PTE's TLB entries too: a CPU sets the bit only when it loads the PTE,
+ * so a stale entry could hide later accesses (Linux on x86 skips this
+ * flush and counts on TLB turnover). PTE lock held. */
+static __maybe_unused bool pte_clear_young(struct scan_control *sc,
+					    pte_t *pte, unsigned long addr)
+{
+	if (!ptep_test_and_clear_young(pte))
+		return false;
+	tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+	return true;
+}
+
 /* Reclaim's walk fn: the second chance. A page accessed since the last
- * pass loses its accessed bit and stays; one not accessed goes to swap.
- * The batch's flush covers the pages whose bit went: a CPU sets the bit
- * only when it loads the PTE into its TLB, so a stale entry would hide
- * every later access (Linux on x86 skips this flush and counts on TLB
- * turnover; TCG's large TLB keeps a busy page's entry for good). */
+ * pass loses its accessed bit and stays; one not accessed goes to swap. */
 static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct scan_control *sc = priv;
@@ -230,10 +240,8 @@ static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
 	if (!page)
 		return 0;
 	/* LAB(swap) BEGIN task 3: the second chance */
-	if (ptep_test_and_clear_young(pte)) {
-		tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+	if (pte_clear_young(sc, pte, addr))
 		return 0;
-	}
 	/* LAB(swap) END */
 	if (try_to_swap_out(pte, addr, page, sc) ||
 	    sc->nr_reclaimed >= sc->nr_to_reclaim) {
