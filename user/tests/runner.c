@@ -1,6 +1,7 @@
 /* user/tests/runner.c — runs every test in its directory (or those named,
  * or all but those after --except), each in a child, with a page-leak
- * check and (zpk) an mm_verify sweep after each; TAP and a summary.
+ * check and (zpk) an mm_verify sweep after each (a swap area the test
+ * left on goes off first); TAP and a summary.
  * runner [-T N] [--timeout SECS] [--except] [TEST...]: -T multiplies
  * each test's timeout by N. */
 #include <dirent.h>
@@ -13,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/swap.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -310,6 +312,38 @@ static long swap_used(void)
 	return (long)(si.totalswap - si.freeswap);
 }
 
+/* /proc/swaps now, into buf ("" if there is none). */
+static void read_swaps(char *buf, size_t n)
+{
+	if (read_file("/proc/swaps", buf, n) < 0)
+		buf[0] = 0;
+}
+
+/*
+ * A test killed before its swapoff leaves its area on: no leak of the
+ * kernel's, but the area's slot map would count as one and hide why the
+ * test failed. Each area listed now and not in before goes off (and is
+ * said so); what it held of the test's is gone with the test.
+ */
+static void swapoff_left(const char *before)
+{
+	static char now_on[4096];
+	char path[256], *l;
+
+	read_swaps(now_on, sizeof(now_on));
+	for (l = strchr(now_on, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+		char key[260];
+
+		if (sscanf(l + 1, "%255s", path) != 1)
+			continue;
+		snprintf(key, sizeof(key), "\n%s ", path);
+		if (strstr(before, key))
+			continue;
+		printf("# the test left %s swapped on: swapoff %s\n", path,
+		       swapoff(path) ? strerror(errno) : "done");
+	}
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -325,6 +359,7 @@ int main(int argc, char **argv)
 	struct rlimit nocore = { 0, 0 };
 	struct sigaction on_child = { .sa_handler = on_sigchld };
 	long before, after, swap_before, swap_after;
+	static char swaps[4096];
 	struct stat st;
 	double t0;
 
@@ -395,7 +430,9 @@ int main(int argc, char **argv)
 		t0 = now();
 		before = sysinfo_free_pages();
 		swap_before = swap_used();
+		read_swaps(swaps, sizeof(swaps));
 		status = run(path, test_arg(names[i], zpk), 0, &timed_out);
+		swapoff_left(swaps);
 		verified = mm_verify_clean();
 		after = free_pages_back(before);
 		swap_after = swap_used();
