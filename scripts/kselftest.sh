@@ -3,7 +3,9 @@
 # (scripts/kselftest-build.sh) on zpk under zero_page=special, refcount and
 # off, and on Debian's Linux 6.1 (the reference) in the same QEMU line as
 # make bench, both booted with transparent_hugepage=always (the reference
-# for the THP cases is Linux with THP on everywhere).  One boot per program
+# for the THP cases is Linux with THP on everywhere), each with a swap disk
+# of KSELFTEST_SWAP (128M) that the runner swaps on first (Linux loads
+# Debian's virtio modules for it).  One boot per program
 # and kernel: /tests/runner as init runs
 # the program, with zpk's free-page check after it (mm_verify=exit on zpk);
 # a boot still running after the program's timeout is killed and counts as
@@ -24,6 +26,9 @@ KERNELS=${KSELFTEST_KERNELS:-special refcount off linux}
 JOBS=${KSELFTEST_JOBS:-$(nproc)}
 CI=${KSELFTEST_CI:-0}
 THP=transparent_hugepage=always
+# Each boot's swap disk (a fresh mkswap'd image, sparse), swapped on by
+# the runner before the program: the swap and MADV_PAGEOUT cases run.
+SWAP=${KSELFTEST_SWAP:-128M}
 
 # The runs, one "PROGRAM KERNEL MEM TIMEOUT" a line.
 runs() {
@@ -62,6 +67,8 @@ setup() {
 	vmlinuz=$(WHO=kselftest scripts/linux-kernel.sh) || exit 1
 	mkdir -p "$root/linux/tests/ks" "$root/linux/"{bin,proc,sys,dev,tmp}
 	cp build/user/bin/linux-init "$root/linux/init"
+	mkdir -p "$root/linux/lib/modules"
+	cp build/linux/modules/* "$root/linux/lib/modules/"
 	cp build/user/bin/tests/runner "$root/linux/tests/"
 	for p in $progs; do cp "$OUT/bin/$p" "$root/linux/tests/ks/"; done
 	initrd "$root/linux" "$OUT/linux-initramfs.cpio"
@@ -71,20 +78,23 @@ setup() {
 # $OUT/runs/KERNEL/PROGRAM.log, then "# kselftest.status=RC secs=S".
 run() {
 	local p=$1 k=$2 mem=$3 t=$4 log=$OUT/runs/$2/$1.log t0 rc=0
+	local swap=$OUT/runs/$2/$1.swap
 	mkdir -p "$OUT/runs/$k"
+	scripts/mkswap-img.sh "$SWAP" "$swap"
 	t0=$EPOCHREALTIME
 	if [ "$k" = linux ]; then
 		# Linux's own boot takes 20-40 s of TCG more than zpk's.
 		scripts/qemu.sh --linux --mem "$mem" --timeout $((t + 120)) \
-			--initrd "$OUT/linux-initramfs.cpio" \
-			--append "console=ttyS0 quiet panic=-1 $THP -- /tests/runner ks/$p" \
+			--initrd "$OUT/linux-initramfs.cpio" --disk "$swap" \
+			--append "console=ttyS0 quiet panic=-1 $THP -- /tests/runner --swapon /dev/vda ks/$p" \
 			"$vmlinuz" >"$log" 2>&1 || rc=$?
 	else
 		scripts/qemu.sh --mem "$mem" --timeout "$t" \
-			--initrd "$OUT/zpk-initrd.cpio" \
-			--append "init=/tests/runner mm_verify=exit zero_page=$k $THP -- ks/$p" \
+			--initrd "$OUT/zpk-initrd.cpio" --disk "$swap" \
+			--append "init=/tests/runner mm_verify=exit zero_page=$k $THP -- --swapon /dev/vda ks/$p" \
 			build/zpk.elf >"$log" 2>&1 || rc=$?
 	fi
+	rm -f "$swap"
 	echo "# kselftest.status=$rc secs=$(echo "$EPOCHREALTIME $t0" |
 		awk '{ printf "%.1f", $1 - $2 }')" >>"$log"
 	echo "kselftest: $p on $k: $(tail -1 "$log" | cut -c3-)" >&2

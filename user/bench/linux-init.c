@@ -5,12 +5,15 @@
  * instead (make kselftest).  "--kallsyms" instead prints /proc/kallsyms
  * (for scripts/bench-profile.sh; boot with nokaslr so the addresses hold
  * for the next boot too).  transparent_hugepage=WORD on the command line
- * is put back through /sys where Linux turned THP off (thp_as_asked). */
+ * is put back through /sys where Linux turned THP off (thp_as_asked).
+ * Modules in /lib/modules (make kselftest's virtio disk) are loaded
+ * first (load_modules). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,6 +68,29 @@ static void thp_as_asked(void)
 	put("use_zero_page", "1");
 }
 
+/* make kselftest's swap disk: Debian's virtio modules, in the order
+ * /lib/modules/order gives them (finit_module, as insmod does), so that
+ * /dev/vda appears in devtmpfs. No order file: nothing to load. */
+static void load_modules(void)
+{
+	char names[1024], path[300], *name, *save;
+	int fd;
+
+	if (!read_text("/lib/modules/order", names, sizeof(names)))
+		return;
+	for (name = strtok_r(names, "\n", &save); name;
+	     name = strtok_r(NULL, "\n", &save)) {
+		snprintf(path, sizeof(path), "/lib/modules/%s", name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+			fprintf(stderr, "linux-init: %s: %m\n", path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (access("/dev/vda", F_OK))
+		mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	char *args[16] = { "/bin/zpbench" };
@@ -87,6 +113,7 @@ int main(int argc, char **argv)
 		perror("linux-init: mount /proc");
 	mount("sysfs", "/sys", "sysfs", 0, NULL);
 	thp_as_asked();
+	load_modules();
 	if (args[1] && !strcmp(args[1], "--kallsyms")) {
 		args[0] = "/bin/cat";
 		args[1] = "/proc/kallsyms";

@@ -2,8 +2,8 @@
  * or all but those after --except), each in a child, with a page-leak
  * check and (zpk) an mm_verify sweep after each (a swap area the test
  * left on goes off first); TAP and a summary.
- * runner [-T N] [--timeout SECS] [--except] [TEST...]: -T multiplies
- * each test's timeout by N. */
+ * runner [-T N] [--timeout SECS] [--swapon DEV] [--bail] [--except]
+ * [TEST...]: -T multiplies each test's timeout by N. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -398,6 +398,15 @@ int main(int argc, char **argv)
 		argc -= 2;
 	}
 	timeout_s *= timeout_scale;
+	/* --swapon DEV: swap on DEV before the first test (make kselftest
+	 * boots zpk and Linux with a swap disk). */
+	if (argc > 2 && strcmp(argv[1], "--swapon") == 0) {
+		if (swapon(argv[2], 0))
+			printf("# runner: swapon %s: %s\n", argv[2],
+			       strerror(errno));
+		argv += 2;
+		argc -= 2;
+	}
 	/* --bail: stop at the first failure (the lab check's mutants,
 	 * where one failing test is the whole answer). */
 	if (argc > 1 && strcmp(argv[1], "--bail") == 0) {
