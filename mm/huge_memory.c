@@ -764,6 +764,64 @@ void split_huge_pmd_address(struct mm_struct *mm, unsigned long addr)
 		split_huge_pmd(mm, pmd, addr);
 }
 
+/*
+ * A THP that no PMD maps, and whose every mapping is a PTE of table,
+ * becomes 512 order-0 pages (Linux's split_huge_page, as MADV_PAGEOUT
+ * needs it: zpk swaps 4 KiB pages). Each subpage keeps the references
+ * of its PTEs and is anonymous on its own (its exclusive bit it has had
+ * since the PMD's split); one that no PTE maps is freed. Refused (false)
+ * while anything else holds the THP (a pin, a gather's reference, a PTE
+ * in another table or mm), as Linux's can_split_folio. table's PTE lock
+ * held: none of its PTEs changes meanwhile, and they are all there are.
+ */
+bool split_huge_page_table(struct page *head, pte_t *table)
+{
+	unsigned long pfn = page_to_pfn(head), ptes = 0;
+	long maps = 0;
+
+	if (!PageHead(head) || compound_mapcount(head))
+		return false;
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+		ptes += pte_present(table[i]) &&
+			pte_pfn(table[i]) - pfn < HPAGE_PMD_NR;
+		maps += atomic_read(&head[i]._mapcount) + 1;
+	}
+	if (ptes != (unsigned long)maps || page_count(head) != maps)
+		return false;
+	page_clear_flag(head, PG_head);
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+		struct page *p = head + i;
+		int n = atomic_read(&p->_mapcount) + 1;
+
+		WRITE_ONCE(p->compound_head, 0);
+		p->order = 0;
+		set_page_count(p, n ? n : 1);
+		if (n)
+			page_set_flag(p, PG_anon);
+		else
+			__free_pages(p, 0);
+	}
+	count_vm_event(THP_SPLIT_PAGE);
+	return true;
+}
+
+/* MADV_PAGEOUT's hook for a huge PMD (a pmd_walk_fn): a THP this mm
+ * alone maps is split to PTEs, and its pages go out one by one (as
+ * Linux 6.1 splits a THP it cannot swap whole); the huge zero page and
+ * a shared THP stay. */
+int pageout_huge_pmd(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		     unsigned long end, pte_walk_fn fn, void *priv)
+{
+	pmd_t orig = READ_ONCE(*pmd);
+
+	(void)end, (void)fn, (void)priv;
+	if (!pmd_leaf(orig) || is_huge_zero_pmd(orig) ||
+	    compound_mapcount(pmd_page(orig)) != 1)
+		return 0;
+	split_huge_pmd(mm, pmd, addr);
+	return WALK_PTES;
+}
+
 /* ---- write faults ---------------------------------------------------- */
 
 /*

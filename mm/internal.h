@@ -174,6 +174,12 @@ int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
 /* A huge PMD a zap covers whole: 0 (counted into rss[]) or WALK_PTES. */
 int zap_huge_pmd(struct mmu_gather *tlb, struct mm_struct *mm, pmd_t *pmd,
 		 unsigned long haddr, long rss[NR_MM_COUNTERS]);
+/* MADV_PAGEOUT of a THP (mm/vmscan.c): its huge PMD split when this mm
+ * alone maps it (a pmd_walk_fn), then the THP into 512 order-0 pages if
+ * table's PTEs are all that hold it (true; table's PTE lock held). */
+int pageout_huge_pmd(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
+		     unsigned long end, pte_walk_fn fn, void *priv);
+bool split_huge_page_table(struct page *head, pte_t *table);
 /* MADV_COLLAPSE (mm/khugepaged.c): may vma's ranges be collapsed (kind,
  * opt-outs, no userfaultfd, an aligned 2 MiB inside; the sysfs policy
  * aside); and the new THP mapped at the emptied pmd, table deposited.

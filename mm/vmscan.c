@@ -113,9 +113,9 @@ static int try_to_swap_out(pte_t *pte, unsigned long addr,
 	 */
 }
 
-/* MADV_PAGEOUT's walk fn: each swappable page goes. */
-/* A huge PMD on reclaim's way: its THP stays resident and whole (zpk
- * swaps 4 KiB pages only; Linux splits a THP to swap it out), so the
+/* A huge PMD on reclaim's way (and MADV_COLD's): its THP stays resident
+ * and whole (kswapd and direct reclaim swap 4 KiB pages only, where
+ * Linux splits a THP to swap it out; MADV_PAGEOUT splits it), so the
  * scan neither splits it nor looks inside. */
 static int skip_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 			 unsigned long addr, unsigned long end, pte_walk_fn fn,
@@ -125,11 +125,18 @@ static int skip_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 	return 0;
 }
 
+/* MADV_PAGEOUT's walk fn: each swappable page goes; a subpage of a THP
+ * this mm alone maps, from this table alone, once the THP is split. */
 static int pageout_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct scan_control *sc = priv;
-	struct page *page = swappable_page(sc, addr, *pte);
+	struct page *page = vm_normal_page(sc->vma, addr, *pte);
 
+	if (page && PageCompound(page) && PageAnon(page) &&
+	    !(sc->vma->vm_flags & (VM_LOCKED | VM_SHARED)))
+		split_huge_page_table(compound_head(page),
+				      pte - pte_index(addr));
+	page = swappable_page(sc, addr, *pte);
 	sc->nr_scanned++;
 	return page ? try_to_swap_out(pte, addr, page, sc) : 0;
 }
@@ -181,7 +188,8 @@ void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,
 		tlb_gather_mmu(&sc.tlb, vma->vm_mm);
 		walk_page_range_pmd(vma->vm_mm, start, end,
 				    pageout ? pageout_pte : cold_pte,
-				    skip_huge_pmd, &sc);
+				    pageout ? pageout_huge_pmd : skip_huge_pmd,
+				    &sc);
 		finish_batch(&sc);
 		start = sc.next;
 	}

@@ -79,6 +79,7 @@ const char *const vmstat_text[NR_VMSTAT_ITEMS] = {
 	[EV(THP_FAULT_FALLBACK)] = "thp_fault_fallback",
 	[EV(THP_COLLAPSE_ALLOC)] = "thp_collapse_alloc",
 	[EV(THP_COLLAPSE_ALLOC_FAILED)] = "thp_collapse_alloc_failed",
+	[EV(THP_SPLIT_PAGE)]	= "thp_split_page",
 	[EV(THP_SPLIT_PMD)]	= "thp_split_pmd",
 	[EV(THP_ZERO_PAGE_ALLOC)] = "thp_zero_page_alloc",
 	[EV(THP_ZERO_PAGE_ALLOC_FAILED)] = "thp_zero_page_alloc_failed",

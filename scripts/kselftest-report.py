@@ -8,7 +8,7 @@ prints, and writes to build/kselftest/report.md:
   - the cases Linux 6.1 passes that zpk fails, skips or never reaches, with
     zpk's own words before each (its diagnostics) and the calls zpk answered
     -ENOSYS in that run (the kernel logs each once per process);
-  - the cases excused (tests/kselftest/excused: khugepaged, hugetlb, swap,
+  - the cases excused (tests/kselftest/excused: khugepaged, hugetlb,
     gup_test);
   - the checks against tests/kselftest/baseline, as TAP, and a closing
     "kselftest: N passed, N failed" line; the exit status is 1 if one failed.
@@ -333,8 +333,8 @@ def report(runs, progs, left_out, excused, meta):
                 for d in diag_of(runs, prog, case):
                     out.append("        - `%s`" % d)
         out.append("")
-    out += ["## Excused: cases that need khugepaged, hugetlb, swap or "
-            "gup_test", ""]
+    out += ["## Excused: cases that need khugepaged, hugetlb or gup_test",
+            ""]
     out += excused_section(runs, progs, excused)
     out += ["", "## Left out", ""]
     out += ["- %s — %s" % (name, why) for name, why in left_out]

@@ -53,6 +53,7 @@ enum vm_event_item {
 	THP_FAULT_FALLBACK,	/* ... that found no order-9 block */
 	THP_COLLAPSE_ALLOC,	/* THPs MADV_COLLAPSE made */
 	THP_COLLAPSE_ALLOC_FAILED,	/* ... and found no order-9 block for */
+	THP_SPLIT_PAGE,		/* THPs split into 512 pages (to swap) */
 	THP_SPLIT_PMD,		/* huge PMDs split into PTE tables */
 	THP_ZERO_PAGE_ALLOC,	/* huge zero pages allocated */
 	THP_ZERO_PAGE_ALLOC_FAILED,

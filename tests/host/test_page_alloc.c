@@ -675,7 +675,8 @@ static void test_vmstat_names_match_proc_vmstat(void **state)
 		"nr_tlb_local_flush_one", "nr_tlb_remote_flush",
 		"nr_tlb_remote_flush_received", "thp_fault_alloc",
 		"thp_fault_fallback", "thp_collapse_alloc",
-		"thp_collapse_alloc_failed", "thp_split_pmd", "thp_zero_page_alloc",
+		"thp_collapse_alloc_failed", "thp_split_page", "thp_split_pmd",
+		"thp_zero_page_alloc",
 		"thp_zero_page_alloc_failed",
 	};
 
@@ -723,6 +724,7 @@ static void test_vmstat_format_lines(void **state)
 		"thp_fault_fallback 0\n"
 		"thp_collapse_alloc 0\n"
 		"thp_collapse_alloc_failed 0\n"
+		"thp_split_page 0\n"
 		"thp_split_pmd 0\n"
 		"thp_zero_page_alloc 0\n"
 		"thp_zero_page_alloc_failed 0\n";

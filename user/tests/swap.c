@@ -3,8 +3,8 @@
  * back intact, read or written, across fork and COW, mremap, mprotect,
  * /proc/self/mem; VmSwap, smaps' Swap, meminfo's SwapFree, pagemap's
  * swap bit, mincore, vmstat's pswpout/pswpin and ru_majflt move as
- * Linux's; MADV_DONTNEED and munmap give the slots back; MADV_COLLAPSE
- * and swapoff bring pages in. Only on a scratch disk (tests/qemu/blk.sh),
+ * Linux's; MADV_DONTNEED and munmap give the slots back; a THP goes out
+ * whole; MADV_COLLAPSE and swapoff bring pages in. Only on a scratch disk (tests/qemu/blk.sh),
  * as swapon.c, which it leaves without a swap header; skips otherwise. */
 #include <errno.h>
 #include <fcntl.h>
@@ -265,6 +265,39 @@ static void collapse_swapped(void)
 		munmap(m, HPAGE_SIZE);
 }
 
+/* MADV_PAGEOUT of a THP this mm alone maps: all of it goes to swap
+ * (zpk splits it, Linux 6.1 swaps it whole), and comes back intact. */
+static void pageout_thp(void)
+{
+	char *m = huge_area(HPAGE_SIZE);
+	long long swap0 = self_kb("VmSwap"), huge = -1, out = 0;
+	long bad;
+	int r = -1;
+
+	if (m) {
+		for (unsigned long i = 0; i < HPAGE_SIZE; i++)
+			m[i] = pat(i, 6);
+		huge = smaps_kb(m, "AnonHugePages");
+	}
+	if (huge != 2048) {
+		tap_skip("no THP to page out (AnonHugePages %lld kB: THP never, "
+			 "or no free 2 MiB)", huge);
+		tap_skip("... and so nothing to read back");
+	} else {
+		r = madvise(m, HPAGE_SIZE, MADV_PAGEOUT);
+		out = self_kb("VmSwap") - swap0;
+		tap_ok(r == 0 && out == 2048, "MADV_PAGEOUT of a THP: %d, VmSwap "
+		       "%+lld kB (want 2048), AnonHugePages %lld kB", r, out,
+		       smaps_kb(m, "AnonHugePages"));
+		bad = differ(m, 6, HPAGE_SIZE / PAGE);
+		out = self_kb("VmSwap") - swap0;
+		tap_ok(bad == 0 && out == 0, "... read back, the pattern is all "
+		       "there (%ld bytes differ; VmSwap %+lld kB)", bad, out);
+	}
+	if (m)
+		munmap(m, HPAGE_SIZE);
+}
+
 static void off_with_pages_out(void)
 {
 	char *m = fill(4);
@@ -290,13 +323,14 @@ int main(void)
 		tap_done();
 	}
 	need_proc();
-	tap_plan(24);
+	tap_plan(26);
 	r = scratch_swapon(DEV, bytes);
 	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
 	out_and_in();
 	fork_cow();
 	paths();
 	collapse_swapped();
+	pageout_thp();
 	off_with_pages_out();
 	scratch_swapoff(DEV);
 	tap_done();
