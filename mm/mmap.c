@@ -10,6 +10,7 @@
 #include <zpk/mm.h>
 #include <zpk/mman.h>
 #include <zpk/slab.h>
+#include <zpk/swap.h>
 #include "internal.h"
 
 struct kmem_cache *vm_area_cachep;
@@ -364,12 +365,15 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
 /*
  * Linux's heuristic overcommit (OVERCOMMIT_GUESS in __vm_enough_memory):
  * memory that may have to be backed, a private writable mapping or shared
- * anonymous memory, may not be larger than all of RAM (there is no swap)
- * in one request; MAP_NORESERVE (VM_NORESERVE) is not checked.
+ * anonymous memory, may not be larger than all of RAM and the swap areas
+ * on in one request; MAP_NORESERVE (VM_NORESERVE) is not checked.
  */
 static bool vm_enough_memory(unsigned long pages)
 {
-	return pages <= totalram_pages();
+	unsigned long swap, swap_free;
+
+	si_swapinfo(&swap, &swap_free);
+	return pages <= totalram_pages() + swap;
 }
 
 /*

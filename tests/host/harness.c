@@ -140,10 +140,17 @@ __attribute__((weak)) void fput(struct file *f)
 	fail_msg("fput called in a test without files");
 }
 
-/* mmap's overcommit check compares with RAM: the simulation has plenty. */
+/* mmap's overcommit check compares with RAM and swap: the simulation
+ * has plenty of RAM and, without mm/swap_map.c, no swap. */
 __attribute__((weak)) unsigned long totalram_pages(void)
 {
 	return 1UL << 30;
+}
+
+__attribute__((weak)) void si_swapinfo(unsigned long *total,
+				       unsigned long *free)
+{
+	*total = *free = 0;
 }
 
 /* test_memory maps no files: file faults never reach the page cache. */

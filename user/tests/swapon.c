@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/swap.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -74,6 +75,19 @@ static void check_err(int r, int err, const char *what)
 		swapoff(DEV);
 }
 
+/* mmap(2) of len bytes, private and writable (Linux's heuristic
+ * overcommit checks it against RAM + swap): 0 or the errno. */
+static int map_errno(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, len);
+	return 0;
+}
+
 static void area(long long bytes)
 {
 	uint32_t last = bytes / PAGE - 1;
@@ -100,10 +114,15 @@ static void area(long long bytes)
 	       si.freeswap == si.totalswap, "sysinfo: totalswap %lu x %u",
 	       si.totalswap, si.mem_unit);
 	check_err(swapon(DEV, 0), EBUSY, "swapon of the area in use");
+	tap_ok(map_errno(si.totalram * si.mem_unit + kb * 512) == 0,
+	       "the heuristic overcommit counts the area: RAM and half of it "
+	       "may be mapped");
 	r = swapoff(DEV);
 	n = swaps(&size, &used, &prio, line, sizeof(line));
 	tap_ok(r == 0 && n == 0 && meminfo_kb("SwapTotal:") == 0, "swapoff: "
 	       "gone from /proc/swaps and meminfo");
+	tap_ok(map_errno(si.totalram * si.mem_unit + kb * 512) == ENOMEM,
+	       "... and after swapoff not: ENOMEM");
 	check_err(swapoff(DEV), EINVAL, "swapoff of no area");
 	r = swapon(DEV, SWAP_FLAG_PREFER | 5);
 	swaps(&size, &used, &prio, line, sizeof(line));
@@ -164,7 +183,7 @@ int main(void)
 		tap_done();
 	}
 	need_proc();
-	tap_plan(21);
+	tap_plan(23);
 	area(bytes);
 	bad_headers(bytes);
 	not_a_disk();
