@@ -219,7 +219,12 @@ static void setup_watermarks(void)
 
 /* Where the last scan stopped: an mm (compared, never followed) and an
  * address in it, so that each scan goes on round the clock. */
-static DEFINE_SPINLOCK(scan_lock);
+/* The clock's hand, and one reclaimer turning it at a time: two walking
+ * the same PTEs together would let the second evict what the first had
+ * just given its second chance (the first clears the accessed bit, the
+ * second finds it clear). Linux's reclaimers take their pages off the
+ * LRU instead, so that no other sees them. */
+static DECLARE_RWSEM(scan_sem);
 static struct mm_struct *scan_mm;
 static unsigned long scan_addr;
 
@@ -304,8 +309,8 @@ static unsigned long swap_pages_free(void)
  * Up to nr pages to swap, from every mm in turn, round the clock from
  * where the last scan stopped; each mm with a user taken (mmput may
  * tear it down: no lock held then). Process context, with no lock held
- * (it takes mmlist_lock, then each mmap_lock); it sleeps on the writes
- * and the locks. The number reclaimed (unmapped to swap: their
+ * (it takes mmlist_lock, drops it, then takes scan_sem and under it
+ * each mmap_lock); it sleeps on the writes and the locks. The number reclaimed (unmapped to swap: their
  * pages are free once written).
  */
 static unsigned long shrink_mms(unsigned long nr, bool kswapd)
@@ -326,23 +331,21 @@ static unsigned long shrink_mms(unsigned long nr, bool kswapd)
 			mms[n++] = mm;
 	}
 	up_read(&mmlist_lock);
-	spin_lock(&scan_lock);
+	down_write(&scan_sem);
 	addr = scan_addr;
 	for (int i = 0; i < n; i++)
 		if (mms[i] == scan_mm)
 			first = i;
 	if (!n || mms[first] != scan_mm)
 		addr = 0;
-	spin_unlock(&scan_lock);
 	for (int k = 0; k < n && !sc.full && sc.nr_reclaimed < nr; k++) {
 		int i = (first + k) % n;
 
 		addr = shrink_mm(mms[i], k ? 0 : addr, &sc);
-		spin_lock(&scan_lock);
 		scan_mm = addr ? mms[i] : mms[(i + 1) % n];
 		scan_addr = addr;
-		spin_unlock(&scan_lock);
 	}
+	up_write(&scan_sem);
 	for (int i = 0; i < n; i++)
 		mmput(mms[i]);
 	return sc.nr_reclaimed;
