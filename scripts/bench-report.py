@@ -38,7 +38,8 @@ def load(name):
     return fig
 
 
-R = {(k, m): load(f"{k}-{m}") for k in KERNELS for m, _ in MODES + [("smp", "")]}
+R = {(k, m): load(f"{k}-{m}") for k in KERNELS
+     for m, _ in MODES + [("smp", ""), ("swap", "")]}
 kernels = [k for k in KERNELS if any(R[(k, m)] for m, _ in MODES)]
 smp_kernels = [k for k in KERNELS if R[(k, "smp")]]
 SMP_MODES = [("procs", "processes (each its own mm: only the zero page is shared)"),
@@ -69,6 +70,16 @@ w("# zpk zero-page fault benchmark\n")
 def first(key):
     """key's value from whichever kernel's icount run has it."""
     return next((R[(k, "icount")][key] for k in kernels if key in R[(k, "icount")]), "?")
+
+
+def first_swap(key):
+    """key's value from each kernel's swap run, "zpk N, Linux M"."""
+    got = {}
+    for k in KERNELS:
+        v = R[(k, "swap")].get(key)
+        if v is not None:
+            got.setdefault("Linux" if k == "linux" else "zpk", v)
+    return ", ".join(f"{name} {v}" for name, v in got.items()) or "?"
 
 
 w(f"zpbench: N = {first('zpbench.pages')} "
@@ -150,6 +161,51 @@ if any(f"thp.read.cycles_median" in R[(k, "icount")] for k in kernels):
           f"{f.get('thp.sparse.rss_anon_kb_after', '—')} | "
           f"{f.get('thp.sparse.memfree_used_kb_total', '—')} | "
           f"{fmt(num(k, 'icount', 'thp.sparse.cycles_median'))} |")
+    w("")
+
+# swap: more than RAM written, then read back (free-running, host time).
+swap_kernels = [k for k in KERNELS if "swap.out.pages" in R[(k, "swap")]]
+if swap_kernels:
+    def sw(k, key):
+        return num(k, "swap", f"swap.{key}")
+
+    def mib_s(k, pages, ns):
+        p, t = sw(k, pages), sw(k, ns)
+        return p * 4096 / 2**20 / (t / 1e9) if p is not None and t else None
+
+    def reclaim(k):
+        mean, med, n, out = (sw(k, "out.cycles_mean"), sw(k, "out.cycles_median"),
+                             sw(k, "out.pages"), sw(k, "out.pswpout"))
+        if None in (mean, med, n) or not out:
+            return None
+        return (mean - med) * n / out
+
+    w("## Swap: reclaim to a virtio disk (free-running TCG: TSC cycles, host time)\n")
+    w("zpbench --only swap on each kernel booted with the same RAM "
+      f"(MemTotal in kB: {first_swap('boot.memtotal_kb')}) and a fresh "
+      "swap disk (a raw image, virtio-blk): a region of MemAvailable and "
+      "half of RAM more, each page written once in order (past the free "
+      "memory the faults wait for reclaim: swap-out), then read back in "
+      "order and checked (each page reclaim took is a major fault: "
+      "swap-in; reading it evicts one read later, as any in-order re-read "
+      "of more than RAM does under LRU). Linux's swap readahead is off "
+      "(vm.page-cluster 0), so that a major fault reads one page on both; "
+      "zpk has none. *Reclaim per page out* is the write pass's cycles "
+      "above its median, per page written to swap. Host time: the disk is "
+      "a file in the host's page cache, and the other lane of make bench "
+      "runs beside.\n")
+    w("| kernel | pages | write, median | reclaim per page out | pswpout | "
+      "swap-out MiB/s | read, median | major faults | swap-in MiB/s | "
+      "pages bad |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
+    for k in swap_kernels:
+        w(f"| {TITLE[k]} | {fmt(sw(k, 'out.pages'))} | "
+          f"{fmt(sw(k, 'out.cycles_median'))} | {fmt(reclaim(k))} | "
+          f"{fmt(sw(k, 'out.pswpout'))} | "
+          f"{fmt(mib_s(k, 'out.pswpout', 'out.ns'), 1)} | "
+          f"{fmt(sw(k, 'in.cycles_median'))} | {fmt(sw(k, 'in.majflt'))} | "
+          f"{fmt(mib_s(k, 'in.pswpin', 'in.ns'), 1)} | "
+          f"{R[(k, 'swap')].get('swap.in.bad', '—')} |")
     w("")
 
 # Scale: per-page median over N (icount only).

@@ -7,7 +7,10 @@
 # the 2009 story: each kernel booted on BENCH_SMP_CPUS (8) CPUs (MTTCG, no
 # -icount) runs zpbench --threads and --procs with 1, 2, 4 and 8 workers.
 # Linux boots with transparent_hugepage=always for the thp phase (the
-# others ask for 4 KiB pages with MADV_NOHUGEPAGE).
+# others ask for 4 KiB pages with MADV_NOHUGEPAGE).  Then the swap phase:
+# each kernel booted free-running with BENCH_SWAP_MEM (256M) of RAM and a
+# fresh swap disk of BENCH_SWAP_DISK (512M), which zpbench swaps on
+# (Linux loads Debian's virtio modules for it first).
 # Writes build/bench/{report.md,results.csv,faults.png,scale.png,vmas.png,
 # smp.png}.
 # make bench-linux runs only the Linux column.  Nothing passes or fails.
@@ -24,16 +27,21 @@ KERNELS=${BENCH_KERNELS:-special refcount off linux}
 SMP_CPUS=${BENCH_SMP_CPUS:-8}
 SMP_T=${BENCH_SMP_T:-1,2,4,8}
 PHASES=${BENCH_PHASES:-}	# zpbench --only: the phases to run (all)
+SWAP_MEM=${BENCH_SWAP_MEM:-256M}
+SWAP_DISK=${BENCH_SWAP_DISK:-512M}
 elf=build/zpk.elf
 mkdir -p "$OUT/runs"
 
 # Linux: Debian's kernel (fetched once) and an initramfs whose /init is
-# user/bench/linux-init.c, with zpbench as /bin/zpbench.
+# user/bench/linux-init.c, with zpbench as /bin/zpbench and the virtio
+# modules the swap phase's disk needs.
 linux_setup() {
 	vmlinuz=$(scripts/linux-kernel.sh) || exit 1
 	local root=$OUT/initramfs
 	rm -rf "$root"
-	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" \
+		"$root/lib/modules"
+	cp build/linux/modules/* "$root/lib/modules/"
 	cp build/user/bin/linux-init "$root/init"
 	cp build/user/bin/zpbench "$root/bin/zpbench"
 	cp build/user/bin/cat "$root/bin/cat"	# linux-init --kallsyms
@@ -50,9 +58,11 @@ stamp() {
 }
 
 # run KERNEL MODE — one boot; figures into $OUT/runs/KERNEL-MODE.txt.
-# MODE smp: on $SMP_CPUS CPUs, the --threads and --procs runs only.
+# MODE smp: on $SMP_CPUS CPUs, the --threads and --procs runs only;
+# swap: free-running, the swap phase alone with a swap disk.
 run() {
 	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1 cpus=1
+	local mem=$MEM disk=()
 	args="$PAGES --sparse $SPARSE --raise-max-map-count${PHASES:+ --only $PHASES}"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
@@ -60,20 +70,26 @@ run() {
 	elif [ "$mode" = smp ]; then
 		cpus=$SMP_CPUS
 		args="--threads $SMP_T --procs $SMP_T"
+	elif [ "$mode" = swap ]; then
+		mem=$SWAP_MEM
+		scripts/mkswap-img.sh "$SWAP_DISK" "$base.img"
+		disk=(--disk "$base.img")
+		args="--only swap --swapon /dev/vda"
 	fi
 	if [ "$k" = linux ]; then
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh --linux \
-			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
-			--initrd "$OUT/linux-initramfs.cpio" \
+			--mem "$mem" --smp "$cpus" --timeout "$TIMEOUT" \
+			--initrd "$OUT/linux-initramfs.cpio" "${disk[@]}" \
 			--append "console=ttyS0 quiet panic=-1 transparent_hugepage=always -- $args" \
 			"$vmlinuz"
 	else
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh \
-			--mem "$MEM" --smp "$cpus" --timeout "$TIMEOUT" \
-			--initrd build/user/initrd.cpio \
+			--mem "$mem" --smp "$cpus" --timeout "$TIMEOUT" \
+			--initrd build/user/initrd.cpio "${disk[@]}" \
 			--append "init=/bin/zpbench zero_page=$k loglevel=4 -- $args" \
 			"$elf"
 	fi 2>&1 | stamp >"$base.log" || true
+	rm -f "$base.img"
 	t0=$(cat "$base.t0")
 	t1=$(awk '/ zpbench\.start=1$/ { print $1; exit }' "$base.log")
 	sed -n 's/^[0-9.]* \([a-z_]*\.[a-z_.0-9]*=.*\)$/\1/p' "$base.log" >"$base.txt"
@@ -111,6 +127,7 @@ else
 	# the load) beside.
 	(
 		for k in $KERNELS; do run "$k" free; done
+		for k in $KERNELS; do run "$k" swap; done
 		[ "${BENCH_PAGE_ALLOC:-1}" = 0 ] || page_alloc
 	) &
 	lane=$!

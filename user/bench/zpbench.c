@@ -2,14 +2,17 @@
  * of each fault kind, on zpk, on Linux in QEMU and natively (static musl).
  *
  * usage: zpbench [--check] [--sparse MIB] [--only PHASE[,PHASE]]
- *                [--scale N1,N2,...] [--vmas N1,N2,...] [--repeat R] [N]
+ *                [--scale N1,N2,...] [--vmas N1,N2,...] [--swapon DEV]
+ *                [--repeat R] [N]
  *        zpbench [--threads T1,T2,...] [--procs T1,T2,...]
  *                [--forks T1,T2,...] [--smp-pages P] [--smp-rounds R] [--smp-repeat K]
  *                [--huge] [--c2c]
  *   N        pages per phase (default 16384; --check: 256)
  *   --sparse size of the sparse-scan region in MiB (default 256; --check: 4)
  *   --only   run only these phases (read,cow,write,reread,fork,munmap,
- *            sparse,vmas,thp: the same a 2 MiB huge page at a time)
+ *            sparse,vmas,thp: the same a 2 MiB huge page at a time;
+ *            swap, only when named: more than RAM written, then read)
+ *   --swapon the swap phase swaps this device on first (then off)
  *   --vmas   the VMA counts of the vmas phase (default 1,16,256,4096,65536;
  *            --check: 1,16,256)
  *   --raise-max-map-count  let the vmas phase raise /proc/sys/vm/max_map_count
@@ -37,11 +40,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/swap.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "huge.h"
@@ -58,6 +64,7 @@ static size_t nsamples;
 static int check_mode;
 static const char *vmas_list;	/* --vmas: the vmas phase's VMA counts */
 static int raise_mmc;		/* --raise-max-map-count */
+static const char *swap_dev;	/* --swapon: the swap phase's area */
 static char policy[16];	/* "special", "refcount", "off" or "linux" */
 static int zero_in_use;	/* --check: read faults map the zero page */
 
@@ -568,6 +575,135 @@ static void phase_vmas(const char *list, long steps)
 		write_mmc(old);
 }
 
+/* ---- swap: reclaim to a swap disk -------------------------------------- */
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_majflt;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* The region the swap phase writes: the memory left (MemAvailable) and
+ * half of RAM more, so that a third of it or so must go to swap; less if
+ * the swap free would not hold that part with a quarter to spare. */
+static long swap_region_pages(void)
+{
+	char *mi = proc_read("/proc/meminfo", NULL);
+	long long avail, total, swap;
+
+	if (!mi)
+		return 0;
+	avail = proc_field(mi, NULL, "MemAvailable");
+	total = proc_field(mi, NULL, "MemTotal");
+	swap = proc_field(mi, NULL, "SwapFree");
+	free(mi);
+	if (avail <= 0 || total <= 0 || swap <= 0)
+		return 0;
+	if (total / 2 > swap * 3 / 4)
+		total = swap * 3 / 2;
+	return (avail + total / 2) / 4;
+}
+
+/* Linux reads up to 2^page-cluster pages around a swap-in (8 by default);
+ * zpk reads one.  0 makes a major fault one page's read on both; the value
+ * in force is reported (-1: the kernel has no such knob). */
+static long swap_no_readahead(void)
+{
+	char buf[32];
+
+	write_file("/proc/sys/vm/page-cluster", "0\n");
+	if (read_file("/proc/sys/vm/page-cluster", buf, sizeof(buf)) < 0)
+		return -1;
+	return atol(buf);
+}
+
+/* One pass over the swap region: each page written with its index (out)
+ * or read and checked (in), timed per page into s; the faults, the
+ * vmstat counter and the wall time of the pass reported as swap.KEY.*. */
+static void swap_pass(const char *key, char *p, long n, uint64_t *s,
+		      int in, const char *counter)
+{
+	long f0 = majflt(), m0 = minflt(), bad = 0, i;
+	long long c0 = proc_vmstat_read(counter), c;
+	uint64_t t0, t1, ns = now_ns(), sum;
+	char k[48];
+
+	for (i = 0; i < n; i++) {
+		volatile long *a = (long *)(p + i * PAGE_SIZE);
+
+		t0 = rdtsc();
+		if (in)
+			bad += *a != i + 1;
+		else
+			*a = i + 1;
+		t1 = rdtsc();
+		s[i] = t1 - t0;
+	}
+	ns = now_ns() - ns;
+	c = proc_vmstat_read(counter) - c0;
+	sum = mean(s, n) * n;
+	printf("swap.%s.pages=%ld\nswap.%s.ns=%llu\n", key, n, key,
+	       (unsigned long long)ns);
+	printf("swap.%s.majflt=%ld\nswap.%s.minflt=%ld\n", key,
+	       majflt() - f0, key, minflt() - m0);
+	snprintf(k, sizeof(k), "swap.%s.%s", key, counter);
+	printf("%s=%lld\n", k, c);
+	printf("swap.%s.cycles_mean=%llu\n", key, (unsigned long long)(sum / n));
+	printf("swap.%s.cycles_median=%llu\n", key,
+	       (unsigned long long)median(s, n));
+	if (in)
+		printf("swap.in.bad=%ld\n", bad);
+	fflush(stdout);
+}
+
+/* swap: a region larger than the memory left, each page written once in
+ * order: past the free memory the faults wait for reclaim (kswapd, direct
+ * reclaim), whose cost is the pass's above its median (swap-out).  Then
+ * each page read back in the same order: a page reclaim took is a major
+ * fault (swap-in), which evicts a page read later, as any re-read of more
+ * than RAM in order does under LRU.  dev: swapon(2) it first (a boot with
+ * zpbench as init has no one else to).  The samples and the program are
+ * mlocked, so that only the region swaps. */
+static void phase_swap(const char *dev)
+{
+	long n;
+	uint64_t *s;
+	char *p;
+
+	if (dev && swapon(dev, 0)) {
+		printf("swap.skipped=swapon %s: %s\n", dev, strerror(errno));
+		return;
+	}
+	n = swap_region_pages();
+	if (n <= 0) {
+		printf("swap.skipped=no swap area\n");
+		return;
+	}
+	printf("swap.page_cluster=%ld\n", swap_no_readahead());
+	s = (uint64_t *)map((n * sizeof(*s) + PAGE_SIZE - 1) / PAGE_SIZE);
+	if (mlockall(MCL_CURRENT))	/* not the region, mapped after */
+		printf("swap.mlockall_errno=%d\n", errno);
+	p = map(n);
+	mark("swap");
+	swap_pass("out", p, n, s, 0, "pswpout");
+	swap_pass("in", p, n, s, 1, "pswpin");
+	munlockall();
+	munmap(p, n * PAGE_SIZE);
+	munmap(s, (n * sizeof(*s) + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE);
+	if (dev)
+		swapoff(dev);
+}
+
 static int want(const char *only, const char *phase);
 
 /* Every phase that --only names (all of them by default, and in --check). */
@@ -592,6 +728,8 @@ static void run_phases(struct result *rs, const char *only, long n, long mib,
 		phase_vmas(vmas_list, check_mode ? 64 : VMAS_STEPS);
 	if (want(only, "thp") && !check_mode)
 		phase_thp(rs + 7, n, mib);
+	if (only && want(only, "swap") && !check_mode)
+		phase_swap(swap_dev);
 }
 
 /* read, cow and fork at n pages, for the per-page cost's curve over N
@@ -789,6 +927,8 @@ int main(int argc, char **argv)
 			vmas_list = argv[++i];
 		else if (!strcmp(argv[i], "--raise-max-map-count"))
 			raise_mmc = 1;
+		else if (!strcmp(argv[i], "--swapon") && i + 1 < argc)
+			swap_dev = argv[++i];
 		else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
 			rep = atol(argv[++i]);
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -812,7 +952,8 @@ int main(int argc, char **argv)
 		else {
 			fprintf(stderr, "usage: zpbench [--check] [--sparse MIB] "
 				"[--only PHASES] [--scale N,N...] [--vmas N,N...] "
-				"[--raise-max-map-count] [--repeat R] [N]\n"
+				"[--raise-max-map-count] [--swapon DEV] "
+				"[--repeat R] [N]\n"
 				"       zpbench [--threads T,T...] [--procs T,T...] "
 				"[--forks T,T...] "
 				"[--smp-pages P] [--smp-rounds R] "
