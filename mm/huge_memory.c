@@ -351,12 +351,16 @@ spinlock_t *pmd_lockptr(pmd_t *pmd)
 }
 
 /* The PTE table kept for a huge PMD's split (Linux's
- * pgtable_trans_huge_deposit), on the PMD table page's lru list;
- * counted in nr_ptes, as Linux counts it. PMD lock held. */
-static void pgtable_trans_huge_deposit(struct mm_struct *mm, pmd_t *pmd,
-				       void *pgtable)
+ * pgtable_trans_huge_deposit), on the PMD table page's lru list. A
+ * table new to the mm is counted in nr_ptes by the caller, as Linux
+ * counts it (mm_inc_nr_ptes). PMD lock held. */
+static void pgtable_trans_huge_deposit(pmd_t *pmd, void *pgtable)
 {
 	list_add(&virt_to_page(pgtable)->lru, &virt_to_page(pmd)->lru);
+}
+
+static void mm_inc_nr_ptes(struct mm_struct *mm)
+{
 	spin_lock(&mm->page_table_lock);
 	mm->nr_ptes++;
 	spin_unlock(&mm->page_table_lock);
@@ -399,8 +403,7 @@ static bool set_huge_pmd_if_none(struct mm_struct *mm, pmd_t *pmd,
 	spin_lock(&mm->page_table_lock);
 	none = pmd_none(*pmd);
 	if (none) {
-		list_add(&virt_to_page(pgtable)->lru,
-			 &virt_to_page(pmd)->lru);
+		pgtable_trans_huge_deposit(pmd, pgtable);
 		mm->nr_ptes++;
 		set_pmd(pmd, entry);
 	}
@@ -664,7 +667,7 @@ void set_huge_pmd_collapsed(struct vm_area_struct *vma, pmd_t *pmd,
 	if (!pmd_none(*pmd))
 		BUGF("collapse: PMD at %p filled meanwhile", pmd);
 	page_add_new_anon_rmap_pmd(hpage);
-	list_add(&virt_to_page(table)->lru, &virt_to_page(pmd)->lru);
+	pgtable_trans_huge_deposit(pmd, table);
 	set_pmd(pmd, pte_pmd(entry));
 	spin_unlock(ptl);
 }
@@ -777,15 +780,14 @@ void split_huge_pmd_address(struct mm_struct *mm, unsigned long addr)
 bool split_huge_page_table(struct page *head, pte_t *table)
 {
 	unsigned long pfn = page_to_pfn(head), ptes = 0;
-	long maps = 0;
+	long maps;
 
 	if (!PageHead(head) || compound_mapcount(head))
 		return false;
-	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++) {
+	maps = total_mapcount(head);
+	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
 		ptes += pte_present(table[i]) &&
 			pte_pfn(table[i]) - pfn < HPAGE_PMD_NR;
-		maps += atomic_read(&head[i]._mapcount) + 1;
-	}
 	if (ptes != (unsigned long)maps || page_count(head) != maps)
 		return false;
 	page_clear_flag(head, PG_head);
@@ -981,7 +983,8 @@ static int copy_huge_pmd(struct mm_struct *dst, pmd_t *src_pmd,
 			entry = __pmd(pmd_val(entry) & ~_PAGE_RW);
 		}
 	}
-	pgtable_trans_huge_deposit(dst, dst_pmd, pgtable);
+	pgtable_trans_huge_deposit(dst_pmd, pgtable);
+	mm_inc_nr_ptes(dst);
 	set_pmd(dst_pmd, entry);
 	spin_unlock(ptl);
 	return 0;
@@ -1039,7 +1042,7 @@ int move_huge_pmd(struct mm_struct *mm, pmd_t *old_pmd, pmd_t *new_pmd,
 		spin_lock(new_ptl);
 	entry = __pmd(__atomic_exchange_n(&old_pmd->pmd, 0, __ATOMIC_SEQ_CST));
 	pgtable = pgtable_trans_huge_withdraw(old_pmd);
-	list_add(&virt_to_page(pgtable)->lru, &virt_to_page(new_pmd)->lru);
+	pgtable_trans_huge_deposit(new_pmd, pgtable);
 	set_pmd(new_pmd, __pmd(pmd_val(entry) | _PAGE_SOFT_DIRTY));
 	if (new_ptl != old_ptl)
 		spin_unlock(new_ptl);

@@ -144,6 +144,9 @@ int walk_huge_pmd_ptes(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
 /* split_huge_pmd, then WALK_PTES (walk_page_range). */
 int split_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd, unsigned long addr,
 			unsigned long end, pte_walk_fn fn, void *priv);
+/* The lock of the PTE at pte: its PTE table page's ptl (Linux's split
+ * PTE lock, pte_lockptr; mm/memory.c says what it guards). */
+spinlock_t *pte_lockptr(pte_t *pte);
 /* The lock of a PMD entry: its PMD table page's ptl (Linux's split PMD
  * lock, pmd_lockptr). Inside the mmap_lock; the page_table_lock and the
  * allocator's nest inside it; never held with a PTE lock of the same

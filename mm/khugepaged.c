@@ -26,20 +26,6 @@ enum scan_result {
 	SCAN_ALLOC_HUGE_PAGE_FAIL,
 };
 
-/* Every PTE and PMD that maps page's compound page (Linux's
- * total_mapcount), or page's own for a small page. */
-static int total_mapcount(struct page *page)
-{
-	struct page *head = compound_head(page);
-	int n = compound_mapcount(head);
-
-	if (!PageCompound(page))
-		return page_mapcount(page);
-	for (unsigned long i = 0; i < HPAGE_PMD_NR; i++)
-		n += atomic_read(&head[i]._mapcount) + 1;
-	return n;
-}
-
 /*
  * Whether table's PTEs may go into one THP (Linux's
  * hpage_collapse_scan_pmd, madvise's limits: any number of none, zero,
@@ -84,7 +70,7 @@ static int scan_ptes(struct vm_area_struct *vma, pte_t *table,
 static int swapin_ptes(struct vm_area_struct *vma, pte_t *table,
 		       unsigned long haddr)
 {
-	spinlock_t *ptl = &virt_to_page(table)->ptl;
+	spinlock_t *ptl = pte_lockptr(table);
 	vm_fault_t ret = 0;
 
 	spin_lock(ptl);
@@ -148,7 +134,7 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr)
 	if (pmd_leaf(*pmd))
 		return SCAN_PMD_MAPPED;
 	table = pte_lookup(mm, haddr);
-	ptl = &virt_to_page(table)->ptl;
+	ptl = pte_lockptr(table);
 	spin_lock(ptl);
 	result = scan_ptes(vma, table, haddr, true, &swapped);
 	spin_unlock(ptl);

@@ -141,7 +141,7 @@ void free_pgtables(struct mm_struct *mm)
  * and a fault or munmap on another never act on the same PTE at once,
  * while faults in other tables go on in parallel.
  */
-static spinlock_t *pte_lockptr(pte_t *pte)
+spinlock_t *pte_lockptr(pte_t *pte)
 {
 	return &virt_to_page(pte)->ptl;
 }

@@ -285,10 +285,8 @@ static int base_refs(struct page *page)
 static void check_compound_refs(struct mm_verify_report *r,
 				struct page *head)
 {
-	long maps = atomic_read(&head->compound_mapcount);
+	long maps = total_mapcount(head);
 
-	for (unsigned long i = 0; i < (1UL << head->order); i++)
-		maps += atomic_read(&head[i]._mapcount) + 1;
 	if (maps > 0 && page_count(head) != maps)
 		report(r, "THP pfn %#lx: _refcount %d but %ld mappings",
 		       page_to_pfn(head), page_count(head), maps);

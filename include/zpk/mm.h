@@ -150,6 +150,23 @@ static inline int page_mapcount(const struct page *page)
 	return atomic_read(&page->_mapcount) + 1 + compound_mapcount(page);
 }
 
+/* Every mapping of page's compound page, its PMDs and each subpage's
+ * PTEs (Linux 6.1's total_mapcount); a small page's own. A THP holds a
+ * reference per mapping, so this is its _refcount when nothing else
+ * holds it. */
+static inline int total_mapcount(struct page *page)
+{
+	struct page *head = compound_head(page);
+	int n;
+
+	if (!PageCompound(page))
+		return page_mapcount(page);
+	n = atomic_read(&head->compound_mapcount);
+	for (unsigned long i = 0; i < (1UL << head->order); i++)
+		n += atomic_read(&head[i]._mapcount) + 1;
+	return n;
+}
+
 static inline void page_mapcount_reset(struct page *page)
 {
 	atomic_set(&page->_mapcount, -1);
