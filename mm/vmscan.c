@@ -136,7 +136,7 @@ static int pageout_pte(pte_t *pte, unsigned long addr, void *priv)
 	    !(sc->vma->vm_flags & (VM_LOCKED | VM_SHARED)))
 		split_huge_page_table(compound_head(page),
 				      pte - pte_index(addr));
-	page = swappable_page(sc, addr, *pte);
+	page = swappable_page(sc, addr, *pte);	/* a split made it small */
 	sc->nr_scanned++;
 	return page ? try_to_swap_out(pte, addr, page, sc) : 0;
 }

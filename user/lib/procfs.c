@@ -252,6 +252,19 @@ long pagemap_read(int pid, unsigned long vaddr, uint64_t *ents, size_t n)
 	return r < 0 ? -1 : r / 8;
 }
 
+int pagemap_one_block(const void *p, size_t n)
+{
+	static uint64_t e[512];
+
+	if (n > 512 || pagemap_read(0, (unsigned long)p, e, n) != (long)n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(e[i] & PM_PRESENT) ||
+		    (PM_PFN(e[0]) && PM_PFN(e[i]) != PM_PFN(e[0]) + i))
+			return 0;
+	return 1;
+}
+
 long kpage_read(const char *path, uint64_t pfn, uint64_t *out, size_t n)
 {
 	ssize_t r;

@@ -99,6 +99,11 @@ int proc_maps_next(char **cur, struct proc_map *m);
  * or fewer past the end) or -1 with errno set. */
 long pagemap_read(int pid, unsigned long vaddr, uint64_t *ents, size_t n);
 
+/* Whether this process's n pages from p are all present and, where
+ * pagemap shows pfns (root), at consecutive pfns: one physical block, as
+ * a THP is (n up to 512). */
+int pagemap_one_block(const void *p, size_t n);
+
 /* Read n u64s at index pfn of /proc/kpageflags or /proc/kpagecount
  * (path).  Entries read or -1 (errno: EACCES/EPERM without root). */
 long kpage_read(const char *path, uint64_t pfn, uint64_t *out, size_t n);

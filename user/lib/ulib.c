@@ -354,10 +354,6 @@ int wait_asleep(int pid)
 	return 0;
 }
 
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE	14
-#endif
-
 char *huge_area(size_t len)
 {
 	char *raw = mmap(NULL, len + HPAGE_SIZE, PROT_READ | PROT_WRITE,

@@ -4,8 +4,29 @@
 #define ULIB_H
 
 #include <stddef.h>
+#include <sys/mman.h>
 
 #define PAGE_SIZE 4096
+
+/* madvise advice newer than some libcs' headers (Linux's values). */
+#ifndef MADV_HUGEPAGE
+#define MADV_HUGEPAGE		14
+#define MADV_NOHUGEPAGE		15
+#endif
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK		18
+#define MADV_KEEPONFORK		19
+#endif
+#ifndef MADV_COLD
+#define MADV_COLD		20
+#define MADV_PAGEOUT		21
+#endif
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE		25
+#endif
 
 /* TAP: "1..N", then one "ok"/"not ok" line per check, exit 0 iff all passed.
  * Output goes straight to write(1): no stdio buffer to duplicate on fork. */

@@ -18,10 +18,6 @@
 
 #include "ulib.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 #define LEFT_PAGES	8192	/* what the ballast leaves: 32 MiB */
 #define CHUNK		(4UL << 20)
 #define BOMB_PID_MAX	"3000"

@@ -13,11 +13,6 @@
 
 #include "ulib.h"
 
-#ifndef MADV_WIPEONFORK
-#define MADV_WIPEONFORK	18
-#define MADV_KEEPONFORK	19
-#endif
-
 #define N	64		/* pages per range */
 #define LEN	(N * PAGE_SIZE)
 

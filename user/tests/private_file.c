@@ -15,10 +15,6 @@
 
 #include "ulib.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
 #define PATH	"/tmp/private_file"
 #define NPAGES	2
 #define LEN	(NPAGES * PAGE_SIZE)

@@ -22,20 +22,6 @@
 #include "scratch.h"
 #include "ulib.h"
 
-#ifndef MADV_COLD
-#define MADV_COLD	20
-#endif
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT	21
-#endif
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE	25
-#endif
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE	14
-#define MADV_NOHUGEPAGE	15
-#endif
-
 #define DEV	"/dev/vda"
 #define PAGE	4096
 #define NP	64		/* pages of each mapping */

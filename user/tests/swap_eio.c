@@ -21,10 +21,6 @@
 #include "scratch.h"
 #include "ulib.h"
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT	21
-#endif
-
 #define DEV	"/dev/vda"
 #define PAGE	4096
 #define NP	64		/* pages swapped out, one on the bad slot */

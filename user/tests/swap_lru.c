@@ -20,10 +20,6 @@
 #include "scratch.h"
 #include "ulib.h"
 
-#ifndef MADV_COLD
-#define MADV_COLD	20
-#endif
-
 #define DEV	"/dev/vda"
 #define PAGE	4096L
 #define HOT	512L		/* pages read again and again: 2 MiB */

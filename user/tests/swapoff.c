@@ -23,10 +23,6 @@
 #include "scratch.h"
 #include "ulib.h"
 
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT	21
-#endif
-
 #define DEV	"/dev/vda"
 #define PAGE	4096
 #define STEP	64		/* a byte written and checked every STEP */

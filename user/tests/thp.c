@@ -20,10 +20,6 @@
 #include "procfs.h"
 #include "ulib.h"
 
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE	14
-#define MADV_NOHUGEPAGE	15
-#endif
 #ifndef PR_SET_THP_DISABLE
 #define PR_SET_THP_DISABLE	41
 #define PR_GET_THP_DISABLE	42
@@ -62,7 +58,6 @@ static long long smaps_field(const void *p, const char *key, char *flags,
 	return s ? atoll(s + strlen(key)) : -1;
 }
 
-
 static int check(int cond, const char *fmt, long long a, long long b)
 {
 	char what[200];
@@ -70,24 +65,6 @@ static int check(int cond, const char *fmt, long long a, long long b)
 	nchecks++;
 	snprintf(what, sizeof(what), fmt, a, b);
 	return tap_ok(cond, "%s", what);
-}
-
-/* The pfns of 512 pages from p consecutive (where pagemap shows them:
- * Linux hides them from the unprivileged). */
-static int consecutive_pfns(const char *p)
-{
-	static uint64_t e[512];
-
-	if (pagemap_read(getpid(), (unsigned long)p, e, 512) != 512)
-		return 0;
-	for (int i = 0; i < 512; i++) {
-		if (!(e[i] >> 63))
-			return 0;
-		if ((e[0] & ((1ULL << 55) - 1)) &&
-		    (e[i] & ((1ULL << 55) - 1)) != (e[0] & ((1ULL << 55) - 1)) + i)
-			return 0;
-	}
-	return 1;
 }
 
 static int all_bytes(const char *p, size_t len, char v)
@@ -109,7 +86,7 @@ static void test_write_fault(char *p)
 	check(kb_near(self_kb("VmRSS") - rss, 2048),
 	      "VmRSS grew by %lld kB (want %lld)", self_kb("VmRSS") - rss,
 	      2048);
-	check(consecutive_pfns(p), "pagemap: 512 present 4 KiB entries, "
+	check(pagemap_one_block(p, 512), "pagemap: 512 present 4 KiB entries, "
 	      "consecutive pfns (%lld, %lld)", 0, 0);
 	check(all_bytes(p + 4096, HPAGE - 4096, 0) && p[100] == 1,
 	      "the huge page is zeroed but for the write (%lld%lld)", 0, 0);

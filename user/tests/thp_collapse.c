@@ -21,14 +21,6 @@
 #include "procfs.h"
 #include "ulib.h"
 
-#ifndef MADV_COLLAPSE
-#define MADV_COLLAPSE	25
-#endif
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE	14
-#define MADV_NOHUGEPAGE	15
-#endif
-
 #define PAGE	4096UL
 #define NPAGES	(HPAGE_SIZE / PAGE)
 
@@ -71,20 +63,6 @@ static long differ(const char *p)
 	return bad;
 }
 
-/* 512 present pagemap entries of consecutive pfns (pfns shown: root). */
-static int one_block(const char *p)
-{
-	static uint64_t e[NPAGES];
-
-	if (pagemap_read(0, (unsigned long)p, e, NPAGES) != (long)NPAGES)
-		return 0;
-	for (unsigned long i = 0; i < NPAGES; i++)
-		if (!(e[i] & PM_PRESENT) ||
-		    (PM_PFN(e[0]) && PM_PFN(e[i]) != PM_PFN(e[0]) + i))
-			return 0;
-	return 1;
-}
-
 static void test_collapse(void)
 {
 	long long zero = self_kb("RssZero");
@@ -110,8 +88,8 @@ static void test_collapse(void)
 	tap_ok(self_kb("RssZero") == zero, "... its zero PTEs are gone: "
 	       "RssZero %lld kB as before the reads (zpk; -1 on Linux)",
 	       self_kb("RssZero"));
-	tap_ok(p && one_block(p), "... pagemap: 512 present pages, "
-	       "consecutive pfns");
+	tap_ok(p && pagemap_one_block(p, NPAGES),
+	       "... pagemap: 512 present pages, consecutive pfns");
 	tap_ok(proc_vmstat_read("thp_collapse_alloc") == allocs + 1,
 	       "... thp_collapse_alloc +%lld (want 1)",
 	       proc_vmstat_read("thp_collapse_alloc") - allocs);

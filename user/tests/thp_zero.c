@@ -18,10 +18,6 @@
 #include "procfs.h"
 #include "ulib.h"
 
-#ifndef MADV_HUGEPAGE
-#define MADV_HUGEPAGE	14
-#endif
-
 #define HPAGE	(2UL << 20)
 #define LEN	(256UL << 20)
 #define NCHECKS	15
