@@ -426,11 +426,6 @@ static inline pmd_t pte_pmd(pte_t pte)
 	return __pmd(pte_val(pte) | _PAGE_PSE);
 }
 
-static struct page *pmd_page(pmd_t pmd)
-{
-	return pfn_to_page(pte_pfn(pmd_pte(pmd)));
-}
-
 pte_t huge_pmd_pte(pmd_t pmd, unsigned long addr)
 {
 	pte_t pte = pmd_pte(pmd);

@@ -4,6 +4,7 @@
 #include <asm/tlb.h>
 #include <zpk/memory.h>
 #include <zpk/errno.h>
+#include <zpk/huge_mm.h>
 #include <zpk/memblock.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
@@ -113,16 +114,18 @@ static int try_to_swap_out(pte_t *pte, unsigned long addr,
 	 */
 }
 
-/* A huge PMD on reclaim's way (and MADV_COLD's): its THP stays resident
- * and whole (kswapd and direct reclaim swap 4 KiB pages only, where
- * Linux splits a THP to swap it out; MADV_PAGEOUT splits it), so the
- * scan neither splits it nor looks inside. */
-static int skip_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
-			 unsigned long addr, unsigned long end, pte_walk_fn fn,
-			 void *priv)
+/* A PTE of a THP on the way to swap: the THP becomes 512 small pages
+ * (split_huge_page_table, which refuses while another table, mm or pin
+ * holds it), so that the PTE's page may go. PTE lock held. */
+static void split_thp_of_pte(struct scan_control *sc, pte_t *pte,
+			     unsigned long addr)
 {
-	(void)mm, (void)pmd, (void)addr, (void)end, (void)fn, (void)priv;
-	return 0;
+	struct page *page = vm_normal_page(sc->vma, addr, *pte);
+
+	if (page && PageCompound(page) && PageAnon(page) &&
+	    !(sc->vma->vm_flags & (VM_LOCKED | VM_SHARED)))
+		split_huge_page_table(compound_head(page),
+				      pte - pte_index(addr));
 }
 
 /* MADV_PAGEOUT's walk fn: each swappable page goes; a subpage of a THP
@@ -130,13 +133,10 @@ static int skip_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 static int pageout_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct scan_control *sc = priv;
-	struct page *page = vm_normal_page(sc->vma, addr, *pte);
+	struct page *page;
 
-	if (page && PageCompound(page) && PageAnon(page) &&
-	    !(sc->vma->vm_flags & (VM_LOCKED | VM_SHARED)))
-		split_huge_page_table(compound_head(page),
-				      pte - pte_index(addr));
-	page = swappable_page(sc, addr, *pte);	/* a split made it small */
+	split_thp_of_pte(sc, pte, addr);
+	page = swappable_page(sc, addr, *pte);
 	sc->nr_scanned++;
 	return page ? try_to_swap_out(pte, addr, page, sc) : 0;
 }
@@ -149,6 +149,40 @@ static int cold_pte(pte_t *pte, unsigned long addr, void *priv)
 
 	if (swappable_page(sc, addr, *pte) && ptep_test_and_clear_young(pte))
 		tlb_remove_tlb_entry(&sc->tlb, pte, addr);
+	return 0;
+}
+
+/* A huge PMD's accessed bit, tested and cleared, its TLB entries flushed
+ * with the batch (as pte_clear_young's); only a THP's that this mm alone
+ * maps, in a VMA reclaim may take from (not the huge zero page's, whose
+ * nothing would be written). false: no such THP, or not young. */
+static bool huge_pmd_clear_young(struct scan_control *sc, pmd_t *pmd,
+				 unsigned long addr)
+{
+	spinlock_t *ptl = pmd_lockptr(pmd);
+	bool young = false;
+
+	if (sc->vma->vm_flags & (VM_LOCKED | VM_SHARED))
+		return false;
+	spin_lock(ptl);
+	if (pmd_leaf(*pmd) && !is_huge_zero_pmd(*pmd) &&
+	    compound_mapcount(pmd_page(*pmd)) == 1)
+		young = pmdp_test_and_clear_young(pmd);
+	spin_unlock(ptl);
+	if (young)
+		__tlb_adjust_range(&sc->tlb, addr & HPAGE_PMD_MASK,
+				   HPAGE_PMD_SIZE);
+	return young;
+}
+
+/* MADV_COLD's for a huge PMD: the THP looks unused to reclaim (Linux
+ * 6.1 clears the PMD's young bit and deactivates the THP, whole). */
+static int cold_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
+			 unsigned long addr, unsigned long end, pte_walk_fn fn,
+			 void *priv)
+{
+	(void)mm, (void)end, (void)fn;
+	huge_pmd_clear_young(priv, pmd, addr);
 	return 0;
 }
 
@@ -188,7 +222,7 @@ void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,
 		tlb_gather_mmu(&sc.tlb, vma->vm_mm);
 		walk_page_range_pmd(vma->vm_mm, start, end,
 				    pageout ? pageout_pte : cold_pte,
-				    pageout ? pageout_huge_pmd : skip_huge_pmd,
+				    pageout ? pageout_huge_pmd : cold_huge_pmd,
 				    &sc);
 		finish_batch(&sc);
 		start = sc.next;
@@ -243,12 +277,17 @@ static __maybe_unused bool pte_clear_young(struct scan_control *sc,
 }
 
 /* Reclaim's walk fn: the second chance. A page accessed since the last
- * pass loses its accessed bit and stays; one not accessed goes to swap. */
+ * pass loses its accessed bit and stays; one not accessed goes to swap.
+ * A THP that PTEs map (a split PMD's) is split into small pages first,
+ * each with its own chance (Linux splits a THP mapped in part under
+ * pressure too: its deferred split). */
 static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct scan_control *sc = priv;
-	struct page *page = swappable_page(sc, addr, *pte);
+	struct page *page;
 
+	split_thp_of_pte(sc, pte, addr);
+	page = swappable_page(sc, addr, *pte);
 	sc->nr_scanned++;
 	if (!page)
 		return 0;
@@ -262,6 +301,26 @@ static int reclaim_pte(pte_t *pte, unsigned long addr, void *priv)
 		return 1;
 	}
 	return 0;
+}
+
+/* A huge PMD on reclaim's way: the second chance at 2 MiB, on the PMD's
+ * accessed bit. A THP used since the last pass loses the bit and stays
+ * whole; one not used is split as MADV_PAGEOUT splits it, and its PTEs
+ * go to reclaim_pte (Linux splits a THP to swap it, or with
+ * CONFIG_THP_SWAP writes it whole). mmap_lock held for reading. */
+static int reclaim_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
+			    unsigned long addr, unsigned long end,
+			    pte_walk_fn fn, void *priv)
+{
+	struct scan_control *sc = priv;
+
+	if (huge_pmd_clear_young(sc, pmd, addr)) {
+		sc->nr_scanned += HPAGE_PMD_NR;
+		return 0;
+	}
+	if (sc->vma->vm_flags & (VM_LOCKED | VM_SHARED))
+		return 0;
+	return pageout_huge_pmd(mm, pmd, addr, end, fn, priv);
 }
 
 /* One mm from addr on, under its mmap_lock for reading (the reclaimers
@@ -282,7 +341,7 @@ static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
 			sc->next = vma->vm_end;
 			tlb_gather_mmu(&sc->tlb, mm);
 			walk_page_range_pmd(mm, start, vma->vm_end,
-					    reclaim_pte, skip_huge_pmd, sc);
+					    reclaim_pte, reclaim_huge_pmd, sc);
 			finish_batch(sc);
 			start = sc->next;
 			if (sc->full || sc->nr_reclaimed >= sc->nr_to_reclaim) {

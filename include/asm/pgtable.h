@@ -250,6 +250,12 @@ static inline bool ptep_test_and_clear_young(pte_t *ptep)
 	return __atomic_fetch_and(&ptep->pte, ~_PAGE_ACCESSED,
 				  __ATOMIC_SEQ_CST) & _PAGE_ACCESSED;
 }
+/* The same of a huge PMD (its lock held). */
+static inline bool pmdp_test_and_clear_young(pmd_t *pmdp)
+{
+	return __atomic_fetch_and(&pmdp->pmd, ~_PAGE_ACCESSED,
+				  __ATOMIC_SEQ_CST) & _PAGE_ACCESSED;
+}
 /* A change of several bits: not present in between, so the hardware
  * cannot set a bit in the old entry after start has read it (an access
  * then faults, and waits for the PTE lock). */

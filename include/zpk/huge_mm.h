@@ -6,6 +6,7 @@
 
 #include <asm/pgtable.h>
 #include <zpk/fs.h>
+#include <zpk/mm.h>
 #include <zpk/mm_types.h>
 #include <zpk/types.h>
 
@@ -89,6 +90,11 @@ static inline bool is_huge_zero_pmd(pmd_t pmd)
 	return pmd_leaf(pmd) &&
 	       ((pmd_val(pmd) & PTE_PFN_MASK) >> PAGE_SHIFT) ==
 	       READ_ONCE(huge_zero_pfn);
+}
+/* The (head) page a huge PMD maps (Linux's pmd_page). */
+static inline struct page *pmd_page(pmd_t pmd)
+{
+	return pfn_to_page((pmd_val(pmd) & PTE_PFN_MASK) >> PAGE_SHIFT);
 }
 static inline bool is_huge_zero_pfn(unsigned long pfn)
 {

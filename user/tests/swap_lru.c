@@ -6,8 +6,10 @@
  * Without the accessed bit's second chance, reclaim's clock evicts the
  * hot set as it passes, and the reads fault it back from the disk. The
  * note shows where a cold set, written once, is by then (the clock need
- * not come round to it). Only on a scratch disk of 1.5 x RAM or more
- * (tests/qemu/blk.sh); skips otherwise. */
+ * not come round to it). A set of transparent huge pages, MADV_COLD,
+ * goes to swap under the same pressure (reclaim splits a THP to swap
+ * it, as Linux's does) and comes back intact. Only on a scratch disk of
+ * 1.5 x RAM or more (tests/qemu/blk.sh); skips otherwise. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,7 @@
 #define HOT	512L		/* pages read again and again: 2 MiB */
 #define COLD	2048L		/* pages written once: 8 MiB */
 #define CHUNK	64L		/* fresh pages between two reads of HOT */
+#define THP	((long)(4 * HPAGE_SIZE / PAGE))	/* the THP set: 8 MiB */
 
 static long majflt(void)
 {
@@ -59,6 +62,44 @@ static long resident(char *p, long pages)
 	return n;
 }
 
+/* The THP set: 2 MiB-aligned, MADV_HUGEPAGE, written, then MADV_COLD
+ * (used no more). NULL if the kernel gave no huge pages (THP off). */
+static char *cold_thps(void)
+{
+	char *t = huge_area(THP * PAGE);
+
+	if (!t)
+		return NULL;
+	for (long i = 0; i < THP; i++)
+		memset(t + i * PAGE, 't', 64);
+	if (smaps_kb(t, "AnonHugePages") != THP * PAGE / 1024) {
+		munmap(t, THP * PAGE);
+		return NULL;
+	}
+	madvise(t, THP * PAGE, MADV_COLD);
+	return t;
+}
+
+/* The THP set after the pressure: some of it in swap, all of it intact
+ * once read back (swap-ins). */
+static void check_thps(char *t, long long split0)
+{
+	long long swap_kb = t ? smaps_kb(t, "Swap") : -1;
+	long bad = 0;
+
+	if (!t) {
+		tap_skip("no transparent huge pages to swap");
+		return;
+	}
+	for (long i = 0; i < THP; i++)
+		bad += t[i * PAGE] != 't' || t[i * PAGE + 63] != 't';
+	tap_ok(swap_kb > 0 && bad == 0, "a MADV_COLD set of %ld THPs goes "
+	       "to swap (Swap %lld kB; thp_split_page %+lld) and comes back "
+	       "intact (%ld bad pages)", THP * PAGE / HPAGE_SIZE, swap_kb,
+	       proc_vmstat_read("thp_split_page") - split0, bad);
+	munmap(t, THP * PAGE);
+}
+
 /* Reads every hot page; the swap-ins it took. Bad bytes into *bad. */
 static long read_hot(const char *hot, long *bad)
 {
@@ -73,8 +114,9 @@ int main(void)
 {
 	long long bytes = scratch_disk_size(DEV);
 	long press, hot_maj = 0, bad = 0, out0;
+	long long split0 = proc_vmstat_read("thp_split_page");
 	struct sysinfo si;
-	char *hot, *cold, *p;
+	char *hot, *cold, *p, *thps;
 	int r;
 
 	sysinfo(&si);
@@ -86,15 +128,18 @@ int main(void)
 		tap_done();
 	}
 	need_proc();
-	tap_plan(4);
+	tap_plan(5);
 	r = scratch_swapon(DEV, bytes);
 	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
-	/* Mapped top-down, so cold < hot < p: reclaim's clock, which
-	 * walks an mm upwards, meets the two sets on each pass. */
+	/* Mapped top-down, so thps < cold < hot < p: reclaim's clock,
+	 * which walks an mm upwards, meets the sets on each pass. */
 	p = mmap(NULL, press * PAGE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p != MAP_FAILED)	/* the stream: small pages */
+		madvise(p, press * PAGE, MADV_NOHUGEPAGE);
 	hot = fill(HOT, 'h');
 	cold = fill(COLD, 'c');
+	thps = cold_thps();
 	out0 = proc_vmstat_read("pswpout");
 	/* Each chunk, once written, is MADV_COLD (streamed data: no
 	 * accessed bit), so that reclaim's clock finds old pages behind
@@ -123,6 +168,7 @@ int main(void)
 	       HOT / 4, bad);
 	if (p != MAP_FAILED)
 		munmap(p, press * PAGE);
+	check_thps(thps, split0);
 	r = scratch_swapoff(DEV);
 	tap_ok(r == 0, "swapoff (%s)", r ? strerror(errno) : "ok");
 	tap_done();
