@@ -11,6 +11,7 @@
 #include <zpk/printk.h>
 #ifndef HOST_TEST
 #include <zpk/sched.h>
+#include <zpk/smp_lock.h>
 #endif
 #include <zpk/string.h>
 #include <zpk/vmstat.h>
@@ -386,6 +387,21 @@ static void might_alloc(gfp_t gfp)
 #endif
 }
 
+/*
+ * Whether an allocation may reclaim (sleep): not GFP_ATOMIC, at no
+ * spinlock and with interrupts on (might_alloc's rule), not under the
+ * big kernel lock (whose holders count on an allocation not sleeping:
+ * it would let the lock go), and not from reclaim itself (PF_MEMALLOC).
+ */
+#ifndef HOST_TEST
+static bool may_reclaim(gfp_t gfp)
+{
+	return !(gfp & __GFP_ATOMIC) && system_state != SYSTEM_BOOTING &&
+	       !spin_locks_held() && !irqs_disabled() && !kernel_locked() &&
+	       !(current->flags & PF_MEMALLOC);
+}
+#endif
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
@@ -413,8 +429,14 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		prep_one_page(page + i, gfp);
 	page->order = order;	/* checked by __free_pages, used by put_page */
 	set_page_count(page, 1);
-	if (unlikely(global_vm_stat(NR_FREE_PAGES) < low_wmark))
+	if (unlikely(global_vm_stat(NR_FREE_PAGES) < low_wmark)) {
 		wakeup_kswapd();	/* below low: reclaim to high */
+#ifndef HOST_TEST
+		if (global_vm_stat(NR_FREE_PAGES) < min_wmark &&
+		    may_reclaim(gfp))
+			reclaim_below_min();
+#endif
+	}
 	return page;
 }
 

@@ -34,6 +34,7 @@ struct scan_control {
 	bool shared_too;	/* reclaim's scan; MADV_PAGEOUT skips them */
 	bool full;		/* no free slot */
 	bool kswapd;
+	bool nowait;		/* the allocator's: every lock only tried */
 	unsigned long nr_to_reclaim;	/* reclaim's: stop there */
 	unsigned long nr_scanned, nr_reclaimed;	/* so far */
 	unsigned long scanned_counted, reclaimed_counted;	/* in vmstat */
@@ -323,16 +324,19 @@ static int reclaim_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 	return pageout_huge_pmd(mm, pmd, addr, end, fn, priv);
 }
 
-/* One mm from addr on, under its mmap_lock for reading (the reclaimers
- * hold no lock of their own: kswapd, and the OOM path, which gave its
- * mmap_lock up). Returns where it stopped, or 0 at the end of the
- * address space. */
+/* One mm from addr on, under its mmap_lock for reading (kswapd and the
+ * OOM path hold no lock of their own: they wait for it; the allocator's
+ * caller may hold any, so it only tries, and a busy mm is passed by).
+ * Returns where it stopped, or 0 at the end of the address space. */
 static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
 			       struct scan_control *sc)
 {
 	struct vm_area_struct *vma;
 
-	mmap_read_lock(mm);
+	if (!sc->nowait)
+		mmap_read_lock(mm);
+	else if (!down_read_trylock(&mm->mmap_lock))
+		return 0;
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unsigned long start = max(addr, vma->vm_start);
 
@@ -367,22 +371,27 @@ static unsigned long swap_pages_free(void)
 /*
  * Up to nr pages to swap, from every mm in turn, round the clock from
  * where the last scan stopped; each mm with a user taken (mmput may
- * tear it down: no lock held then). Process context, with no lock held
- * (it takes mmlist_lock, drops it, then takes scan_sem and under it
- * each mmap_lock); it sleeps on the writes and the locks. The number reclaimed (unmapped to swap: their
- * pages are free once written).
+ * tear it down: no lock held then). Process context, with no spinlock
+ * held (it takes mmlist_lock, drops it, then takes scan_sem and under
+ * it each mmap_lock); it sleeps on the writes and the locks, or with
+ * nowait (the allocator's) on the writes alone, each lock only tried:
+ * a reclaim already under way makes it return 0. The number reclaimed
+ * (unmapped to swap: their pages are free once written).
  */
-static unsigned long shrink_mms(unsigned long nr, bool kswapd)
+static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait)
 {
 	struct scan_control sc = { .shared_too = true, .kswapd = kswapd,
-				   .nr_to_reclaim = nr };
+				   .nowait = nowait, .nr_to_reclaim = nr };
 	struct mm_struct *mm, *mms[SCAN_MMS];
 	unsigned long addr;
 	int n = 0, first = 0;
 
 	if (!swap_pages_free())
 		return 0;
-	down_read(&mmlist_lock);
+	if (!nowait)
+		down_read(&mmlist_lock);
+	else if (!down_read_trylock(&mmlist_lock))
+		return 0;
 	list_for_each_entry(mm, &mmlist, mmlist) {
 		if (n == SCAN_MMS)
 			break;
@@ -390,7 +399,13 @@ static unsigned long shrink_mms(unsigned long nr, bool kswapd)
 			mms[n++] = mm;
 	}
 	up_read(&mmlist_lock);
-	down_write(&scan_sem);
+	if (!nowait) {
+		down_write(&scan_sem);
+	} else if (!down_write_trylock(&scan_sem)) {
+		for (int i = 0; i < n; i++)
+			mmput(mms[i]);
+		return 0;
+	}
 	addr = scan_addr;
 	for (int i = 0; i < n; i++)
 		if (mms[i] == scan_mm)
@@ -422,8 +437,25 @@ unsigned long try_to_free_pages(void)
 
 	might_sleep();
 	for (int pass = 0; pass < 3 && got < SWAP_BATCH; pass++)
-		got += shrink_mms(SWAP_BATCH - got, false);
+		got += shrink_mms(SWAP_BATCH - got, false, false);
 	return got;
+}
+
+/*
+ * The allocator's direct reclaim (Linux's __alloc_pages_direct_reclaim):
+ * free memory fell below the min watermark, and the allocation that took
+ * it there may sleep. It reclaims a batch itself, so that the pages left
+ * stay for the allocations that may not sleep (the slab's, under its
+ * lock) while kswapd catches up. Its caller may hold any sleeping lock,
+ * so nothing here waits for one (shrink_mms's nowait); PF_MEMALLOC keeps
+ * the allocations made meanwhile from reclaiming in turn.
+ */
+void reclaim_below_min(void)
+{
+	might_sleep();
+	current->flags |= PF_MEMALLOC;
+	shrink_mms(SWAP_BATCH, false, true);
+	current->flags &= ~PF_MEMALLOC;
 }
 
 /* ---- kswapd ----------------------------------------------------------- */
@@ -451,12 +483,13 @@ static int kswapd(void *unused)
 	(void)unused;
 	for (int sig = 1; sig <= _NSIG; sig++)
 		current->sighand->action[sig - 1].handler = SIG_IGN;
+	current->flags |= PF_MEMALLOC;	/* its allocations never reclaim */
 	for (;;) {
 		int idle = 0;
 
 		wait_event_interruptible(kswapd_wait, READ_ONCE(kswapd_woken));
 		while (nr_free_pages() < high_wmark && idle < 3)
-			idle = shrink_mms(SWAP_BATCH, true) ? 0 : idle + 1;
+			idle = shrink_mms(SWAP_BATCH, true, false) ? 0 : idle + 1;
 		if (idle)
 			WRITE_ONCE(kswapd_gave_up, jiffies);
 		WRITE_ONCE(kswapd_woken, 0);

@@ -65,6 +65,16 @@ static inline void down_write(struct rw_semaphore *sem)
 	sem->count = RWSEM_WRITER_LOCKED;
 }
 static inline void up_write(struct rw_semaphore *sem) { sem->count = 0; }
+static inline bool down_read_trylock(struct rw_semaphore *sem)
+{
+	down_read(sem);
+	return true;
+}
+static inline bool down_write_trylock(struct rw_semaphore *sem)
+{
+	down_write(sem);
+	return true;
+}
 #endif
 
 #endif

@@ -30,6 +30,8 @@ enum task_state {
 #define PF_DEAD		0x00000008	/* released itself: its last switch
 					 * away frees it (Linux 2.6's) */
 #define PF_FORKNOEXEC	0x00000040	/* forked and not yet exec'd */
+#define PF_MEMALLOC	0x00000800	/* reclaiming: its allocations may
+					 * not reclaim in turn */
 
 /* task_struct.jobctl */
 #define JOBCTL_STOP_PENDING	(1U << 17)	/* join the group stop */
