@@ -167,7 +167,8 @@ if any(f"thp.read.cycles_median" in R[(k, "icount")] for k in kernels):
 swap_kernels = [k for k in KERNELS if "swap.out.pages" in R[(k, "swap")]]
 if swap_kernels:
     def sw(k, key):
-        return num(k, "swap", f"swap.{key}")
+        v = num(k, "swap", f"swap.{key}")
+        return v if v is None or v >= 0 else None	# -1: not read
 
     def mib_s(k, pages, ns):
         p, t = sw(k, pages), sw(k, ns)
