@@ -33,20 +33,26 @@ elf=build/zpk.elf
 mkdir -p "$OUT/runs"
 
 # Linux: Debian's kernel (fetched once) and an initramfs whose /init is
-# user/bench/linux-init.c, with zpbench as /bin/zpbench and the virtio
-# modules the swap phase's disk needs.
+# user/bench/linux-init.c, with zpbench as /bin/zpbench; the swap boots'
+# has the virtio modules its disk needs too (the others load none, so
+# that their kernel is the same as before the swap phase).
 linux_setup() {
 	vmlinuz=$(scripts/linux-kernel.sh) || exit 1
 	local root=$OUT/initramfs
 	rm -rf "$root"
-	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" \
-		"$root/lib/modules"
-	cp build/linux/modules/* "$root/lib/modules/"
+	mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev"
 	cp build/user/bin/linux-init "$root/init"
 	cp build/user/bin/zpbench "$root/bin/zpbench"
 	cp build/user/bin/cat "$root/bin/cat"	# linux-init --kallsyms
-	(cd "$root" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
-		cpio -o -H newc -R 0:0 --quiet) >"$OUT/linux-initramfs.cpio"
+	cpio_of "$root" >"$OUT/linux-initramfs.cpio"
+	mkdir -p "$root/lib/modules"
+	cp build/linux/modules/* "$root/lib/modules/"
+	cpio_of "$root" >"$OUT/linux-swap-initramfs.cpio"
+}
+
+cpio_of() {
+	(cd "$1" && find . -mindepth 1 | sed 's|^\./||' | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet)
 }
 
 # Each console line with the time it arrived, before any buffering.
@@ -62,7 +68,7 @@ stamp() {
 # swap: free-running, the swap phase alone with a swap disk.
 run() {
 	local k=$1 mode=$2 base=$OUT/runs/$1-$2 extra="" args t0 t1 cpus=1
-	local mem=$MEM disk=()
+	local mem=$MEM disk=() initramfs=$OUT/linux-initramfs.cpio
 	args="$PAGES --sparse $SPARSE --raise-max-map-count${PHASES:+ --only $PHASES}"
 	if [ "$mode" = icount ]; then
 		extra=$ICOUNT
@@ -74,12 +80,13 @@ run() {
 		mem=$SWAP_MEM
 		scripts/mkswap-img.sh "$SWAP_DISK" "$base.img"
 		disk=(--disk "$base.img")
+		initramfs=$OUT/linux-swap-initramfs.cpio
 		args="--only swap --swapon /dev/vda"
 	fi
 	if [ "$k" = linux ]; then
 		QEMU_EXTRA=$extra QEMU_T0_FILE=$base.t0 scripts/qemu.sh --linux \
 			--mem "$mem" --smp "$cpus" --timeout "$TIMEOUT" \
-			--initrd "$OUT/linux-initramfs.cpio" "${disk[@]}" \
+			--initrd "$initramfs" "${disk[@]}" \
 			--append "console=ttyS0 quiet panic=-1 transparent_hugepage=always -- $args" \
 			"$vmlinuz"
 	else
