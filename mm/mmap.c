@@ -370,10 +370,7 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long addr,
  */
 static bool vm_enough_memory(unsigned long pages)
 {
-	unsigned long swap, swap_free;
-
-	si_swapinfo(&swap, &swap_free);
-	return pages <= totalram_pages() + swap;
+	return pages <= totalram_pages() + get_total_swap_pages();
 }
 
 /*

@@ -3,7 +3,8 @@
  * (Linux's swap_map in mm/swapfile.c), from which get_swap_page hands
  * out free slots. swapon and swapoff (mm/swapfile.c) add and remove the
  * areas. One lock, swap_lock, guards all of it: an area's flags and
- * counts, every map, and the totals. */
+ * counts, every map, and the totals (written under it, read without it
+ * by whoever needs one word only: get_nr_swap_pages). */
 #include <zpk/errno.h>
 #include <zpk/printk.h>
 #include <zpk/spinlock.h>
@@ -12,8 +13,8 @@
 
 static DEFINE_SPINLOCK(swap_lock);
 static struct swap_info_struct swap_info[MAX_SWAPFILES];
-static unsigned long total_swap_pages;	/* usable slots, areas in use */
-static unsigned long nr_swap_pages;	/* of them free */
+unsigned long total_swap_pages;	/* usable slots, areas in use */
+unsigned long nr_swap_pages;	/* of them free */
 static int least_priority = -1;		/* the last default priority */
 
 unsigned long read_swap_header(const union swap_header *h,
@@ -97,8 +98,8 @@ void enable_swap_info(struct swap_info_struct *si, int prio,
 	si->pages = pages;
 	si->lowest_bit = si->cluster_next = 1;
 	si->flags |= SWP_WRITEOK;
-	total_swap_pages += pages;
-	nr_swap_pages += pages;
+	WRITE_ONCE(total_swap_pages, total_swap_pages + pages);
+	WRITE_ONCE(nr_swap_pages, nr_swap_pages + pages);
 	spin_unlock(&swap_lock);
 }
 
@@ -110,8 +111,8 @@ int disable_swap_info(struct swap_info_struct *si)
 		return -ENOMEM;
 	}
 	si->flags &= ~SWP_WRITEOK;
-	total_swap_pages -= si->pages;
-	nr_swap_pages -= si->pages;
+	WRITE_ONCE(total_swap_pages, total_swap_pages - si->pages);
+	WRITE_ONCE(nr_swap_pages, nr_swap_pages - si->pages);
 	/* Linux keeps the default priorities contiguous: -2, -3, ... */
 	if (si->prio < 0) {
 		for (int i = 0; i < MAX_SWAPFILES; i++)
@@ -205,7 +206,7 @@ swp_entry_t get_swap_page(void)
 	if (off) {
 		best->swap_map[off] = 1;
 		best->inuse_pages++;
-		nr_swap_pages--;
+		WRITE_ONCE(nr_swap_pages, nr_swap_pages - 1);
 	}
 	spin_unlock(&swap_lock);
 	return off ? swp_entry(best->type, off) : (swp_entry_t){ 0 };
@@ -258,7 +259,7 @@ void swap_free(swp_entry_t entry)
 	}
 	if (!--*c) {
 		swap_info[swp_type(entry)].inuse_pages--;
-		nr_swap_pages++;
+		WRITE_ONCE(nr_swap_pages, nr_swap_pages + 1);
 	}
 	spin_unlock(&swap_lock);
 }

@@ -7,6 +7,7 @@
 #define ZPK_SWAP_H
 
 #include <asm/page.h>
+#include <zpk/atomic.h>
 #include <zpk/spinlock.h>
 #include <zpk/types.h>
 
@@ -136,6 +137,18 @@ int swp_swapcount(swp_entry_t entry);
 /* Slots of every area in use, and how many are free (meminfo's
  * SwapTotal and SwapFree, sysinfo's totalswap and freeswap). */
 void si_swapinfo(unsigned long *total, unsigned long *free);
+/* The same, one word each and without swap_lock (Linux's), for a
+ * reader that needs no consistent pair: mmap's overcommit check, and
+ * reclaim's "is there a free slot at all". mm/swap_map.c. */
+extern unsigned long total_swap_pages, nr_swap_pages;
+static inline unsigned long get_total_swap_pages(void)
+{
+	return READ_ONCE(total_swap_pages);
+}
+static inline unsigned long get_nr_swap_pages(void)
+{
+	return READ_ONCE(nr_swap_pages);
+}
 /* /proc/swaps (mm/swapfile.c), from proc_root_init. */
 void proc_swaps_init(void);
 /* The area of type i if it is in use (SWP_WRITEOK), else NULL; it stays

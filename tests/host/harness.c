@@ -147,11 +147,7 @@ __attribute__((weak)) unsigned long totalram_pages(void)
 	return 1UL << 30;
 }
 
-__attribute__((weak)) void si_swapinfo(unsigned long *total,
-				       unsigned long *free)
-{
-	*total = *free = 0;
-}
+__attribute__((weak)) unsigned long total_swap_pages, nr_swap_pages;
 
 /* test_memory maps no files: file faults never reach the page cache. */
 struct page;
