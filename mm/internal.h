@@ -237,13 +237,17 @@ void swapcache_remove_rmap(struct page *page);
  * starts; 0 before: kswapd_run, zpk/swap.h);
  * wakeup_kswapd (the allocator, any context) wakes it below low;
  * try_to_free_pages reclaims for a failed allocation (process context,
- * no spinlock: it sleeps) and says how many pages; reclaim_below_min,
- * for an allocation that took free memory below min, may sleep too, but
- * waits for no lock (its caller may hold any sleeping one). */
+ * no spinlock: it sleeps) and says how many pages;
+ * throttle_direct_reclaim, for an allocation that would take free memory
+ * below min, may sleep too, but waits for no lock (its caller may hold
+ * any sleeping one). */
 extern unsigned long min_wmark, low_wmark, high_wmark;
 void wakeup_kswapd(void);
 unsigned long try_to_free_pages(void);
-void reclaim_below_min(void);
+bool throttle_direct_reclaim(unsigned long want);
+/* Whether an allocation with gfp, made here and now, may reclaim (sleep):
+ * mm/page_alloc.c; the slab asks before it allocates outside its lock. */
+bool alloc_may_reclaim(gfp_t gfp);
 /* MADV_PAGEOUT and MADV_COLD of [start, end) in vma (mm/vmscan.c): mm's
  * mmap_lock held for reading; sleeps (writes). */
 void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,

@@ -14,6 +14,7 @@
 #include <zpk/smp_lock.h>
 #endif
 #include <zpk/string.h>
+#include <zpk/swap.h>
 #include <zpk/vmstat.h>
 #include "internal.h"
 
@@ -38,6 +39,10 @@ static struct free_area free_area[MAX_ORDER];
  * none itself. */
 static DEFINE_SPINLOCK(zone_lock);
 
+/* The largest order that is worth a wait (Linux's): the per-CPU lists
+ * keep blocks up to it, and an allocation up to it reclaims. */
+#define PAGE_ALLOC_COSTLY_ORDER	3
+
 /*
  * Linux's per_cpu_pages ("pcp"): free blocks of up to PCP_MAX_ORDER that
  * a CPU keeps for itself, so that most allocations and frees of pages and
@@ -50,7 +55,7 @@ static DEFINE_SPINLOCK(zone_lock);
  * nr_free_blocks and buddyinfo see the buddy's only.
  * Host tests have no such lists: they test the buddy itself.
  */
-#define PCP_MAX_ORDER	3	/* Linux's PAGE_ALLOC_COSTLY_ORDER */
+#define PCP_MAX_ORDER	PAGE_ALLOC_COSTLY_ORDER
 #define PCP_BATCH	31	/* pages moved at a time */
 #define PCP_HIGH	(4 * PCP_BATCH)	/* pages kept, all orders */
 struct per_cpu_pages {
@@ -394,11 +399,17 @@ static void might_alloc(gfp_t gfp)
  * it would let the lock go), and not from reclaim itself (PF_MEMALLOC).
  */
 #ifndef HOST_TEST
-static bool may_reclaim(gfp_t gfp)
+bool alloc_may_reclaim(gfp_t gfp)
 {
 	return !(gfp & __GFP_ATOMIC) && system_state != SYSTEM_BOOTING &&
 	       !spin_locks_held() && !irqs_disabled() && !kernel_locked() &&
 	       !(current->flags & PF_MEMALLOC);
+}
+#else
+bool alloc_may_reclaim(gfp_t gfp)
+{
+	(void)gfp;
+	return false;	/* the host tests have no reclaim */
 }
 #endif
 
@@ -409,6 +420,15 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	might_alloc(gfp);
 	if (order >= MAX_ORDER)
 		return NULL;
+#ifndef HOST_TEST
+	/* The pages under min are for the allocations that may not sleep:
+	 * one that may, and is small (Linux's PAGE_ALLOC_COSTLY_ORDER: a
+	 * THP falls back to small pages instead), reclaims first. */
+	if (order <= PAGE_ALLOC_COSTLY_ORDER &&
+	    global_vm_stat(NR_FREE_PAGES) < min_wmark + (1UL << order) &&
+	    alloc_may_reclaim(gfp))
+		throttle_direct_reclaim(1UL << order);
+#endif
 	page = get_page_from_freelist(order);
 	if (!page && !irqs_disabled()) {
 		/* The free pages may sit on other CPUs' lists. */
@@ -429,14 +449,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		prep_one_page(page + i, gfp);
 	page->order = order;	/* checked by __free_pages, used by put_page */
 	set_page_count(page, 1);
-	if (unlikely(global_vm_stat(NR_FREE_PAGES) < low_wmark)) {
+	if (unlikely(global_vm_stat(NR_FREE_PAGES) < low_wmark))
 		wakeup_kswapd();	/* below low: reclaim to high */
-#ifndef HOST_TEST
-		if (global_vm_stat(NR_FREE_PAGES) < min_wmark &&
-		    may_reclaim(gfp))
-			reclaim_below_min();
-#endif
-	}
 	return page;
 }
 

@@ -130,20 +130,19 @@ static bool on_boundary(struct kmem_cache *c, struct page *page, const void *p)
 }
 
 /*
- * A fresh slab: a page, poisoned, with every object on its freelist in
- * address order. Not on a list yet. NULL if the buddy has no page.
+ * A fresh slab made of page (spare's, or else the buddy's, atomic: the
+ * CPU's slab lock is held), poisoned, with every object on its freelist
+ * in address order; not on a list yet. *spare is taken. NULL if the
+ * buddy has no page.
  */
-static struct page *new_slab(struct kmem_cache *c, gfp_t gfp)
+static struct page *new_slab(struct kmem_cache *c, struct page **spare)
 {
-	struct page *page;
+	struct page *page = *spare;
 	void **obj;
 
-	/* Objects are zeroed one by one if asked; the page is poisoned.
-	 * Under the per-CPU slab's lock: atomic. (Linux checks the caller's
-	 * gfp at kmalloc's entry; zpk checks only alloc_pages: kmalloc's
-	 * callers under spinlocks are not reported yet.) */
-	page = alloc_page((gfp & ~__GFP_ZERO) | __GFP_ATOMIC);
-	if (!page)
+	if (page)
+		*spare = NULL;
+	else if (!(page = alloc_page(__GFP_ATOMIC)))
 		return NULL;
 	memset(page_address(page), SLAB_POISON_FREE, PAGE_SIZE);
 	for (unsigned int i = 0; i + 1 < c->objs_per_slab; i++) {
@@ -202,12 +201,6 @@ static void check_poison(struct kmem_cache *c, const void *obj)
 }
 
 /*
- * Gives CPU s a slab with a free object: one of its partial slabs, or a
- * new one. Its full slab stays its own, on no list, until a free makes it
- * partial. s->lock held. Returns 0, or -ENOMEM when the page allocator
- * has no page.
- */
-/*
  * A partial slab of another CPU, made s's (SLUB takes one from its
  * node's list), so that a CPU with none of its own fills others' free
  * objects before it takes a new page. The other CPU's lock is only
@@ -235,8 +228,14 @@ static struct page *adopt_partial(struct kmem_cache *c,
 	return NULL;
 }
 
+/*
+ * Gives CPU s a slab with a free object: one of its partial slabs,
+ * another CPU's, or a new one (of *spare if there is one). Its full slab
+ * stays its own, on no list, until a free makes it partial. s->lock
+ * held. Returns 0, or -ENOMEM when the page allocator has no page.
+ */
 static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
-			   gfp_t gfp)
+			   struct page **spare)
 {
 	struct page *page;
 
@@ -245,7 +244,7 @@ static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
 		page = list_first_entry(&s->partial, struct page, lru);
 		list_del_init(&page->lru);
 	} else if (!(page = adopt_partial(c, s))) {
-		page = new_slab(c, gfp);
+		page = new_slab(c, spare);
 		if (!page)
 			return -ENOMEM;
 	}
@@ -253,16 +252,31 @@ static int refill_cpu_slab(struct kmem_cache *c, struct kmem_cache_cpu *s,
 	return 0;
 }
 
+/*
+ * An object of c. The slab's page comes from the buddy under the CPU's
+ * lock, atomic; when there is none and the caller may sleep, one comes
+ * with the lock dropped, where the page allocator may reclaim (SLUB
+ * allocates its slabs outside its locks so), and the allocation starts
+ * again, maybe on another CPU. NULL: no memory.
+ */
 void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 {
-	struct kmem_cache_cpu *s = this_cpu_slab(c);
-	struct page *page;
+	struct kmem_cache_cpu *s;
+	struct page *page, *spare = NULL;
 	void **obj;
 
+again:
+	s = this_cpu_slab(c);
 	spin_lock(&s->lock);
-	if ((!s->page || !s->page->freelist) && refill_cpu_slab(c, s, gfp)) {
+	if ((!s->page || !s->page->freelist) &&
+	    refill_cpu_slab(c, s, &spare)) {
 		spin_unlock(&s->lock);
-		return NULL;
+		if (!alloc_may_reclaim(gfp))
+			return NULL;
+		spare = alloc_page(GFP_KERNEL);
+		if (!spare)
+			return NULL;
+		goto again;
 	}
 	page = s->page;
 	obj = page->freelist;
@@ -274,6 +288,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, gfp_t gfp)
 	page->inuse++;
 	s->objs++;
 	spin_unlock(&s->lock);
+	if (spare)	/* another slab had room after all */
+		__free_page(spare);
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, c->size);
 	else

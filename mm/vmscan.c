@@ -40,23 +40,28 @@ struct scan_control {
 	unsigned long scanned_counted, reclaimed_counted;	/* in vmstat */
 };
 
+/* Whether reclaim may take pages from vma: not mlocked, and private
+ * (not shared anonymous, shmem or file memory, which zpk keeps). */
+static bool vma_reclaimable(struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & (VM_LOCKED | VM_SHARED));
+}
+
 /*
- * The anonymous page entry maps, if it may go to swap: order-0, private
- * (not shared anonymous, shmem or file memory), in a VMA not mlocked,
- * no userfaultfd-wp bit (a swap PTE of zpk does not keep it), and held
+ * The anonymous page entry maps, if it may go to swap: order-0, no
+ * userfaultfd-wp bit (a swap PTE of zpk does not keep it), and held
  * by its mappings and the swap cache only (not pinned by get_user_pages
- * or a pipe). Zero-page PTEs are not normal pages: never touched.
+ * or a pipe); its VMA the caller found vma_reclaimable. Zero-page PTEs
+ * are not normal pages: never touched.
  */
 static struct page *swappable_page(struct scan_control *sc,
 				   unsigned long addr, pte_t entry)
 {
-	struct vm_area_struct *vma = sc->vma;
 	struct page *page;
 
-	if (!pte_present(entry) || pte_uffd_wp(entry) ||
-	    (vma->vm_flags & (VM_LOCKED | VM_SHARED)))
+	if (!pte_present(entry) || pte_uffd_wp(entry))
 		return NULL;
-	page = vm_normal_page(vma, addr, entry);
+	page = vm_normal_page(sc->vma, addr, entry);
 	if (!page || !PageAnon(page) || PageSwapBacked(page) ||
 	    PageCompound(page))	/* 4 KiB pages only */
 		return NULL;
@@ -123,8 +128,7 @@ static void split_thp_of_pte(struct scan_control *sc, pte_t *pte,
 {
 	struct page *page = vm_normal_page(sc->vma, addr, *pte);
 
-	if (page && PageCompound(page) && PageAnon(page) &&
-	    !(sc->vma->vm_flags & (VM_LOCKED | VM_SHARED)))
+	if (page && PageCompound(page) && PageAnon(page))
 		split_huge_page_table(compound_head(page),
 				      pte - pte_index(addr));
 }
@@ -155,16 +159,15 @@ static int cold_pte(pte_t *pte, unsigned long addr, void *priv)
 
 /* A huge PMD's accessed bit, tested and cleared, its TLB entries flushed
  * with the batch (as pte_clear_young's); only a THP's that this mm alone
- * maps, in a VMA reclaim may take from (not the huge zero page's, whose
- * nothing would be written). false: no such THP, or not young. */
+ * maps (not the huge zero page's, whose nothing would be written), in a
+ * VMA the caller found vma_reclaimable. false: no such THP, or not
+ * young. */
 static bool huge_pmd_clear_young(struct scan_control *sc, pmd_t *pmd,
 				 unsigned long addr)
 {
 	spinlock_t *ptl = pmd_lockptr(pmd);
 	bool young = false;
 
-	if (sc->vma->vm_flags & (VM_LOCKED | VM_SHARED))
-		return false;
 	spin_lock(ptl);
 	if (pmd_leaf(*pmd) && !is_huge_zero_pmd(*pmd) &&
 	    compound_mapcount(pmd_page(*pmd)) == 1)
@@ -218,6 +221,8 @@ void madvise_pageout_range(struct vm_area_struct *vma, unsigned long start,
 {
 	struct scan_control sc = { .vma = vma };
 
+	if (!vma_reclaimable(vma))
+		return;
 	while (start < end && !sc.full) {
 		sc.next = end;
 		tlb_gather_mmu(&sc.tlb, vma->vm_mm);
@@ -252,9 +257,9 @@ static void setup_watermarks(void)
 	high_wmark = min_wmark + min_wmark / 2;
 }
 
-/* Where the last scan stopped: an mm (compared, never followed) and an
- * address in it, so that each scan goes on round the clock. */
-/* The clock's hand, and one reclaimer turning it at a time: two walking
+/* The clock's hand: where the last scan stopped, an mm (compared, never
+ * followed) and an address in it, so that each scan goes on round the
+ * clock. And one reclaimer turning it at a time (scan_sem): two walking
  * the same PTEs together would let the second evict what the first had
  * just given its second chance (the first clears the accessed bit, the
  * second finds it clear). Linux's reclaimers take their pages off the
@@ -262,6 +267,11 @@ static void setup_watermarks(void)
 static DECLARE_RWSEM(scan_sem);
 static struct mm_struct *scan_mm;
 static unsigned long scan_addr;
+/* Direct reclaimers that found the clock taken wait here for the next
+ * batch reclaimed (reclaim_throttle); reclaim_seq counts those batches. */
+static struct wait_queue_head reclaim_wait = WAIT_QUEUE_HEAD_INIT(reclaim_wait);
+static unsigned long reclaim_seq;
+static u64 kswapd_gave_up;	/* jiffies of its last fruitless turn */
 
 /* A page's accessed bit, tested and cleared (Linux's
  * ptep_clear_flush_young); if it was set, the batch's flush takes the
@@ -319,8 +329,6 @@ static int reclaim_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 		sc->nr_scanned += HPAGE_PMD_NR;
 		return 0;
 	}
-	if (sc->vma->vm_flags & (VM_LOCKED | VM_SHARED))
-		return 0;
 	return pageout_huge_pmd(mm, pmd, addr, end, fn, priv);
 }
 
@@ -340,6 +348,8 @@ static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unsigned long start = max(addr, vma->vm_start);
 
+		if (!vma_reclaimable(vma))
+			continue;
 		sc->vma = vma;
 		while (start < vma->vm_end) {
 			sc->next = vma->vm_end;
@@ -356,14 +366,6 @@ static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
 	}
 	mmap_read_unlock(mm);
 	return 0;
-}
-
-static unsigned long swap_pages_free(void)
-{
-	unsigned long total, free;
-
-	si_swapinfo(&total, &free);
-	return free;
 }
 
 #define SCAN_MMS	64	/* mms one scan looks at, at most */
@@ -386,7 +388,7 @@ static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait)
 	unsigned long addr;
 	int n = 0, first = 0;
 
-	if (!swap_pages_free())
+	if (!get_nr_swap_pages())
 		return 0;
 	if (!nowait)
 		down_read(&mmlist_lock);
@@ -422,6 +424,10 @@ static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait)
 	up_write(&scan_sem);
 	for (int i = 0; i < n; i++)
 		mmput(mms[i]);
+	if (sc.nr_reclaimed) {
+		WRITE_ONCE(reclaim_seq, reclaim_seq + 1);
+		wake_up(&reclaim_wait);
+	}
 	return sc.nr_reclaimed;
 }
 
@@ -443,19 +449,79 @@ unsigned long try_to_free_pages(void)
 
 /*
  * The allocator's direct reclaim (Linux's __alloc_pages_direct_reclaim):
- * free memory fell below the min watermark, and the allocation that took
- * it there may sleep. It reclaims a batch itself, so that the pages left
- * stay for the allocations that may not sleep (the slab's, under its
- * lock) while kswapd catches up. Its caller may hold any sleeping lock,
- * so nothing here waits for one (shrink_mms's nowait); PF_MEMALLOC keeps
- * the allocations made meanwhile from reclaiming in turn.
+ * a batch, reclaimed by the allocating task itself. Its caller may hold
+ * any sleeping lock, so nothing here waits for one (shrink_mms's
+ * nowait); PF_MEMALLOC keeps the allocations made meanwhile from
+ * reclaiming in turn. The pages reclaimed (0 also when another
+ * reclaimer is at work, or every mm was busy).
  */
-void reclaim_below_min(void)
+static unsigned long reclaim_below_min(void)
 {
+	unsigned long got;
+
 	might_sleep();
 	current->flags |= PF_MEMALLOC;
-	shrink_mms(SWAP_BATCH, false, true);
+	got = shrink_mms(SWAP_BATCH, false, true);
 	current->flags &= ~PF_MEMALLOC;
+	return got;
+}
+
+/*
+ * Waits for another reclaimer's next batch, at most RECLAIM_WAIT
+ * (Linux's reclaim_throttle): no lock is waited for, so that kswapd
+ * blocked on a lock this task holds costs a pause, not a deadlock.
+ * false: the time ran out with nothing reclaimed.
+ */
+#define RECLAIM_WAIT	2	/* jiffies */
+
+static bool reclaim_throttle(void)
+{
+	struct wait_queue_entry e = { .task = current };
+	unsigned long seq = READ_ONCE(reclaim_seq);
+	u64 until = ktime_get_ns() + RECLAIM_WAIT * TICK_NSEC;
+
+	while (READ_ONCE(reclaim_seq) == seq && ktime_get_ns() < until) {
+		prepare_to_wait(&reclaim_wait, &e, TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(reclaim_seq) != seq)
+			break;
+		current->wake_at_ns = until;
+		schedule();
+		current->wake_at_ns = 0;
+	}
+	finish_wait(&reclaim_wait, &e);
+	return READ_ONCE(reclaim_seq) != seq;
+}
+
+#define MAX_RECLAIM_RETRIES	16
+static u64 direct_gave_up;	/* jiffies of the last fruitless wait */
+
+/*
+ * An allocation of want pages that may sleep would leave fewer than min
+ * free (or found none): it reclaims, or waits for kswapd's progress,
+ * until min + want are free again (Linux's slow path: only allocations
+ * that may not sleep take the pages under min; here those are the
+ * atomic ones and the big kernel lock's holders, the system calls'
+ * slab). Gives up at once without a free swap slot, and for a tenth of
+ * a second after a wait that saw no progress (nothing swappable, or
+ * kswapd blocked on a lock this task holds): then the caller takes the
+ * pages under min, as before. Process context, no spinlock held.
+ * true: min + want pages are free.
+ */
+bool throttle_direct_reclaim(unsigned long want)
+{
+	for (int i = 0; i < MAX_RECLAIM_RETRIES; i++) {
+		if (nr_free_pages() >= min_wmark + want)
+			return true;
+		if (!get_nr_swap_pages() ||
+		    jiffies - READ_ONCE(direct_gave_up) < HZ / 10 ||
+		    jiffies - READ_ONCE(kswapd_gave_up) < HZ / 10)
+			return false;
+		if (!reclaim_below_min() && !reclaim_throttle()) {
+			WRITE_ONCE(direct_gave_up, jiffies);
+			return false;
+		}
+	}
+	return nr_free_pages() >= min_wmark + want;
 }
 
 /* ---- kswapd ----------------------------------------------------------- */
@@ -463,7 +529,6 @@ void reclaim_below_min(void)
 static struct wait_queue_head kswapd_wait = WAIT_QUEUE_HEAD_INIT(kswapd_wait);
 static bool kswapd_running;
 static int kswapd_woken;
-static u64 kswapd_gave_up;	/* jiffies of its last fruitless turn */
 
 void wakeup_kswapd(void)
 {

@@ -327,6 +327,14 @@ long self_minflt(void)
 	return ru.ru_minflt;
 }
 
+long self_majflt(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_majflt;
+}
+
 long long self_kb(const char *key)
 {
 	return proc_kb("/proc/self/status", key);

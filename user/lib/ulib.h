@@ -118,8 +118,10 @@ void need_proc(void);
 /* A "Key: N kB" field of /proc/self/status, or -1 if absent. */
 long long self_kb(const char *key);
 
-/* This process's minor faults so far (getrusage's ru_minflt). */
+/* This process's minor and major faults so far (getrusage's ru_minflt
+ * and ru_majflt). */
 long self_minflt(void);
+long self_majflt(void);
 
 /* RSS figures must agree exactly on zpk.  Linux before 6.2 caches RSS
  * per task and folds it into the mm every 64 faults (6.2..6.15: per-CPU
