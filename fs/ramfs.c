@@ -697,21 +697,28 @@ static const struct inode_operations ramfs_symlink_iops = {
  * (zpk/mm_types.h). The size is read and the reference taken under
  * i_pages_lock, so that truncate and hole punching, which take pages
  * from the file under that lock, cannot free it first. SIGBUS beyond the
- * last page of the file, as Linux, or if no page can be had.
+ * last page of the file, as Linux, or past ramfs's size limit (tmpfs's
+ * ENOSPC); VM_FAULT_OOM if no page can be had (Linux's shmem_fault and
+ * filemap_fault: the OOM killer's, not a signal for this process alone).
  */
 static vm_fault_t ramfs_fault(struct vm_fault *vmf)
 {
 	struct inode *inode = vmf->vma->vm_file->f_inode;
 	struct page *page = NULL;
+	bool in_file;
 
 	spin_lock(&inode->i_pages_lock);
-	if (vmf->pgoff < PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
+	in_file = vmf->pgoff < PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT;
+	if (in_file)
 		page = get_page_locked(inode, vmf->pgoff);
 	if (page)
 		get_page(page);
 	spin_unlock(&inode->i_pages_lock);
 	vmf->page = page;
-	return page ? 0 : VM_FAULT_SIGBUS;
+	if (page)
+		return 0;
+	return in_file && vmf->pgoff < RAMFS_MAX_PAGES ? VM_FAULT_OOM :
+							   VM_FAULT_SIGBUS;
 }
 
 static const struct vm_operations_struct ramfs_vm_ops = {

@@ -10,7 +10,8 @@
 # and 4 CPUs; user/tests/swap_scan (the sparse scan larger than RAM, and
 # threads against kswapd); user/tests/swap_lru (a hot set stays in memory
 # under pressure: the second chance); user/tests/swap_eio (a swap-in's read fails:
-# SIGBUS, blkdebug again); user/tests/swapoff (under load, and ENOMEM).
+# SIGBUS, blkdebug again); user/tests/swapoff (under load, and ENOMEM);
+# user/tests/swap_oom (the OOM killer with swap on).
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/zpk-blk.XXXXXX")
@@ -223,11 +224,12 @@ part_swapoff() {
 	[ "$BOOT_STATUS" = 0 ] || show_tail "$log"
 }
 
-# user/tests/swap_scan (or $3: swap_lru) at 64 MiB with a 128 MiB scratch
-# disk: the sparse scan over 1.25 x RAM swaps under off (pswpout rises, not
-# OOM-killed), needs no swap under special; threads fault while kswapd
-# evicts. swap_lru: a hot set stays in memory under pressure (reclaim's
-# second chance).
+# user/tests/swap_scan (or $3: swap_lru, swap_oom) at 64 MiB with a 128 MiB
+# scratch disk: the sparse scan over 1.25 x RAM swaps under off (pswpout
+# rises, not OOM-killed), needs no swap under special; threads fault while
+# kswapd evicts. swap_lru: a hot set stays in memory under pressure
+# (reclaim's second chance). swap_oom: with swap on, the OOM killer still
+# kills a hog of memory reclaim cannot take, and one past RAM and swap.
 part_swap_scan() {
 	local smp=$1 zp=$2 t=${3:-swap_scan}
 	local img=$work/$t-$1-$2.img log=$LOGDIR/blk-$t-$1-$2.log
@@ -268,4 +270,5 @@ part_swap_scan 1 special
 part_swap_scan 4 off
 part_swap_scan 1 special swap_lru
 part_swap_scan 4 off swap_lru
+part_swap_scan 4 special swap_oom
 part_busybox

@@ -1,0 +1,119 @@
+/* user/tests/swap_oom.c — the OOM killer with swap on: it runs only when
+ * reclaim can make no progress (issue 31). A hog of shared anonymous
+ * memory, which zpk never swaps (docs/vm.md), is killed though free
+ * slots are left; a hog of private memory goes to swap first and is
+ * killed once swap is full. Each time the kernel and this test live on,
+ * and the hog's slots come back (swapoff then brings in the rest). Allocations that may sleep reclaim or wait
+ * for kswapd before they take the pages under min: here, where nothing
+ * (or no slot) is left to reclaim, they must give up and let the OOM
+ * killer run, not stall. Only on a scratch disk of 1.5 x RAM or more
+ * (tests/qemu/blk.sh); skips otherwise. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sysinfo.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "scratch.h"
+#include "ulib.h"
+
+#define DEV	"/dev/vda"
+#define CHUNK	(4L << 20)
+#define CHUNKS	1024		/* 4 GiB: more than RAM and swap here */
+
+/* Touches page after page of 4 MiB chunks (flags: MAP_SHARED or
+ * MAP_PRIVATE) until it is killed; 3 if it never is. */
+static void __attribute__((noreturn)) hog(int flags)
+{
+	write_file("/proc/self/oom_score_adj", "1000");
+	for (int n = 0; n < CHUNKS; n++) {
+		char *p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
+			       flags | MAP_ANONYMOUS, -1, 0);
+
+		for (long i = 0; p != MAP_FAILED && i < CHUNK; i += 4096)
+			p[i] = 1;
+	}
+	_exit(3);
+}
+
+static unsigned long swap_free_kb(void)
+{
+	struct sysinfo si;
+
+	sysinfo(&si);
+	return si.freeswap * si.mem_unit / 1024;
+}
+
+/* A hog of flags, waited for: its status; its run's seconds and pswpout
+ * into *secs and *out. */
+static int run_hog(int flags, double *secs, long long *out)
+{
+	long long out0 = proc_vmstat_read("pswpout");
+	struct timespec t0, t1;
+	int st = -1;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid == 0)
+		hog(flags);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*secs = (double)(t1.tv_sec - t0.tv_sec) +
+		(double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	*out = proc_vmstat_read("pswpout") - out0;
+	return st;
+}
+
+static int killed(int st)
+{
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+}
+
+int main(void)
+{
+	long long bytes = scratch_disk_size(DEV), out;
+	unsigned long total_kb;
+	struct sysinfo si;
+	double secs;
+	int r, st;
+
+	sysinfo(&si);
+	if (bytes < (long long)si.totalram * si.mem_unit * 3 / 2) {
+		tap_plan(1);
+		tap_skip("needs a scratch disk of 1.5 x RAM");
+		tap_done();
+	}
+	need_proc();
+	tap_plan(5);
+	write_file("/proc/self/oom_score_adj", "-1000");
+	r = scratch_swapon(DEV, bytes);
+	tap_ok(r == 0, "swapon (%s)", r ? strerror(errno) : "ok");
+	total_kb = swap_free_kb();
+
+	st = run_hog(MAP_SHARED, &secs, &out);
+	tap_note("shared hog: %.2f s, pswpout %+lld", secs, out);
+	tap_ok(killed(st), "a hog of shared anonymous memory (never "
+	       "swapped) is killed with free slots left: %s, SwapFree %lu "
+	       "of %lu kB", status_str(st), swap_free_kb(), total_kb);
+
+	st = run_hog(MAP_PRIVATE, &secs, &out);
+	tap_note("private hog: %.2f s, pswpout %+lld", secs, out);
+	tap_ok(killed(st) && out >= (long long)total_kb / 4 / 2,
+	       "a hog of private memory is killed once swap is full: %s, "
+	       "pswpout %+lld (the area: %lu pages)", status_str(st), out,
+	       total_kb / 4);
+	/* Other processes' pages may stay in swap: not all comes back. */
+	tap_ok(swap_free_kb() >= total_kb / 8 * 7,
+	       "its slots come back: SwapFree %lu of %lu kB", swap_free_kb(),
+	       total_kb);
+	r = scratch_swapoff(DEV);
+	tap_ok(r == 0, "swapoff (%s)", r ? strerror(errno) : "ok");
+	tap_done();
+}
