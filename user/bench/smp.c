@@ -55,7 +55,7 @@ struct worker_arg {
 	long pages, rounds;
 };
 
-static long long now_ns(void)
+long long now_ns(void)
 {
 	struct timespec ts;
 

@@ -14,5 +14,7 @@ void smp_huge(void);
 /* T workers in mode for each T of list, best of reps runs (one window
  * each after smp_c2c); 0 if all ran. */
 int smp_bench(const char *list, int mode, long pages, long rounds, int reps);
+/* CLOCK_MONOTONIC in nanoseconds (zpbench's phases time with it too). */
+long long now_ns(void);
 
 #endif

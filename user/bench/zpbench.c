@@ -43,7 +43,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/swap.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -85,14 +84,6 @@ static inline uint64_t rdtsc(void)
 	__asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi) ::
 			 "memory");
 	return ((uint64_t)hi << 32) | lo;
-}
-
-static long minflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_minflt;
 }
 
 /* The memory figures a phase reports before and after it runs (kB). */
@@ -278,11 +269,11 @@ static long long anon_huge_kb(void)
 static void time_and_unmap(struct result *r, struct region *g,
 			   enum touch how)
 {
-	long f0 = minflt();
+	long f0 = self_minflt();
 	long long huge_kb;
 
 	time_pages(g, how);
-	r->minflt = minflt() - f0;
+	r->minflt = self_minflt() - f0;
 	snap(&r->after);
 	huge_kb = g->step == HPAGE_SIZE ? anon_huge_kb() : -1;
 	munmap(g->base, g->len);
@@ -332,7 +323,7 @@ static void phase_fork(struct result *r, long n, const char *key, int huge)
 	r->pages = n;
 	snap(&r->before);
 	mark(r->name);
-	f0 = minflt();
+	f0 = self_minflt();
 	for (i = 0; i < REPS; i++) {
 		t0 = rdtsc();
 		if (fork() == 0)
@@ -340,7 +331,7 @@ static void phase_fork(struct result *r, long n, const char *key, int huge)
 		wait(NULL);
 		samples[i] = (rdtsc() - t0) / n;
 	}
-	r->minflt = minflt() - f0;
+	r->minflt = self_minflt() - f0;
 	snap(&r->after);
 	munmap(g.base, g.len);
 	summarize(r, REPS);
@@ -365,11 +356,11 @@ static void phase_munmap(struct result *r, long n, const char *key, int huge)
 		read_all(&g);
 		if (i == 0)
 			mark(r->name);
-		f0 = minflt();
+		f0 = self_minflt();
 		t0 = rdtsc();
 		munmap(g.base, g.len);
 		samples[i] = (rdtsc() - t0) / n;
-		nf += minflt() - f0;
+		nf += self_minflt() - f0;
 	}
 	snap(&r->after);
 	r->minflt = nf;
@@ -529,7 +520,7 @@ static void phase_vmas_one(long n, long steps)
 	}
 	snap(&r.before);
 	mark(key);
-	f0 = minflt();
+	f0 = self_minflt();
 	for (i = 0; i < steps; i++) {
 		volatile char *a = p + (rnd() % n) * PAGE_SIZE;
 
@@ -539,7 +530,7 @@ static void phase_vmas_one(long n, long steps)
 		samples[i] = t1 - t0;
 		madvise((char *)a, PAGE_SIZE, MADV_DONTNEED);
 	}
-	r.minflt = minflt() - f0;
+	r.minflt = self_minflt() - f0;
 	snap(&r.after);
 	munmap(p, n * PAGE_SIZE);
 	if (check_mode && nvfig < 8)
@@ -576,22 +567,6 @@ static void phase_vmas(const char *list, long steps)
 }
 
 /* ---- swap: reclaim to a swap disk -------------------------------------- */
-
-static long majflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_majflt;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
 
 /* The region the swap phase writes: the memory left (MemAvailable) and
  * half of RAM more, so that a third of it or so must go to swap; less if
@@ -633,7 +608,7 @@ static long swap_no_readahead(void)
 static void swap_pass(const char *key, char *p, long n, uint64_t *s,
 		      int in, const char *counter)
 {
-	long f0 = majflt(), m0 = minflt(), bad = 0, i;
+	long f0 = self_majflt(), m0 = self_minflt(), bad = 0, i;
 	long long c0 = proc_vmstat_read(counter), c;
 	uint64_t t0, t1, ns = now_ns(), sum;
 	char k[48];
@@ -655,7 +630,7 @@ static void swap_pass(const char *key, char *p, long n, uint64_t *s,
 	printf("swap.%s.pages=%ld\nswap.%s.ns=%llu\n", key, n, key,
 	       (unsigned long long)ns);
 	printf("swap.%s.majflt=%ld\nswap.%s.minflt=%ld\n", key,
-	       majflt() - f0, key, minflt() - m0);
+	       self_majflt() - f0, key, self_minflt() - m0);
 	snprintf(k, sizeof(k), "swap.%s.%s", key, counter);
 	printf("%s=%lld\n", k, c);
 	printf("swap.%s.cycles_mean=%llu\n", key, (unsigned long long)(sum / n));

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/swap.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,14 +33,6 @@ static long swap_free_kb(void)
 static long vmstat(const char *name)
 {
 	return proc_vmstat_read(name);
-}
-
-static long majflt(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_majflt;
 }
 
 /* The smaps Swap: of the VMA at addr, in kB. */
@@ -108,7 +99,7 @@ static void where(const char *m, int *swapped, int *resident)
 static void out_and_in(void)
 {
 	long free0 = swap_free_kb(), out0 = vmstat("pswpout");
-	long in0 = vmstat("pswpin"), maj0 = majflt();
+	long in0 = vmstat("pswpin"), maj0 = self_majflt();
 	char *m = fill(1);
 	int swapped, resident, r;
 
@@ -125,8 +116,8 @@ static void out_and_in(void)
 	       vmstat("pswpout") - out0 == NP, "SwapFree %ld kB less, pswpout "
 	       "+%ld", free0 - swap_free_kb(), vmstat("pswpout") - out0);
 	tap_ok(differ(m, 1, NP) == 0, "the pattern reads back");
-	tap_ok(majflt() - maj0 == NP && vmstat("pswpin") - in0 == NP,
-	       "ru_majflt +%ld, pswpin +%ld", majflt() - maj0,
+	tap_ok(self_majflt() - maj0 == NP && vmstat("pswpin") - in0 == NP,
+	       "ru_majflt +%ld, pswpin +%ld", self_majflt() - maj0,
 	       vmstat("pswpin") - in0);
 	tap_ok(self_kb("VmSwap") == 0 && swap_free_kb() == free0,
 	       "back in: VmSwap %lld kB, every slot free again (exclusive "
