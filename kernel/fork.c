@@ -12,6 +12,7 @@
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
+#include <zpk/oom.h>
 #include <zpk/mman.h>
 #include <zpk/pid.h>
 #include <zpk/printk.h>
@@ -125,6 +126,7 @@ static void exit_mmap(struct mm_struct *mm)
 	down_write(&mmlist_lock);
 	list_del(&mm->mmlist);
 	up_write(&mmlist_lock);
+	exit_oom_victim(mm);
 }
 
 /* The exe file's deny_write_access is the VFS's: the big kernel lock. */

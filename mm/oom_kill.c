@@ -122,7 +122,7 @@ static void __oom_reap_task_mm(struct mm_struct *mm)
  */
 static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
 {
-	if (!mmget_not_zero(mm))
+	if (test_bit(MMF_OOM_SKIP, &mm->flags) || !mmget_not_zero(mm))
 		return;
 	if (!down_read_trylock(&mm->mmap_lock)) {
 		mmput(mm);
@@ -139,6 +139,25 @@ static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
 	mmput(mm);
 }
 
+/*
+ * Victims killed whose mm is not torn down yet, and when the last was
+ * killed. Their memory is on its way back: shared and file pages only
+ * when the mm goes, which the reaper cannot hasten, and the mm may
+ * outlive the task (a reclaimer's reference). Linux's oom_evaluate_task
+ * waits for such a victim until its reaper gives up on it, 2 s later
+ * (OOM_REAPER_DELAY), rather than kill a second process.
+ */
+#define OOM_VICTIM_WAIT	(2 * HZ)
+#define OOM_FREE_SLACK	32	/* pages: more free than that is no OOM */
+static atomic_t oom_victims;
+static u64 oom_victim_jiffies;
+
+void exit_oom_victim(struct mm_struct *mm)
+{
+	if (test_bit(MMF_OOM_VICTIM, &mm->flags))
+		atomic_dec(&oom_victims);
+}
+
 /* Linux's oom_kill_process: the header, at most 10 in 5 s as Linux's
  * oom_rs allows (a fork bomb is killed a process at a time, and each
  * header lists every process), then the signal and the report line,
@@ -151,6 +170,9 @@ static void oom_kill_process(struct task_struct *victim)
 
 	if (__ratelimit(&oom_rs))
 		dump_header();
+	if (!test_and_set_bit(MMF_OOM_VICTIM, &mm->flags))
+		atomic_inc(&oom_victims);
+	WRITE_ONCE(oom_victim_jiffies, jiffies);
 	send_signal(victim, SIGKILL, NULL);
 	pr_err("Out of memory: Killed process %d (%s) total-vm:%lukB, "
 	       "anon-rss:%lukB, file-rss:%lukB, shmem-rss:%lukB, UID:%u "
@@ -173,6 +195,16 @@ static enum oom_result __out_of_memory(void)
 	 * frees its memory; killing another would be one too many. */
 	if (fatal_signal_pending(current))
 		return OOM_CURRENT;
+	if (atomic_read(&oom_victims) &&
+	    jiffies - READ_ONCE(oom_victim_jiffies) < OOM_VICTIM_WAIT) {
+		schedule();	/* the victim, to its exit */
+		return OOM_RETRY;
+	}
+	/* Memory came back meanwhile (a victim's exit, reclaim): fault
+	 * again (Linux's last get_page_from_freelist at the high mark
+	 * before out_of_memory catches a parallel kill so). */
+	if (nr_free_pages() > high_wmark + OOM_FREE_SLACK)
+		return OOM_RETRY;
 	victim = select_bad_process(totalram_pages());
 	if (!victim) {
 		/* Linux panics here; zpk lets the caller fail or wait. */

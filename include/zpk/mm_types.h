@@ -211,6 +211,9 @@ struct vm_area_struct {
 #define MMF_HUGE_ZERO_PAGE	23
 /* prctl(PR_SET_THP_DISABLE): no THP for this mm; fork keeps it. */
 #define MMF_DISABLE_THP		24
+/* The OOM killer killed this mm's process: exit_mmap counts it off
+ * (exit_oom_victim). */
+#define MMF_OOM_VICTIM		25
 
 /*
  * A process's address space. The kernel half of pgd is init_pgd's.

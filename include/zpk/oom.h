@@ -23,6 +23,10 @@ enum oom_result {
  * context; it never sleeps.
  */
 enum oom_result out_of_memory(void);
+/* An OOM victim's mm is torn down (exit_mmap): the OOM killer may choose
+ * another (Linux's exit_oom_victim). */
+struct mm_struct;
+void exit_oom_victim(struct mm_struct *mm);
 
 /* /proc/sys/vm/oom_dump_tasks: 1 (the default) lists every task in each
  * report, 0 leaves the list out. */
