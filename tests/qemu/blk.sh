@@ -270,5 +270,5 @@ part_swap_scan 1 special
 part_swap_scan 4 off
 part_swap_scan 1 special swap_lru
 part_swap_scan 4 off swap_lru
-part_swap_scan 4 special swap_oom
+part_swap_scan 1 off swap_oom
 part_busybox
