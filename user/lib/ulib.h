@@ -118,6 +118,11 @@ void need_proc(void);
 /* A "Key: N kB" field of /proc/self/status, or -1 if absent. */
 long long self_kb(const char *key);
 
+/* The kernel log (user/lib/klog.c): cleared, and all of it since the
+ * last clear (16 KiB at most), NUL-terminated, in a static buffer. */
+void klog_clear(void);
+const char *klog_read(void);
+
 /* This process's minor and major faults so far (getrusage's ru_minflt
  * and ru_majflt). */
 long self_minflt(void);

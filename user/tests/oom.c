@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,22 +89,6 @@ static void __attribute__((noreturn)) sleeping_hog(int fd)
 		sleep(1000);
 }
 
-/* The kernel log since the last clear_log() (klogctl READ_ALL, 16 KiB). */
-static char log_buf[1 << 14];
-
-static void clear_log(void)
-{
-	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
-}
-
-static const char *read_log(void)
-{
-	long n = klogctl(3, log_buf, sizeof(log_buf) - 1);
-
-	log_buf[n > 0 ? n : 0] = 0;
-	return log_buf;
-}
-
 static int killed(int st)
 {
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
@@ -119,7 +102,7 @@ static void hog_faults(void)
 	const char *log;
 	pid_t pid;
 
-	clear_log();
+	klog_clear();
 	pid = fork();
 	if (pid == 0)
 		hog();
@@ -127,7 +110,7 @@ static void hog_faults(void)
 		waitpid(pid, &st, 0);
 	tap_ok(killed(st), "a hog touching memory without end is killed: %s",
 	       status_str(st));
-	log = read_log();
+	log = klog_read();
 	tap_ok(strstr(log, "Out of memory: Killed process") &&
 	       strstr(log, "Tasks state (memory values in pages)"),
 	       "the kernel log: the report, with the task table");
@@ -148,7 +131,7 @@ static void test_faults(void)
 
 	/* Linux's vm.oom_dump_tasks = 0: the report without the table. */
 	write_file("/proc/sys/vm/oom_dump_tasks", "0");
-	clear_log();
+	klog_clear();
 	pipe(fd);
 	pid = fork();
 	if (pid == 0)
@@ -171,7 +154,7 @@ static void test_faults(void)
 	       "free: they all hold what we wrote", WANT_PAGES, LOW_PAGES);
 	waitpid(pid, &st, 0);
 	tap_ok(killed(st), "the sleeping hog was killed: %s", status_str(st));
-	log = read_log();
+	log = klog_read();
 	tap_ok(proc_num(-1, "sys/vm/oom_dump_tasks") == 0 &&
 	       strstr(log, "Out of memory: Killed process") &&
 	       !strstr(log, "Tasks state"), "oom_dump_tasks 0: the report "

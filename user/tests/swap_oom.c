@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
@@ -53,18 +52,13 @@ static unsigned long swap_free_kb(void)
 	return si.freeswap * si.mem_unit / 1024;
 }
 
-/* The kernel log since the last clear (klogctl READ_ALL, 16 KiB). */
-static char log_buf[1 << 14];
-
 /* The OOM killer's "Killed process" lines in the log, and whether the
  * first names pid. */
 static int kills(pid_t pid, int *first_is_pid)
 {
-	long n = klogctl(3, log_buf, sizeof(log_buf) - 1);
-	const char *key = "Out of memory: Killed process ", *p = log_buf;
+	const char *key = "Out of memory: Killed process ", *p = klog_read();
 	int k = 0;
 
-	log_buf[n > 0 ? n : 0] = 0;
 	*first_is_pid = 0;
 	while ((p = strstr(p, key))) {
 		p += strlen(key);
@@ -86,7 +80,7 @@ static int run_hog(int flags, double *secs, long long *out, long *reads,
 	int st = -1, first = 0;
 	pid_t pid;
 
-	klogctl(5, NULL, 0);	/* SYSLOG_ACTION_CLEAR */
+	klog_clear();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid == 0)
