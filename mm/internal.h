@@ -244,7 +244,7 @@ void swapcache_remove_rmap(struct page *page);
 extern unsigned long min_wmark, low_wmark, high_wmark;
 void wakeup_kswapd(void);
 unsigned long try_to_free_pages(void);
-bool throttle_direct_reclaim(unsigned long want);
+void throttle_direct_reclaim(unsigned long want);
 /* Whether an allocation with gfp, made here and now, may reclaim (sleep):
  * mm/page_alloc.c; the slab asks before it allocates outside its lock. */
 bool alloc_may_reclaim(gfp_t gfp);

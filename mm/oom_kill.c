@@ -122,7 +122,7 @@ static void __oom_reap_task_mm(struct mm_struct *mm)
  */
 static void oom_reap_task_mm(struct task_struct *p, struct mm_struct *mm)
 {
-	if (test_bit(MMF_OOM_SKIP, &mm->flags) || !mmget_not_zero(mm))
+	if (!mmget_not_zero(mm))
 		return;
 	if (!down_read_trylock(&mm->mmap_lock)) {
 		mmput(mm);

@@ -273,6 +273,13 @@ static struct wait_queue_head reclaim_wait = WAIT_QUEUE_HEAD_INIT(reclaim_wait);
 static unsigned long reclaim_seq;
 static u64 kswapd_gave_up;	/* jiffies of its last fruitless turn */
 
+/* A fruitless turn (at when) less than a tenth of a second ago: reclaim
+ * is left alone until then. */
+static bool gave_up_lately(u64 *when)
+{
+	return jiffies - READ_ONCE(*when) < HZ / 10;
+}
+
 /* A page's accessed bit, tested and cleared (Linux's
  * ptep_clear_flush_young); if it was set, the batch's flush takes the
  * PTE's TLB entries too: a CPU sets the bit only when it loads the PTE,
@@ -505,23 +512,19 @@ static u64 direct_gave_up;	/* jiffies of the last fruitless wait */
  * a second after a wait that saw no progress (nothing swappable, or
  * kswapd blocked on a lock this task holds): then the caller takes the
  * pages under min, as before. Process context, no spinlock held.
- * true: min + want pages are free.
  */
-bool throttle_direct_reclaim(unsigned long want)
+void throttle_direct_reclaim(unsigned long want)
 {
 	for (int i = 0; i < MAX_RECLAIM_RETRIES; i++) {
-		if (nr_free_pages() >= min_wmark + want)
-			return true;
-		if (!get_nr_swap_pages() ||
-		    jiffies - READ_ONCE(direct_gave_up) < HZ / 10 ||
-		    jiffies - READ_ONCE(kswapd_gave_up) < HZ / 10)
-			return false;
+		if (nr_free_pages() >= min_wmark + want ||
+		    !get_nr_swap_pages() || gave_up_lately(&direct_gave_up) ||
+		    gave_up_lately(&kswapd_gave_up))
+			return;
 		if (!reclaim_below_min() && !reclaim_throttle()) {
 			WRITE_ONCE(direct_gave_up, jiffies);
-			return false;
+			return;
 		}
 	}
-	return nr_free_pages() >= min_wmark + want;
 }
 
 /* ---- kswapd ----------------------------------------------------------- */
@@ -534,7 +537,7 @@ void wakeup_kswapd(void)
 {
 	if (!READ_ONCE(kswapd_running) || READ_ONCE(kswapd_woken) ||
 	    nr_free_pages() >= low_wmark || irqs_disabled() ||
-	    jiffies - READ_ONCE(kswapd_gave_up) < HZ / 10)
+	    gave_up_lately(&kswapd_gave_up))
 		return;
 	WRITE_ONCE(kswapd_woken, 1);
 	wake_up(&kswapd_wait);
