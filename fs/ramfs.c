@@ -64,8 +64,10 @@ static void drop_page(struct inode *inode, unsigned long i)
 	spin_lock(&inode->i_pages_lock);
 	page = inode->i_pages[i];
 	inode->i_pages[i] = NULL;
-	if (page)
+	if (page) {
 		inode->i_nrpages--;
+		page->mapping = NULL;
+	}
 	spin_unlock(&inode->i_pages_lock);
 	if (!page)
 		return;
@@ -316,22 +318,36 @@ int ramfs_rename(struct inode *odir, struct dentry *old, struct inode *ndir,
 	return 0;
 }
 
-/* Makes room for page index pgoff in i_pages, doubling it. i_pages_lock
- * held: GFP_ATOMIC (zpk's allocator does not sleep). */
+/* Makes room for page index pgoff in i_pages, doubling it. Called
+ * without i_pages_lock, since the allocation may reclaim: the new array
+ * replaces the old one under the lock unless another caller's grew it as
+ * far meanwhile. 0 or -ENOMEM. */
 static int grow_pages(struct inode *inode, unsigned long pgoff)
 {
-	unsigned long cap = max(max(inode->i_pages_cap * 2, pgoff + 1), 4UL);
-	struct page **p;
+	unsigned long cap;
+	struct page **p, **old;
 
-	cap = min(cap, RAMFS_MAX_PAGES);
-	p = kzalloc(cap * sizeof(*p), GFP_ATOMIC);
+	spin_lock(&inode->i_pages_lock);
+	cap = inode->i_pages_cap;
+	spin_unlock(&inode->i_pages_lock);
+	if (pgoff < cap)
+		return 0;
+	cap = min(max(max(cap * 2, pgoff + 1), 4UL), RAMFS_MAX_PAGES);
+	p = kzalloc(cap * sizeof(*p), GFP_KERNEL);
 	if (!p)
 		return -ENOMEM;
-	if (inode->i_pages)
-		memcpy(p, inode->i_pages, inode->i_pages_cap * sizeof(*p));
-	kfree(inode->i_pages);
-	inode->i_pages = p;
-	inode->i_pages_cap = cap;
+	spin_lock(&inode->i_pages_lock);
+	old = p;
+	if (inode->i_pages_cap < cap) {
+		if (inode->i_pages)
+			memcpy(p, inode->i_pages,
+			       inode->i_pages_cap * sizeof(*p));
+		old = inode->i_pages;
+		inode->i_pages = p;
+		inode->i_pages_cap = cap;
+	}
+	spin_unlock(&inode->i_pages_lock);
+	kfree(old);
 	return 0;
 }
 
@@ -351,23 +367,31 @@ struct page *inode_find_page(struct inode *inode, unsigned long pgoff)
 	return page;
 }
 
-/* inode_add_page's work, with i_pages_lock held. */
+/* inode_add_page's work, with i_pages_lock held: the page becomes the
+ * file's (page->mapping, which a fault checks before it maps the page:
+ * do_fault). */
 static int add_page(struct inode *inode, unsigned long pgoff,
 		    struct page *page)
 {
-	if (find_page(inode, pgoff))
-		return -EEXIST;
 	if (pgoff >= RAMFS_MAX_PAGES)
 		return -EFBIG;
-	if (pgoff >= inode->i_pages_cap && grow_pages(inode, pgoff))
-		return -ENOMEM;
+	if (pgoff >= inode->i_pages_cap)
+		return -ENOMEM;		/* no inode_reserve_page */
+	if (find_page(inode, pgoff))
+		return -EEXIST;
 	if (inode->i_shmem) {
 		page_set_flag(page, PG_swapbacked);
 		inc_vm_stat(NR_SHMEM);
 	}
+	page->mapping = inode;
 	inode->i_pages[pgoff] = page;
 	inode->i_nrpages++;
 	return 0;
+}
+
+int inode_reserve_page(struct inode *inode, unsigned long pgoff)
+{
+	return pgoff < RAMFS_MAX_PAGES ? grow_pages(inode, pgoff) : -EFBIG;
 }
 
 int inode_add_page(struct inode *inode, unsigned long pgoff,
@@ -381,40 +405,44 @@ int inode_add_page(struct inode *inode, unsigned long pgoff,
 	return err;
 }
 
+/* Whether inode_get_page may give the file a page at pgoff. */
+static bool may_add_page(struct inode *inode, unsigned long pgoff)
+{
+	if (pgoff >= RAMFS_MAX_PAGES || !S_ISREG(inode->i_mode))
+		return false;
+	return !inode->i_readonly ||
+	       pgoff < PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT;
+}
+
 /*
  * The page at pgoff, allocated zeroed on demand (for writable files); the
  * inode holds it, a mapping takes its own get_page(). NULL when out of
- * memory, beyond the size limit, or beyond EOF of a read-only file.
- * i_pages_lock held, and for ramfs_fault the PTE's lock (do_fault), so
- * the page is GFP_ATOMIC: it may not sleep.
+ * memory, beyond the size limit, or beyond EOF of a read-only file. No
+ * lock held: the page and a larger i_pages are allocated without one
+ * (they may reclaim), then added under i_pages_lock; if another caller
+ * added a page there meanwhile, that one is the answer.
  */
-static struct page *get_page_locked(struct inode *inode, unsigned long pgoff)
-{
-	struct page *page = find_page(inode, pgoff);
-
-	if (page)
-		return page;
-	if (pgoff >= RAMFS_MAX_PAGES || !S_ISREG(inode->i_mode))
-		return NULL;
-	if (inode->i_readonly &&
-	    pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT)
-		return NULL;
-	page = alloc_page(GFP_ATOMIC | __GFP_ZERO);
-	if (page && add_page(inode, pgoff, page)) {
-		__free_page(page);
-		return NULL;
-	}
-	return page;
-}
-
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 {
 	struct page *page;
+	int err;
 
-	spin_lock(&inode->i_pages_lock);
-	page = get_page_locked(inode, pgoff);
-	spin_unlock(&inode->i_pages_lock);
-	return page;
+	for (;;) {
+		page = inode_find_page(inode, pgoff);
+		if (page || !may_add_page(inode, pgoff))
+			return page;
+		if (grow_pages(inode, pgoff))
+			return NULL;
+		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!page)
+			return NULL;
+		err = inode_add_page(inode, pgoff, page);
+		if (!err)
+			return page;
+		__free_page(page);
+		if (err != -EEXIST)
+			return NULL;
+	}
 }
 
 /* Up to n bytes at pos into buf; 0 at or past EOF. Holes read as zeros
@@ -694,31 +722,36 @@ static const struct inode_operations ramfs_symlink_iops = {
  * memfd, shared anonymous memory's shmem file): the page cache's page,
  * allocated zeroed on demand (Linux's filemap_fault, shmem_fault), with
  * a reference for the caller. The vm_operations ->fault contract
- * (zpk/mm_types.h). The size is read and the reference taken under
- * i_pages_lock, so that truncate and hole punching, which take pages
- * from the file under that lock, cannot free it first. SIGBUS beyond the
- * last page of the file, as Linux, or past ramfs's size limit (tmpfs's
- * ENOSPC); VM_FAULT_OOM if no page can be had (Linux's shmem_fault and
- * filemap_fault: the OOM killer's, not a signal for this process alone).
+ * (zpk/mm_types.h): no spinlock held, so the allocation may reclaim. The
+ * reference is taken under i_pages_lock while the page is still the
+ * file's, so that truncate and hole punching cannot free it first; what
+ * they do after, do_fault sees (page->mapping, i_size) under the PTE
+ * lock. SIGBUS beyond the last page of the file, as Linux, or past
+ * ramfs's size limit (tmpfs's ENOSPC); VM_FAULT_OOM if no page can be had
+ * (Linux's shmem_fault and filemap_fault: the OOM killer's, not a signal
+ * for this process alone).
  */
 static vm_fault_t ramfs_fault(struct vm_fault *vmf)
 {
 	struct inode *inode = vmf->vma->vm_file->f_inode;
-	struct page *page = NULL;
-	bool in_file;
+	struct page *page;
 
-	spin_lock(&inode->i_pages_lock);
-	in_file = vmf->pgoff < PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT;
-	if (in_file)
-		page = get_page_locked(inode, vmf->pgoff);
-	if (page)
-		get_page(page);
-	spin_unlock(&inode->i_pages_lock);
+	do {
+		if (vmf->pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT ||
+		    vmf->pgoff >= RAMFS_MAX_PAGES)
+			return VM_FAULT_SIGBUS;
+		page = inode_get_page(inode, vmf->pgoff);
+		if (!page)
+			return VM_FAULT_OOM;
+		spin_lock(&inode->i_pages_lock);
+		if (find_page(inode, vmf->pgoff) == page)
+			get_page(page);
+		else		/* truncated meanwhile: look again */
+			page = NULL;
+		spin_unlock(&inode->i_pages_lock);
+	} while (!page);
 	vmf->page = page;
-	if (page)
-		return 0;
-	return in_file && vmf->pgoff < RAMFS_MAX_PAGES ? VM_FAULT_OOM :
-							   VM_FAULT_SIGBUS;
+	return 0;
 }
 
 static const struct vm_operations_struct ramfs_vm_ops = {

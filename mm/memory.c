@@ -631,8 +631,7 @@ static vm_fault_t __do_fault(struct vm_area_struct *vma,
 	struct vm_fault vmf = {
 		.vma = vma,
 		.address = address & PAGE_MASK,
-		.pgoff = vma->vm_pgoff +
-			 ((address - vma->vm_start) >> PAGE_SHIFT),
+		.pgoff = linear_page_index(vma, address),
 		.flags = flags,
 	};
 	vm_fault_t ret;
@@ -664,17 +663,34 @@ static vm_fault_t do_cow_fault(struct vm_area_struct *vma,
 }
 
 /*
+ * Whether page, ->fault's answer for address, may still be mapped there:
+ * still the file's (truncate or a punched hole may have taken it while
+ * the PTE lock was dropped: Linux's page->mapping check under the page
+ * lock) and not past EOF. Under the PTE lock, this orders the fault with
+ * truncate, which sets the size before it unmaps (and so waits for this
+ * lock); i_pages_lock nests inside it.
+ */
+static bool fault_page_current(struct vm_area_struct *vma,
+			       unsigned long address, struct page *page)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+
+	return READ_ONCE(page->mapping) == inode &&
+	       linear_page_index(vma, address) <
+	       PAGE_ALIGN(READ_ONCE(inode->i_size)) >> PAGE_SHIFT;
+}
+
+/*
  * First touch of a file page (Linux's do_fault): the VMA's
  * vm_ops->fault finds it; a read maps the page cache's page itself,
  * read-only unless the mapping is shared; a write to a private mapping
- * copies it. ->fault's reference is put once the PTE holds its own: till
- * then truncate cannot free the page. Called by handle_pte_fault and
- * handle_pte_marker with mm's mmap_lock (for reading) and the none (or
- * marker) PTE's lock held, both held on return. The copy's page is
- * allocated first, with the PTE lock dropped (alloc_page_unlocked); if
- * the PTE changed meanwhile the fault is done. ->fault itself still runs
- * under the PTE lock: ramfs's truncate counts on it (ramfs_truncate), so
- * ramfs allocates its page there with GFP_ATOMIC. Returns 0, ->fault's
+ * copies it. ->fault's reference is put once the PTE holds its own.
+ * Called by handle_pte_fault and handle_pte_marker with mm's mmap_lock
+ * (for reading) and the none (or marker) PTE's lock held, both held on
+ * return. The lock is dropped for ->fault and the copy's allocation
+ * (both may reclaim, as Linux's run before the PTE lock is taken); if the
+ * PTE changed meanwhile, or the file let the page go, the fault is done
+ * (a fault again finds what is there now). Returns 0, ->fault's
  * VM_FAULT_SIGBUS (past EOF) or VM_FAULT_OOM, or VM_FAULT_UFFD_MINOR
  * (shmem_userfault).
  */
@@ -683,22 +699,25 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 {
 	bool shared = vma->vm_flags & VM_SHARED;
 	vm_fault_t ret = shmem_userfault(vma, address);
-	struct page *page, *new = NULL;
+	spinlock_t *ptl = pte_lockptr(pte);
+	struct page *page = NULL, *new = NULL;
 	pte_t orig = *pte, entry;
 
 	if (ret)
 		return ret;
-	if ((flags & FAULT_FLAG_WRITE) && !shared) {
-		new = alloc_page_unlocked(pte, GFP_KERNEL);
-		if (!new)
-			return VM_FAULT_OOM;
-		if (!pte_same(*pte, orig)) {	/* another fault got there */
-			put_page(new);
-			return 0;
-		}
+	spin_unlock(ptl);
+	if ((flags & FAULT_FLAG_WRITE) && !shared &&
+	    !(new = alloc_page(GFP_KERNEL)))
+		ret = VM_FAULT_OOM;
+	else
+		ret = __do_fault(vma, address, flags, &page);
+	spin_lock(ptl);
+	if (!ret && (!pte_same(*pte, orig) ||
+		     !fault_page_current(vma, address, page))) {
+		put_page(page);	/* another fault got there, or truncate */
+		page = NULL;
 	}
-	ret = __do_fault(vma, address, flags, &page);
-	if (ret) {
+	if (!page) {
 		if (new)
 			put_page(new);
 		return ret;

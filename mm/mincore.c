@@ -38,8 +38,7 @@ static void mincore_holes(struct vm_area_struct *vma, unsigned long addr,
 			  unsigned long end, unsigned char *vec)
 {
 	struct inode *inode = vma->vm_file ? vma->vm_file->f_inode : NULL;
-	unsigned long pgoff = vma->vm_pgoff +
-			      ((addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long pgoff = linear_page_index(vma, addr);
 
 	for (; addr < end; addr += PAGE_SIZE, pgoff++)
 		*vec++ = inode && inode_find_page(inode, pgoff) ? 1 : 0;

@@ -2,6 +2,7 @@
  * every mapped page's _mapcount/_refcount from the page tables themselves:
  * an exiting mm and its pages at each exit, every mm on demand. */
 #include <zpk/bug.h>
+#include <zpk/fs.h>
 #include <zpk/huge_mm.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
@@ -192,6 +193,13 @@ static int count_pte(pte_t *ptep, unsigned long addr, void *priv)
 		       page_to_pfn(page));
 	if (pte_pmd_mapped(pte))
 		count_pmd_mapped(c, addr, page);
+	/* A file's page is unmapped before the file lets it go (truncate),
+	 * and a fault maps only the file's page (do_fault). */
+	if (vma && vma->vm_ops && !PageAnon(page) &&
+	    inode_find_page(vma->vm_file->f_inode,
+			    linear_page_index(vma, addr)) != page)
+		report(c->r, "PTE at %#lx maps pfn %#lx, not its file's page "
+		       "there", addr, page_to_pfn(page));
 	/* A PMD's exclusivity is its head's, a PTE's its own page's. */
 	ex = pte_pmd_mapped(pte) ? compound_head(page) : page;
 	if (pte_write(pte) && PageAnon(page) && page_mapcount(page) > 1)

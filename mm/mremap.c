@@ -172,8 +172,7 @@ static long move_vma(struct mm_struct *mm, struct vm_area_struct *vma,
 		     unsigned long flags, struct userfaultfd_ctx **ufp)
 {
 	unsigned long vm_flags = vma->vm_flags;
-	unsigned long pgoff = vma->vm_pgoff +
-			      ((old_addr - vma->vm_start) >> PAGE_SHIFT);
+	unsigned long pgoff = linear_page_index(vma, old_addr);
 	struct userfaultfd_ctx *uf;
 	unsigned long moved;
 	long ret;

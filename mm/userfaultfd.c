@@ -13,13 +13,6 @@ bool vma_is_shmem(const struct vm_area_struct *vma)
 	return vma->vm_file && vma->vm_file->f_inode->i_shmem;
 }
 
-/* The page of vma's file that addr maps (Linux's linear_page_index). */
-static unsigned long linear_page_index(const struct vm_area_struct *vma,
-				       unsigned long addr)
-{
-	return vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
-}
-
 /* addr maps a page past the end of vma's file. */
 static bool beyond_eof(const struct vm_area_struct *vma, unsigned long addr)
 {
@@ -134,14 +127,15 @@ static long mfill_anon_page(struct vm_area_struct *vma, unsigned long dst,
 static long mfill_shmem_page(struct vm_area_struct *vma, unsigned long dst,
 			     struct page *page, bool wp)
 {
-	long err = -EFAULT;
+	struct inode *inode = vma->vm_file->f_inode;
+	unsigned long pgoff = linear_page_index(vma, dst);
+	long err = beyond_eof(vma, dst) ? -EFAULT :
+		   inode_reserve_page(inode, pgoff);	/* may reclaim */
 	spinlock_t *ptl;
-	pte_t *pte = beyond_eof(vma, dst) ? NULL :
-		     mfill_pte(vma, dst, &ptl, &err);
+	pte_t *pte = err ? NULL : mfill_pte(vma, dst, &ptl, &err);
 
 	if (pte)
-		err = inode_add_page(vma->vm_file->f_inode,
-				     linear_page_index(vma, dst), page);
+		err = inode_add_page(inode, pgoff, page);
 	if (!pte || err) {
 		if (pte)
 			pte_unmap_unlock(pte, ptl);

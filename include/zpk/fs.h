@@ -478,16 +478,25 @@ extern struct files_struct init_files;	/* task 0's */
  * 0 or a negative errno, as open(2). */
 int vfs_open(const char *path, int flags, u32 mode, struct file **res);
 /* The page of a regular file at page index pgoff, allocated (zeroed) on
- * demand for writable files; NULL beyond EOF of read-only files. No
- * reference is taken: the caller holds the big kernel lock, under which
- * alone a page leaves the file. Takes i_pages_lock. */
+ * demand for writable files; NULL beyond EOF of read-only files or out
+ * of memory. No reference is taken: under the big kernel lock, under
+ * which alone a page leaves the file, the page stays the file's (a
+ * caller without it, ramfs_fault, takes its reference under
+ * i_pages_lock once the page is found there again). No spinlock held:
+ * the allocation may reclaim. */
 struct page *inode_get_page(struct inode *inode, unsigned long pgoff);
 /* The page at pgoff if the file has one: no allocation, no reference
  * (it stays the file's while the caller holds the big kernel lock; a
  * caller without it may only test it for NULL). Takes i_pages_lock. */
 struct page *inode_find_page(struct inode *inode, unsigned long pgoff);
-/* page (with the caller's reference) becomes the file's at pgoff:
- * 0, -EEXIST (it has one), -EFBIG (past the size limit), -ENOMEM. */
+/* Room for a page at pgoff, made before inode_add_page under a spinlock
+ * (the allocation may reclaim): 0, -EFBIG (past the size limit) or
+ * -ENOMEM. */
+int inode_reserve_page(struct inode *inode, unsigned long pgoff);
+/* page (with the caller's reference) becomes the file's at pgoff, with
+ * page->mapping the inode: 0, -EEXIST (it has one), -EFBIG (past the
+ * size limit), -ENOMEM (no room: no inode_reserve_page). Allocates
+ * nothing: i_pages_lock nests inside a PTE lock. */
 int inode_add_page(struct inode *inode, unsigned long pgoff,
 		   struct page *page);
 

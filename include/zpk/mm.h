@@ -247,6 +247,13 @@ static inline unsigned long vma_pages(const struct vm_area_struct *vma)
 	return (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 }
 
+/* The page of vma's file that addr maps (Linux's linear_page_index). */
+static inline unsigned long linear_page_index(const struct vm_area_struct *vma,
+					      unsigned long addr)
+{
+	return vma->vm_pgoff + ((addr - vma->vm_start) >> PAGE_SHIFT);
+}
+
 /* The cache every vm_area_struct comes from (tests count its objects). */
 extern struct kmem_cache *vm_area_cachep;
 /* /proc/sys/vm/max_map_count: the most VMAs a split or a new mapping may

@@ -65,6 +65,9 @@ struct page {
 		};
 		struct {	/* mapped pages; PG_swapcache: index is
 				 * the swp_entry_t (Linux's page->private) */
+			/* a file's page: its inode while the file
+			 * holds it; PG_swapcache: the next page in the
+			 * swap cache's hash chain */
 			void *mapping;
 			unsigned long index;
 		};
@@ -169,9 +172,10 @@ struct vm_fault {
 struct vm_operations_struct {
 	/* The page at vmf->pgoff in vmf->page, with a reference for the
 	 * caller (Linux's), taken where the file's own lock keeps truncate
-	 * from freeing the page first. Called by do_fault with mm's
-	 * mmap_lock for reading and the PTE's lock held, both still held on
-	 * return, and without the big kernel lock: it must not sleep. 0, or
+	 * from freeing the page first; page->mapping is the file's inode
+	 * while the file holds the page (do_fault checks it). Called by
+	 * do_fault with mm's mmap_lock for reading, still held on return,
+	 * and no spinlock nor the big kernel lock: it may reclaim. 0, or
 	 * VM_FAULT_SIGBUS (beyond EOF) or VM_FAULT_OOM. */
 	vm_fault_t (*fault)(struct vm_fault *vmf);
 	/* Optional: the VMA goes (munmap, exit), called by remove_vma with
