@@ -415,14 +415,15 @@ static bool may_add_page(struct inode *inode, unsigned long pgoff)
 }
 
 /*
- * The page at pgoff, allocated zeroed on demand (for writable files); the
- * inode holds it, a mapping takes its own get_page(). NULL when out of
- * memory, beyond the size limit, or beyond EOF of a read-only file. No
- * lock held: the page and a larger i_pages are allocated without one
- * (they may reclaim), then added under i_pages_lock; if another caller
- * added a page there meanwhile, that one is the answer.
+ * The page at pgoff, allocated zeroed on demand (for writable files,
+ * with gfp); the inode holds it, a mapping takes its own get_page(). NULL
+ * when out of memory, beyond the size limit, or beyond EOF of a read-only
+ * file. No lock held: the page and a larger i_pages are allocated without
+ * one (they may reclaim), then added under i_pages_lock; if another
+ * caller added a page there meanwhile, that one is the answer.
  */
-struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
+static struct page *get_page_gfp(struct inode *inode, unsigned long pgoff,
+				 gfp_t gfp)
 {
 	struct page *page;
 	int err;
@@ -433,7 +434,7 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 			return page;
 		if (grow_pages(inode, pgoff))
 			return NULL;
-		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		page = alloc_page(gfp | __GFP_ZERO);
 		if (!page)
 			return NULL;
 		err = inode_add_page(inode, pgoff, page);
@@ -443,6 +444,11 @@ struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
 		if (err != -EEXIST)
 			return NULL;
 	}
+}
+
+struct page *inode_get_page(struct inode *inode, unsigned long pgoff)
+{
+	return get_page_gfp(inode, pgoff, GFP_KERNEL);
 }
 
 /* Up to n bytes at pos into buf; 0 at or past EOF. Holes read as zeros
@@ -722,7 +728,9 @@ static const struct inode_operations ramfs_symlink_iops = {
  * memfd, shared anonymous memory's shmem file): the page cache's page,
  * allocated zeroed on demand (Linux's filemap_fault, shmem_fault), with
  * a reference for the caller. The vm_operations ->fault contract
- * (zpk/mm_types.h): no spinlock held, so the allocation may reclaim. The
+ * (zpk/mm_types.h): no spinlock held, so the allocation may reclaim; a
+ * user page's (GFP_HIGHUSER, as Linux's shmem pages), it fails rather
+ * than take the pages under min. The
  * reference is taken under i_pages_lock while the page is still the
  * file's, so that truncate and hole punching cannot free it first; what
  * they do after, do_fault sees (page->mapping, i_size) under the PTE
@@ -740,7 +748,7 @@ static vm_fault_t ramfs_fault(struct vm_fault *vmf)
 		if (vmf->pgoff >= PAGE_ALIGN(inode->i_size) >> PAGE_SHIFT ||
 		    vmf->pgoff >= RAMFS_MAX_PAGES)
 			return VM_FAULT_SIGBUS;
-		page = inode_get_page(inode, vmf->pgoff);
+		page = get_page_gfp(inode, vmf->pgoff, GFP_HIGHUSER);
 		if (!page)
 			return VM_FAULT_OOM;
 		spin_lock(&inode->i_pages_lock);

@@ -609,7 +609,7 @@ static vm_fault_t do_huge_pmd_anonymous_page(struct vm_area_struct *vma,
 	    zero_page_policy != ZERO_PAGE_OFF &&
 	    do_huge_zero_pmd(vma, pmd) == 0)
 		return 0;
-	page = alloc_compound_pages(GFP_KERNEL, HPAGE_PMD_ORDER);
+	page = alloc_compound_pages(GFP_HIGHUSER, HPAGE_PMD_ORDER);
 	pgtable = page ? pgtable_alloc() : NULL;
 	if (!pgtable) {
 		if (page)

@@ -240,11 +240,11 @@ void swapcache_remove_rmap(struct page *page);
  * no spinlock: it sleeps) and says how many pages;
  * throttle_direct_reclaim, for an allocation that would take free memory
  * below min, may sleep too, but waits for no lock (its caller may hold
- * any sleeping one). */
+ * any sleeping one), and says whether min and the pages wanted are free. */
 extern unsigned long min_wmark, low_wmark, high_wmark;
 void wakeup_kswapd(void);
 unsigned long try_to_free_pages(void);
-void throttle_direct_reclaim(unsigned long want);
+bool throttle_direct_reclaim(unsigned long want);
 /* Whether an allocation with gfp, made here and now, may reclaim (sleep):
  * mm/page_alloc.c; the slab asks before it allocates outside its lock. */
 bool alloc_may_reclaim(gfp_t gfp);

@@ -140,7 +140,7 @@ static int collapse_huge_page(struct vm_area_struct *vma, unsigned long haddr)
 	spin_unlock(ptl);
 	if (result != SCAN_SUCCEED)
 		return result;
-	hpage = alloc_compound_pages(GFP_KERNEL, HPAGE_PMD_ORDER);
+	hpage = alloc_compound_pages(GFP_HIGHUSER, HPAGE_PMD_ORDER);
 	old = hpage ? (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO) : NULL;
 	if (!old) {
 		if (hpage)

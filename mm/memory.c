@@ -594,7 +594,7 @@ static vm_fault_t do_anonymous_page(struct vm_area_struct *vma,
 		return do_anon_zeromap(vma, address, pte);
 	/* LAB(zero-page) END: (void)address; */
 	/* LAB(zero-page-whole) END: (void)address; */
-	page = alloc_page_unlocked(pte, GFP_KERNEL | __GFP_ZERO);
+	page = alloc_page_unlocked(pte, GFP_HIGHUSER | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
 	if (!pte_none(*pte)) {		/* someone else mapped it meanwhile */
@@ -707,7 +707,7 @@ static vm_fault_t do_fault(struct vm_area_struct *vma, unsigned long address,
 		return ret;
 	spin_unlock(ptl);
 	if ((flags & FAULT_FLAG_WRITE) && !shared &&
-	    !(new = alloc_page(GFP_KERNEL)))
+	    !(new = alloc_page(GFP_HIGHUSER)))
 		ret = VM_FAULT_OOM;
 	else
 		ret = __do_fault(vma, address, flags, &page);
@@ -805,7 +805,7 @@ static vm_fault_t wp_page_copy(struct vm_area_struct *vma,
 	if (old)
 		get_page(old);		/* ours while the lock is dropped */
 	spin_unlock(ptl);
-	new = alloc_page(zero ? GFP_KERNEL | __GFP_ZERO : GFP_KERNEL);
+	new = alloc_page(zero ? GFP_HIGHUSER | __GFP_ZERO : GFP_HIGHUSER);
 	if (new && !zero)
 		copy_page(page_address(new), __va(PFN_PHYS(pte_pfn(orig))));
 	spin_lock(ptl);

@@ -413,6 +413,36 @@ bool alloc_may_reclaim(gfp_t gfp)
 }
 #endif
 
+/*
+ * The pages under min are for the allocations that may not sleep (the
+ * atomic ones, the big kernel lock's holders). Below min and the pages
+ * wanted, one that may sleep, and is small (Linux's
+ * PAGE_ALLOC_COSTLY_ORDER: a THP falls back to small pages instead),
+ * reclaims first; a user page that then still finds too few fails
+ * (GFP_HIGHUSER: the fault's OOM path reclaims with its locks let go, or
+ * kills). Whether the allocation may go on.
+ */
+static bool min_watermark_ok(gfp_t gfp, unsigned int order)
+{
+#ifndef HOST_TEST
+	unsigned long want = 1UL << order;
+
+	if (global_vm_stat(NR_FREE_PAGES) >= min_wmark + want)
+		return true;
+	if (order <= PAGE_ALLOC_COSTLY_ORDER && alloc_may_reclaim(gfp) &&
+	    throttle_direct_reclaim(want))
+		return true;
+	if (!(gfp & __GFP_USER))
+		return true;
+	wakeup_kswapd();
+	return false;
+#else
+	(void)gfp;
+	(void)order;
+	return true;
+#endif
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	struct page *page;
@@ -420,15 +450,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	might_alloc(gfp);
 	if (order >= MAX_ORDER)
 		return NULL;
-#ifndef HOST_TEST
-	/* The pages under min are for the allocations that may not sleep:
-	 * one that may, and is small (Linux's PAGE_ALLOC_COSTLY_ORDER: a
-	 * THP falls back to small pages instead), reclaims first. */
-	if (order <= PAGE_ALLOC_COSTLY_ORDER &&
-	    global_vm_stat(NR_FREE_PAGES) < min_wmark + (1UL << order) &&
-	    alloc_may_reclaim(gfp))
-		throttle_direct_reclaim(1UL << order);
-#endif
+	if (!min_watermark_ok(gfp, order))
+		return NULL;
 	page = get_page_from_freelist(order);
 	if (!page && !irqs_disabled()) {
 		/* The free pages may sit on other CPUs' lists. */

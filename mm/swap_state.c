@@ -239,7 +239,7 @@ struct page *swapin_page(swp_entry_t entry, bool *major)
 			break;
 		if (spin_locks_held() || irqs_disabled())
 			return ERR_PTR(-EIO);	/* a uaccess under a lock */
-		new = alloc_page(GFP_KERNEL);
+		new = alloc_page(GFP_HIGHUSER);
 		if (!new)
 			return ERR_PTR(-ENOMEM);
 		err = add_to_swap_cache(new, entry, false);

@@ -387,7 +387,8 @@ static unsigned long shrink_mm(struct mm_struct *mm, unsigned long addr,
  * a reclaim already under way makes it return 0. The number reclaimed
  * (unmapped to swap: their pages are free once written).
  */
-static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait)
+static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait,
+				unsigned long *scanned)
 {
 	struct scan_control sc = { .shared_too = true, .kswapd = kswapd,
 				   .nowait = nowait, .nr_to_reclaim = nr };
@@ -431,6 +432,8 @@ static unsigned long shrink_mms(unsigned long nr, bool kswapd, bool nowait)
 	up_write(&scan_sem);
 	for (int i = 0; i < n; i++)
 		mmput(mms[i]);
+	if (scanned)
+		*scanned = sc.nr_scanned;
 	if (sc.nr_reclaimed) {
 		WRITE_ONCE(reclaim_seq, reclaim_seq + 1);
 		wake_up(&reclaim_wait);
@@ -450,7 +453,7 @@ unsigned long try_to_free_pages(void)
 
 	might_sleep();
 	for (int pass = 0; pass < 3 && got < SWAP_BATCH; pass++)
-		got += shrink_mms(SWAP_BATCH - got, false, false);
+		got += shrink_mms(SWAP_BATCH - got, false, false, NULL);
 	return got;
 }
 
@@ -459,16 +462,19 @@ unsigned long try_to_free_pages(void)
  * a batch, reclaimed by the allocating task itself. Its caller may hold
  * any sleeping lock, so nothing here waits for one (shrink_mms's
  * nowait); PF_MEMALLOC keeps the allocations made meanwhile from
- * reclaiming in turn. The pages reclaimed (0 also when another
- * reclaimer is at work, or every mm was busy).
+ * reclaiming in turn. The pages reclaimed, and in *scanned the PTEs
+ * looked at: none when another reclaimer has the clock or every mm was
+ * busy; some with nothing reclaimed when the turn only took accessed
+ * bits (the next one finds those pages old).
  */
-static unsigned long reclaim_below_min(void)
+static unsigned long reclaim_below_min(unsigned long *scanned)
 {
 	unsigned long got;
 
 	might_sleep();
 	current->flags |= PF_MEMALLOC;
-	got = shrink_mms(SWAP_BATCH, false, true);
+	*scanned = 0;
+	got = shrink_mms(SWAP_BATCH, false, true, scanned);
 	current->flags &= ~PF_MEMALLOC;
 	return got;
 }
@@ -479,7 +485,7 @@ static unsigned long reclaim_below_min(void)
  * blocked on a lock this task holds costs a pause, not a deadlock.
  * false: the time ran out with nothing reclaimed.
  */
-#define RECLAIM_WAIT	2	/* jiffies */
+#define RECLAIM_WAIT	(HZ / 10)	/* jiffies: Linux's for writeback */
 
 static bool reclaim_throttle(void)
 {
@@ -504,27 +510,36 @@ static u64 direct_gave_up;	/* jiffies of the last fruitless wait */
 
 /*
  * An allocation of want pages that may sleep would leave fewer than min
- * free (or found none): it reclaims, or waits for kswapd's progress,
- * until min + want are free again (Linux's slow path: only allocations
- * that may not sleep take the pages under min; here those are the
- * atomic ones and the big kernel lock's holders, the system calls'
- * slab). Gives up at once without a free swap slot, and for a tenth of
- * a second after a wait that saw no progress (nothing swappable, or
- * kswapd blocked on a lock this task holds): then the caller takes the
- * pages under min, as before. Process context, no spinlock held.
+ * free (or found none): it reclaims until min + want are free again
+ * (Linux's slow path: only allocations that may not sleep take the
+ * pages under min; here those are the atomic ones and the big kernel
+ * lock's holders, the system calls' slab). A turn that only aged pages
+ * is followed by another at once; when another reclaimer has the clock,
+ * kswapd is woken and its next batch waited for. Gives up at once
+ * without a free swap slot or after MAX_RECLAIM_RETRIES turns, and for a
+ * tenth of a second after a wait that saw no progress (nothing
+ * swappable, or kswapd blocked on a lock this task holds). Whether min +
+ * want are free. Process context, no spinlock held.
  */
-void throttle_direct_reclaim(unsigned long want)
+bool throttle_direct_reclaim(unsigned long want)
 {
+	unsigned long scanned;
+
 	for (int i = 0; i < MAX_RECLAIM_RETRIES; i++) {
-		if (nr_free_pages() >= min_wmark + want ||
-		    !get_nr_swap_pages() || gave_up_lately(&direct_gave_up) ||
+		if (nr_free_pages() >= min_wmark + want)
+			return true;
+		if (!get_nr_swap_pages() || gave_up_lately(&direct_gave_up) ||
 		    gave_up_lately(&kswapd_gave_up))
-			return;
-		if (!reclaim_below_min() && !reclaim_throttle()) {
+			return false;
+		if (reclaim_below_min(&scanned) || scanned)
+			continue;
+		wakeup_kswapd();
+		if (!reclaim_throttle()) {
 			WRITE_ONCE(direct_gave_up, jiffies);
-			return;
+			return false;
 		}
 	}
+	return nr_free_pages() >= min_wmark + want;
 }
 
 /* ---- kswapd ----------------------------------------------------------- */
@@ -557,7 +572,8 @@ static int kswapd(void *unused)
 
 		wait_event_interruptible(kswapd_wait, READ_ONCE(kswapd_woken));
 		while (nr_free_pages() < high_wmark && idle < 3)
-			idle = shrink_mms(SWAP_BATCH, true, false) ? 0 : idle + 1;
+			idle = shrink_mms(SWAP_BATCH, true, false, NULL) ?
+			       0 : idle + 1;
 		if (idle)
 			WRITE_ONCE(kswapd_gave_up, jiffies);
 		WRITE_ONCE(kswapd_woken, 0);

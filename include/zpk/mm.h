@@ -46,16 +46,22 @@ static inline struct page *virt_to_page(const void *addr)
 }
 
 /*
- * Allocation flags (Linux's gfp_t). zpk's allocator never sleeps yet, but
- * GFP_KERNEL promises that it may (reclaim sleeps on I/O): alloc_pages
- * reports one made with a spinlock held or interrupts off, as Linux's
- * might_sleep_if(). GFP_ATOMIC is for callers that hold one.
+ * Allocation flags (Linux's gfp_t). GFP_KERNEL may sleep: below min free
+ * the allocator reclaims first (throttle_direct_reclaim, unless its
+ * caller holds the big kernel lock), and it reports one made with a
+ * spinlock held or interrupts off, as Linux's might_sleep_if().
+ * GFP_ATOMIC is for callers that hold one. GFP_HIGHUSER is a user page's
+ * (Linux's GFP_HIGHUSER_MOVABLE): it never takes the pages under min,
+ * which are the kernel's; it fails instead, and the fault's OOM path
+ * reclaims or kills.
  */
 typedef unsigned int gfp_t;
 #define GFP_KERNEL	0u
 #define __GFP_ZERO	0x100u	/* clear_page() every page handed out */
 #define __GFP_ATOMIC	0x200u	/* the caller may not sleep */
+#define __GFP_USER	0x400u	/* fails rather than go under min */
 #define GFP_ATOMIC	__GFP_ATOMIC
+#define GFP_HIGHUSER	(GFP_KERNEL | __GFP_USER)
 
 #define MAX_ORDER	11	/* orders 0 .. MAX_ORDER - 1: 4 KiB .. 4 MiB */
 #define MAX_ORDER_NR_PAGES (1UL << (MAX_ORDER - 1))
