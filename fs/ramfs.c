@@ -575,11 +575,12 @@ static void zero_part(struct inode *inode, unsigned long pgoff, size_t from,
 }
 
 /*
- * FALLOC_FL_PUNCH_HOLE: [start, end) reads as zeros. Whole pages go
- * back, unless a mapping maps them (there is no rmap to unmap them, as
- * Linux's unmap_mapping_range does): those are zeroed in place, which
- * every mapping and read then sees, as after Linux's refault. Partial
- * pages at the ends are zeroed.
+ * FALLOC_FL_PUNCH_HOLE: [start, end) reads as zeros. Whole pages leave
+ * the file, then every mapping of them (private copies stay: Linux's
+ * shmem_fallocate), so that the next access faults in a zeroed page; in
+ * that order, since a fault maps a page only while it is still the
+ * file's (do_fault): one that looked before it left is unmapped after.
+ * Partial pages at the ends are zeroed. The big kernel lock held.
  */
 static void ramfs_punch_hole(struct inode *inode, u64 start, u64 end)
 {
@@ -596,14 +597,9 @@ static void ramfs_punch_hole(struct inode *inode, u64 start, u64 end)
 			  PAGE_SIZE);
 	if (end & ~PAGE_MASK)
 		zero_part(inode, last, 0, end & ~PAGE_MASK);
-	for (unsigned long i = first; i < last && i < inode->i_pages_cap; i++) {
-		struct page *page = inode_find_page(inode, i);
-
-		if (page && page_mapcount(page))
-			clear_page(page_address(page));
-		else if (page)
-			drop_page(inode, i);
-	}
+	for (unsigned long i = first; i < last && i < inode->i_pages_cap; i++)
+		drop_page(inode, i);
+	unmap_mapping_pages(inode, first, last - first, false);
 }
 
 int ramfs_fallocate(struct inode *inode, int mode, loff_t offset, loff_t len)

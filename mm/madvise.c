@@ -105,9 +105,10 @@ static long madvise_dontneed(struct mm_struct *mm, struct vm_area_struct *vma,
  * MADV_REMOVE: punches the hole [start, end) of vma in the file of a
  * shared writable mapping, as Linux's madvise_remove: -EINVAL (locked,
  * anonymous), -EACCES (not shared and writable). The uffd hears of it
- * first (UFFD_EVENT_REMOVE). zpk's hole punch leaves mapped pages in
- * place (zeroed): our own mapping is zapped first, so that they go.
- * mmap_lock held for reading (userfaultfd_remove drops it while it waits).
+ * first (UFFD_EVENT_REMOVE). The punch unmaps the hole from every
+ * mapping, this one too, taking each mm's mmap_lock: held for reading on
+ * entry and on return, it is let go meanwhile, as Linux's (and by
+ * userfaultfd_remove while it waits).
  */
 static long madvise_remove(struct mm_struct *mm, struct vm_area_struct *vma,
 			   unsigned long start, unsigned long end)
@@ -122,16 +123,15 @@ static long madvise_remove(struct mm_struct *mm, struct vm_area_struct *vma,
 		return -EACCES;
 	offset = (loff_t)(start - vma->vm_start) +
 		 ((loff_t)vma->vm_pgoff << PAGE_SHIFT);
-	get_file(f);	/* the VMA may go while the uffd event waits */
-	if (!userfaultfd_remove(vma, start, end))
-		vma = find_vma(mm, start);
-	if (vma && vma->vm_file == f && vma->vm_start <= start)
-		zap_page_range(vma, start, min(end, vma->vm_end));
+	get_file(f);	/* the VMA may go while the lock is let go */
+	userfaultfd_remove(vma, start, end);
+	mmap_read_unlock(mm);
 	lock_kernel();	/* the VFS's: madvise runs without it */
 	err = vfs_fallocate(f, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 			    offset, end - start);
 	unlock_kernel();
 	fput(f);
+	mmap_read_lock(mm);
 	return err;
 }
 

@@ -1046,7 +1046,24 @@ struct zap_details {
 	struct vm_area_struct *vma;
 	struct mmu_gather *tlb;
 	long rss[NR_MM_COUNTERS];	/* the counters' changes so far */
+	bool keep_cows;	/* a hole punched in the file: its pages only */
 };
+
+/* A PTE a zap of the file's pages passes by (Linux's should_zap_page
+ * without even_cows): a private copy, in memory or in swap. */
+static bool zap_skips(struct zap_details *zd, unsigned long addr,
+		      pte_t entry)
+{
+	struct page *page;
+
+	if (!zd->keep_cows || pte_none(entry))
+		return false;
+	if (is_swap_pte(entry))
+		return true;
+	page = pte_present(entry) ? vm_normal_page(zd->vma, addr, entry) :
+				    NULL;
+	return page && PageAnon(page);
+}
 
 /*
  * A zap of a shmem VMA that userfaultfd write-protects (MADV_DONTNEED,
@@ -1071,9 +1088,12 @@ static bool zap_keeps_uffd_wp(struct zap_details *zd, pte_t *pte, pte_t entry)
 static int zap_one_pte(pte_t *pte, unsigned long addr, void *priv)
 {
 	struct zap_details *zd = priv;
-	pte_t entry = ptep_get_and_clear(pte);
+	pte_t entry;
 	struct page *page;
 
+	if (zap_skips(zd, addr, *pte))
+		return 0;
+	entry = ptep_get_and_clear(pte);
 	if (zap_keeps_uffd_wp(zd, pte, entry))
 		return 0;
 	if (pte_present(entry))
@@ -1107,6 +1127,8 @@ static int zap_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
 	struct zap_details *zd = priv;
 
 	(void)fn;
+	if (zd->keep_cows)
+		return 0;	/* a THP is anonymous: a private copy */
 	if (!(addr & ~HPAGE_PMD_MASK) && end - addr == HPAGE_PMD_SIZE)
 		return zap_huge_pmd(zd->tlb, mm, pmd, addr, zd->rss);
 	split_huge_pmd(mm, pmd, addr);
@@ -1118,14 +1140,26 @@ static int zap_huge_pmd_walk(struct mm_struct *mm, pmd_t *pmd,
  * counters are added before it returns, while the mmap_lock is held. */
 static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 			  struct vm_area_struct *vma, unsigned long start,
-			  unsigned long end)
+			  unsigned long end, bool keep_cows)
 {
-	struct zap_details zd = { .vma = vma, .tlb = tlb };
+	struct zap_details zd = { .vma = vma, .tlb = tlb,
+				  .keep_cows = keep_cows };
 
 	__walk_page_range(mm, start, end, zap_one_pte, zap_huge_pmd_walk,
 			  &zd);
 	add_mm_rss_vec(mm, zd.rss);
 	count_vm_events(ZERO_PAGE_UNMAP, -zd.rss[MM_ZEROPAGES]);
+}
+
+static void zap_range(struct vm_area_struct *vma, unsigned long start,
+		      unsigned long end, bool keep_cows)
+{
+	struct mmu_gather tlb;
+
+	tlb_gather_mmu(&tlb, vma->vm_mm);
+	zap_pte_range(&tlb, vma->vm_mm, vma, start & PAGE_MASK, end,
+		      keep_cows);
+	tlb_finish_mmu(&tlb);
 }
 
 /* MADV_DONTNEED, /dev/zero's zeromap, truncate, the OOM reaper: a zap
@@ -1135,11 +1169,16 @@ static void zap_pte_range(struct mmu_gather *tlb, struct mm_struct *mm,
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
-	struct mmu_gather tlb;
+	zap_range(vma, start, end, false);
+}
 
-	tlb_gather_mmu(&tlb, vma->vm_mm);
-	zap_pte_range(&tlb, vma->vm_mm, vma, start & PAGE_MASK, end);
-	tlb_finish_mmu(&tlb);
+/* The same for a hole punched in vma's file: its pages only, a private
+ * mapping's copies of them stay (Linux's unmap_mapping_range with
+ * even_cows 0). */
+void zap_file_pages(struct vm_area_struct *vma, unsigned long start,
+		    unsigned long end)
+{
+	zap_range(vma, start, end, true);
 }
 
 /* munmap's and exit's zap (mm/mmap.c), into the caller's gather, with
@@ -1147,7 +1186,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 void unmap_page_range(struct mmu_gather *tlb, struct mm_struct *mm,
 		      unsigned long start, unsigned long end)
 {
-	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end);
+	zap_pte_range(tlb, mm, NULL, start & PAGE_MASK, end, false);
 }
 
 /* fork: one PTE into the child, counted in the child's rss[]. A private

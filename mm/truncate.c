@@ -1,22 +1,35 @@
-/* mm/truncate.c — what truncating a file does to its mappings: the pages
- * past the new end leave every page table before the file lets them go. */
+/* mm/truncate.c — what truncating a file, or punching a hole in it, does
+ * to its mappings: the pages leave every page table that maps them. */
 #include <zpk/fs.h>
 #include <zpk/memory.h>
 #include <zpk/mm.h>
 #include <zpk/mm_lifecycle.h>
 #include <zpk/rwsem.h>
 
-/* The part of vma that maps inode at page index first or later: zapped. */
-static void unmap_vma_from(struct vm_area_struct *vma, unsigned long first)
-{
-	unsigned long start = vma->vm_start;
+/* Pages [first, last] of a file, from every mapping (unmap_mapping_pages). */
+struct unmap_range {
+	unsigned long first, last;
+	bool even_cows;
+};
 
-	if (first > vma->vm_pgoff) {
-		if (first - vma->vm_pgoff >= vma_pages(vma))
-			return;
-		start += (first - vma->vm_pgoff) << PAGE_SHIFT;
-	}
-	zap_page_range(vma, start, vma->vm_end);
+/* The part of vma that maps its file's pages r->first to r->last:
+ * zapped, private copies too if r->even_cows. */
+static bool unmap_from(struct vm_area_struct *vma, void *arg)
+{
+	struct unmap_range *r = arg;
+	unsigned long vfirst = vma->vm_pgoff;
+	unsigned long vlast = vfirst + vma_pages(vma) - 1;
+	unsigned long first = max(r->first, vfirst), last = min(r->last, vlast);
+	unsigned long start = vma->vm_start + ((first - vfirst) << PAGE_SHIFT);
+	unsigned long end = vma->vm_start + ((last - vfirst + 1) << PAGE_SHIFT);
+
+	if (r->last < vfirst || r->first > vlast)
+		return false;
+	if (r->even_cows)
+		zap_page_range(vma, start, end);
+	else
+		zap_file_pages(vma, start, end);
+	return false;
 }
 
 /*
@@ -49,10 +62,13 @@ bool walk_inode_mappings(struct inode *inode,
 	return found;
 }
 
-static bool unmap_from(struct vm_area_struct *vma, void *first)
+void unmap_mapping_pages(struct inode *inode, unsigned long first,
+			 unsigned long nr, bool even_cows)
 {
-	unmap_vma_from(vma, *(unsigned long *)first);
-	return false;
+	struct unmap_range r = { first, first + nr - 1, even_cows };
+
+	if (nr)
+		walk_inode_mappings(inode, unmap_from, &r);
 }
 
 /*
@@ -66,5 +82,5 @@ void unmap_mapping_range(struct inode *inode, loff_t holebegin)
 {
 	unsigned long first = PAGE_ALIGN((u64)holebegin) >> PAGE_SHIFT;
 
-	walk_inode_mappings(inode, unmap_from, &first);
+	unmap_mapping_pages(inode, first, ~0UL - first, true);	/* to the end */
 }

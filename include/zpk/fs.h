@@ -322,6 +322,10 @@ int ramfs_truncate(struct inode *inode, loff_t size);
  * a page) on, private copies of them too: truncate's first step, so that
  * those addresses SIGBUS or find the new pages (mm/truncate.c). */
 void unmap_mapping_range(struct inode *inode, loff_t holebegin);
+/* Zaps every mapping of inode's pages first to first + nr - 1; private
+ * copies of them too if even_cows (Linux's unmap_mapping_pages). */
+void unmap_mapping_pages(struct inode *inode, unsigned long first,
+			 unsigned long nr, bool even_cows);
 /* mm/truncate.c: fn on every VMA of every mm that maps inode, each mm's
  * mmap_lock held for reading, until fn returns true; whether one did. */
 bool walk_inode_mappings(struct inode *inode,

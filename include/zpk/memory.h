@@ -259,7 +259,7 @@ struct page *vm_normal_page(struct vm_area_struct *vma, unsigned long addr,
  * address, is VM_FAULT_SIGSEGV, as is an access vm_flags forbid; a file
  * page past EOF is VM_FAULT_SIGBUS). 0 when the access can be retried.
  * Counts PGFAULT. Called with vma's mm's mmap_lock held for reading (or
- * writing); takes the PTE's lock, and the big kernel lock for a file.
+ * writing); takes the PTE's lock (and lets it go to allocate).
  */
 vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 			   unsigned int flags);
@@ -269,6 +269,10 @@ vm_fault_t handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 /* Clears the PTEs of [start, end) in vma, dropping the pages' mapcounts,
  * references and RSS counters. Tables stay (free_pgtables). */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
+		    unsigned long end);
+/* The same, of the file's pages only: a private mapping keeps its copies
+ * (a punched hole's unmap_mapping_pages). */
+void zap_file_pages(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end);
 /*
  * fork: copies vma's PTEs from src to dst. Private writable pages become

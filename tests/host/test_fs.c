@@ -31,10 +31,17 @@ void console_write(const char *s, size_t n)
 	console_len += n;
 }
 
-/* No process maps a file here: truncate has nothing to unmap. */
+/* No process maps a file here: truncate and a punched hole have nothing
+ * to unmap. */
 void unmap_mapping_range(struct inode *inode, loff_t holebegin)
 {
 	(void)inode, (void)holebegin;
+}
+
+void unmap_mapping_pages(struct inode *inode, unsigned long first,
+			 unsigned long nr, bool even_cows)
+{
+	(void)inode, (void)first, (void)nr, (void)even_cows;
 }
 
 /* No process takes a lock or an epoll item here (fs/locks.c and
