@@ -196,16 +196,15 @@ static int cold_huge_pmd(struct mm_struct *mm, pmd_t *pmd,
 static void finish_batch(struct scan_control *sc)
 {
 	struct mm_struct *mm = sc->vma->vm_mm;
+	bool ok[SWAP_BATCH];
 
 	tlb_finish_mmu(&sc->tlb);
 	add_mm_rss_vec(mm, sc->rss);
 	memset(sc->rss, 0, sizeof(sc->rss));
+	swap_writepages(sc->io, sc->nr_io, ok);
 	for (unsigned int i = 0; i < sc->nr_io; i++) {
-		struct page *page = sc->io[i];
-		swp_entry_t entry = { page->index };
-
-		swap_io_done(page, !swap_writepage(page, entry));
-		put_page(page);
+		swap_io_done(sc->io[i], ok[i]);
+		put_page(sc->io[i]);
 	}
 	sc->nr_io = 0;
 	count_vm_events(sc->kswapd ? PGSCAN_KSWAPD : PGSCAN_DIRECT,

@@ -213,9 +213,11 @@ void kswapd_run(void);
 
 /* ---- swap I/O (mm/page_io.c): sleep, process context ---- */
 
-/* One page to or from its slot: 0 or -EIO (a failed read is the
- * faulting process's SIGBUS). pswpout and pswpin count them. */
-int swap_writepage(struct page *page, swp_entry_t entry);
+/* n pages of the swap cache to their slots (page->index), ok[i] whether
+ * page i is on the disk now; a page to its slot: 0 or -EIO (a failed
+ * read is the faulting process's SIGBUS). pswpout and pswpin count the
+ * pages. */
+void swap_writepages(struct page **pages, unsigned int n, bool *ok);
 int swap_readpage(struct page *page, swp_entry_t entry);
 
 #endif

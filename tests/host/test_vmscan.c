@@ -92,11 +92,15 @@ void mmput(struct mm_struct *m)
 static char disk[SLOTS][PAGE_SIZE];
 static unsigned int writes, reads;
 
-int swap_writepage(struct page *page, swp_entry_t entry)
+void swap_writepages(struct page **pages, unsigned int n, bool *ok)
 {
-	memcpy(disk[swp_offset(entry)], page_address(page), P);
-	writes++;
-	return 0;
+	for (unsigned int i = 0; i < n; i++) {
+		swp_entry_t entry = { pages[i]->index };
+
+		memcpy(disk[swp_offset(entry)], page_address(pages[i]), P);
+		ok[i] = true;
+		writes++;
+	}
 }
 
 int swap_readpage(struct page *page, swp_entry_t entry)
