@@ -726,14 +726,13 @@ static const struct inode_operations ramfs_symlink_iops = {
  * a reference for the caller. The vm_operations ->fault contract
  * (zpk/mm_types.h): no spinlock held, so the allocation may reclaim; a
  * user page's (GFP_HIGHUSER, as Linux's shmem pages), it fails rather
- * than take the pages under min. The
- * reference is taken under i_pages_lock while the page is still the
- * file's, so that truncate and hole punching cannot free it first; what
- * they do after, do_fault sees (page->mapping, i_size) under the PTE
- * lock. SIGBUS beyond the last page of the file, as Linux, or past
- * ramfs's size limit (tmpfs's ENOSPC); VM_FAULT_OOM if no page can be had
- * (Linux's shmem_fault and filemap_fault: the OOM killer's, not a signal
- * for this process alone).
+ * than take the pages under min. The reference is taken under
+ * i_pages_lock while the page is still the file's, so that truncate and
+ * hole punching cannot free it first; what they do after, do_fault sees
+ * (page->mapping, i_size) under the PTE lock. SIGBUS beyond the last
+ * page of the file, as Linux, or past ramfs's size limit (tmpfs's
+ * ENOSPC); VM_FAULT_OOM if no page can be had (Linux's shmem_fault and
+ * filemap_fault: the OOM killer's, not a signal for this process alone).
  */
 static vm_fault_t ramfs_fault(struct vm_fault *vmf)
 {

@@ -1049,14 +1049,15 @@ struct zap_details {
 	bool keep_cows;	/* a hole punched in the file: its pages only */
 };
 
-/* A PTE a zap of the file's pages passes by (Linux's should_zap_page
- * without even_cows): a private copy, in memory or in swap. */
+/* A PTE (not none: the walk passes those) a zap of the file's pages
+ * passes by (Linux's should_zap_page without even_cows): a private copy,
+ * in memory or in swap. */
 static bool zap_skips(struct zap_details *zd, unsigned long addr,
 		      pte_t entry)
 {
 	struct page *page;
 
-	if (!zd->keep_cows || pte_none(entry))
+	if (!zd->keep_cows)
 		return false;
 	if (is_swap_pte(entry))
 		return true;

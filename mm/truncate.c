@@ -19,12 +19,12 @@ static bool unmap_from(struct vm_area_struct *vma, void *arg)
 	struct unmap_range *r = arg;
 	unsigned long vfirst = vma->vm_pgoff;
 	unsigned long vlast = vfirst + vma_pages(vma) - 1;
-	unsigned long first = max(r->first, vfirst), last = min(r->last, vlast);
-	unsigned long start = vma->vm_start + ((first - vfirst) << PAGE_SHIFT);
-	unsigned long end = vma->vm_start + ((last - vfirst + 1) << PAGE_SHIFT);
+	unsigned long start, end;
 
 	if (r->last < vfirst || r->first > vlast)
 		return false;
+	start = vma->vm_start + ((max(r->first, vfirst) - vfirst) << PAGE_SHIFT);
+	end = vma->vm_start + ((min(r->last, vlast) - vfirst + 1) << PAGE_SHIFT);
 	if (r->even_cows)
 		zap_page_range(vma, start, end);
 	else

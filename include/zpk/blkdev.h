@@ -83,8 +83,8 @@ void bio_endio(struct bio *bio, int status);
  */
 int submit_bio_wait(struct bio *bio);
 
-/* One page to or from the disk at sector (page-sized: 8 sectors): what
- * the swap layer calls. 0 or -EIO; sleeps as submit_bio_wait. */
+/* One page to or from the disk at sector (page-sized: 8 sectors): swapon
+ * reads an area's header so. 0 or -EIO; sleeps as submit_bio_wait. */
 int blkdev_rw_page(struct gendisk *disk, sector_t sector, struct page *page,
 		   enum req_op op);
 /* The device's write cache to its medium (a no-op without one): 0 or
